@@ -1,0 +1,23 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'Timers run on an injectable RxJS scheduler (see DESIGN).' },
+        { name: 'setInterval', message: 'Timers run on an injectable RxJS scheduler (see DESIGN).' },
+      ],
+    },
+  },
+  {
+    files: ['test/**', 'bench/**', 'examples/**', 'src/testing/**', 'bin/**'],
+    rules: { 'no-restricted-globals': 'off' },
+  },
+);

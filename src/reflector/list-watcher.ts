@@ -1,0 +1,56 @@
+import type { Observable } from 'rxjs';
+import type { KubeObject } from '../api/kube-object.js';
+import type { Status } from '../api/status.js';
+
+/** Query parameters of a list request. */
+export interface ListOptions {
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  /** Page size; 0 or absent means no paging. */
+  readonly limit?: number;
+  readonly continue?: string;
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: 'NotOlderThan' | 'Exact';
+}
+
+/** Query parameters of a watch request. */
+export interface WatchOptions {
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: 'NotOlderThan' | 'Exact';
+  readonly allowWatchBookmarks?: boolean;
+  readonly timeoutSeconds?: number;
+  readonly sendInitialEvents?: boolean;
+}
+
+/** One page of a list response. */
+export interface ListPage<T extends KubeObject = KubeObject> {
+  readonly items: readonly T[];
+  readonly resourceVersion: string;
+  /** Continue token; empty or absent on the last page. */
+  readonly continue?: string;
+  readonly remainingItemCount?: number;
+}
+
+/** One decoded line of a watch stream. */
+export type WatchEvent<T extends KubeObject = KubeObject> =
+  | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; readonly object: T }
+  | { readonly type: 'ERROR'; readonly object: Status };
+
+/**
+ * The transport a reflector runs on: one list page and one watch stream for a fixed resource,
+ * namespace and selectors. Both are cold Observables: subscribing sends the request, unsubscribing
+ * aborts it.
+ *
+ * - `list` emits exactly one page and completes, or errors (`ApiError` for Status responses,
+ *   other errors for the network).
+ * - `watch` emits decoded events in order and completes when the server ends the stream. It errors
+ *   with `ApiError` when the watch request itself fails (HTTP status) and with a typed decode error
+ *   for a malformed line. `ERROR` events are emitted as events (the reflector turns them into
+ *   errors), so the transport stays a faithful view of the wire.
+ */
+export interface ListWatcher<T extends KubeObject = KubeObject> {
+  list(options: ListOptions): Observable<ListPage<T>>;
+  watch(options: WatchOptions): Observable<WatchEvent<T>>;
+}
