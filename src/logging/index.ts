@@ -1,0 +1,5 @@
+export * from './logger.js';
+export * from './noop-logger.js';
+export * from './redact.js';
+export * from './json-logger.js';
+export * from './object-ref.js';

@@ -1,0 +1,50 @@
+import { Counter, Gauge, Histogram } from 'prom-client';
+import type { Registry } from 'prom-client';
+
+/** Returns the counter registered under `name` in `registry`, creating it on first use. */
+export function counterIn<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+): Counter<L> {
+  const existing = registry.getSingleMetric(name);
+  if (existing) return existing as Counter<L>;
+  return new Counter<L>({ name, help, labelNames, registers: [registry] });
+}
+
+/** Returns the gauge registered under `name` in `registry`, creating it on first use. */
+export function gaugeIn<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+): Gauge<L> {
+  const existing = registry.getSingleMetric(name);
+  if (existing) return existing as Gauge<L>;
+  return new Gauge<L>({ name, help, labelNames, registers: [registry] });
+}
+
+/** Returns the histogram registered under `name` in `registry`, creating it on first use. */
+export function histogramIn<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  buckets: readonly number[],
+): Histogram<L> {
+  const existing = registry.getSingleMetric(name);
+  if (existing) return existing as Histogram<L>;
+  return new Histogram<L>({ name, help, labelNames, buckets: [...buckets], registers: [registry] });
+}
+
+/** `count` buckets starting at `start`, each `factor` times the previous (Prometheus' ExponentialBuckets). */
+export function exponentialBuckets(start: number, factor: number, count: number): number[] {
+  const out: number[] = [];
+  let b = start;
+  for (let i = 0; i < count; i++) {
+    out.push(Number(b.toPrecision(12)));
+    b *= factor;
+  }
+  return out;
+}
