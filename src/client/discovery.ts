@@ -1,0 +1,69 @@
+import { splitApiVersion, type Resource } from '../api/resource.js';
+import type { KubeConnection } from './kube-connection.js';
+import { isResolved, type ResourceRef } from './resource-path.js';
+
+/** One entry of an `APIResourceList`. */
+interface ApiResource {
+  readonly name: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+/** No resource of this kind is served in this group/version. */
+export class UnknownResourceError extends Error {
+  override readonly name = 'UnknownResourceError';
+  constructor(
+    readonly apiVersion: string,
+    readonly kind: string,
+  ) {
+    super(`the server serves no kind ${kind} in ${apiVersion}`);
+  }
+}
+
+/**
+ * Resolves `{ apiVersion, kind }` to a {@link Resource} (plural and scope) through the discovery
+ * endpoints `/api/v1` and `/apis/{group}/{version}`. Each group/version document is fetched once
+ * and cached; a kind missing from a cached document triggers one refetch (a CRD installed since),
+ * and failed fetches are not cached.
+ */
+export class Discovery {
+  private readonly cache = new Map<string, Promise<readonly ApiResource[]>>();
+
+  constructor(private readonly connection: KubeConnection) {}
+
+  /** The full resource for `ref`; a `ref` that is already complete is returned as is. */
+  async resolve(ref: ResourceRef, signal?: AbortSignal): Promise<Resource> {
+    if (isResolved(ref)) return ref;
+    const found = (await this.resources(ref.apiVersion, false, signal)).find((r) => r.kind === ref.kind);
+    if (found !== undefined) return toResource(ref.apiVersion, found);
+    const fresh = (await this.resources(ref.apiVersion, true, signal)).find((r) => r.kind === ref.kind);
+    if (fresh !== undefined) return toResource(ref.apiVersion, fresh);
+    throw new UnknownResourceError(ref.apiVersion, ref.kind);
+  }
+
+  /** Forgets cached documents (all, or one group/version). */
+  invalidate(apiVersion?: string): void {
+    if (apiVersion === undefined) this.cache.clear();
+    else this.cache.delete(apiVersion);
+  }
+
+  private resources(apiVersion: string, refresh: boolean, signal?: AbortSignal): Promise<readonly ApiResource[]> {
+    const cached = this.cache.get(apiVersion);
+    if (cached !== undefined && !refresh) return cached;
+    const { group, version } = splitApiVersion(apiVersion);
+    const path = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
+    const fetched = this.connection
+      .request<{ resources?: readonly ApiResource[] }>({ path }, signal)
+      // Subresources (`pods/status`) share the kind of their parent; keep top-level names only.
+      .then((list) => (list?.resources ?? []).filter((r) => !r.name.includes('/')));
+    this.cache.set(apiVersion, fetched);
+    fetched.catch(() => {
+      if (this.cache.get(apiVersion) === fetched) this.cache.delete(apiVersion);
+    });
+    return fetched;
+  }
+}
+
+function toResource(apiVersion: string, r: ApiResource): Resource {
+  return { apiVersion, kind: r.kind, plural: r.name, namespaced: r.namespaced };
+}

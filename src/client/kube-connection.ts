@@ -1,0 +1,311 @@
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import { KubeConfig } from '@kubernetes/client-node';
+import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
+import { apiErrorFromResponse } from './api-error-from-response.js';
+import { NetworkError } from './network-error.js';
+
+/** Query parameters; `undefined` values are left out. */
+export type QueryParams = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** One HTTP request to the API server. */
+export interface KubeRequest {
+  readonly method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path below the server URL, e.g. `/api/v1/namespaces/default/pods`. */
+  readonly path: string;
+  readonly query?: QueryParams;
+  /** Sent as JSON (or as is when a string). */
+  readonly body?: unknown;
+  /** Content type of `body`; default `application/json`. */
+  readonly contentType?: string;
+}
+
+/** Options of {@link KubeConnection}. */
+export interface KubeConnectionOptions {
+  /** Clock used to turn a `Retry-After` date into seconds. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Extra options for the keep-alive agent (e.g. `maxSockets`). TLS options come from the kubeconfig. */
+  readonly agentOptions?: Omit<https.AgentOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'>;
+}
+
+/** TLS fields client-node's `applyToHTTPSOptions` may set, which the agent is built from. */
+const TLS_FIELDS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
+
+interface Prepared {
+  readonly headers: Record<string, string>;
+  readonly agent: http.Agent;
+  readonly auth: string | undefined;
+  readonly secrets: readonly string[];
+}
+
+/**
+ * An HTTP(S) connection to one cluster, configured by a client-node `KubeConfig`: bearer tokens,
+ * client certificates, exec and OIDC auth providers (refreshed by client-node as they expire), CA
+ * data or file, `tls-server-name` and `insecure-skip-tls-verify`, exactly as the current context
+ * says.
+ *
+ * Every request asks client-node for fresh credentials (`applyToHTTPSOptions`), and all requests
+ * share one keep-alive agent, rebuilt only if the TLS material itself changes (an exec plugin
+ * rotating its client certificate). Credentials never appear in error messages: errors name the
+ * method and path only, and server messages are scrubbed of the current token.
+ */
+export class KubeConnection {
+  /** The server URL of the current context. */
+  readonly server: URL;
+  /** The namespace of the current context, if it names one. */
+  readonly namespace: string | undefined;
+  private readonly scheduler: SchedulerLike;
+  private readonly authConfig: KubeConfig;
+  private readonly agentOptions: https.AgentOptions;
+  private agent: http.Agent | undefined;
+  private agentKey = '';
+  private closed = false;
+
+  constructor(
+    readonly kubeConfig: KubeConfig,
+    options: KubeConnectionOptions = {},
+  ) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (cluster === null) throw new Error('kubeconfig: the current context names no cluster');
+    this.server = new URL(cluster.server);
+    const context = kubeConfig.getContextObject(kubeConfig.getCurrentContext());
+    this.namespace = context?.namespace || undefined;
+    this.scheduler = options.scheduler ?? asyncScheduler;
+    this.agentOptions = { keepAlive: true, keepAliveMsecs: 30_000, ...options.agentOptions };
+    // client-node refuses plain http:// unless skip-tls-verify is set; TLS settings mean nothing
+    // without TLS, so for http:// servers credentials come from a copy that allows it.
+    if (this.server.protocol === 'http:' && !cluster.skipTLSVerify) {
+      const copy = new KubeConfig();
+      copy.loadFromOptions({
+        clusters: kubeConfig.clusters.map((c) => (c.name === cluster.name ? { ...c, skipTLSVerify: true } : c)),
+        users: kubeConfig.users,
+        contexts: kubeConfig.contexts,
+        currentContext: kubeConfig.currentContext,
+      });
+      this.authConfig = copy;
+    } else {
+      this.authConfig = kubeConfig;
+    }
+  }
+
+  /** From a `KubeConfig` you built or loaded. */
+  static fromKubeConfig(kubeConfig: KubeConfig, options?: KubeConnectionOptions): KubeConnection {
+    return new KubeConnection(kubeConfig, options);
+  }
+
+  /** `KUBECONFIG`, `~/.kube/config`, or the in-cluster service account, as client-node's `loadFromDefault`. */
+  static fromDefault(options?: KubeConnectionOptions): KubeConnection {
+    const kc = new KubeConfig();
+    kc.loadFromDefault();
+    return new KubeConnection(kc, options);
+  }
+
+  /** From a kubeconfig file (relative paths in it resolve against its folder). */
+  static fromFile(file: string, options?: KubeConnectionOptions): KubeConnection {
+    const kc = new KubeConfig();
+    kc.loadFromFile(file);
+    return new KubeConnection(kc, options);
+  }
+
+  /** From the pod's service account (`KUBERNETES_SERVICE_HOST`, token and CA files). */
+  static inCluster(options?: KubeConnectionOptions): KubeConnection {
+    const kc = new KubeConfig();
+    kc.loadFromCluster();
+    return new KubeConnection(kc, options);
+  }
+
+  /** Sends a request and resolves with its parsed JSON body (undefined when empty); rejects with `ApiError` or `NetworkError`. */
+  async request<T>(request: KubeRequest, signal?: AbortSignal): Promise<T> {
+    const { response, prepared } = await this.open(request, signal);
+    const body = await readBody(response, request, signal);
+    void prepared;
+    const text = body.toString('utf8');
+    return (text.trim() === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  /**
+   * A streaming GET: emits the response body's chunks as they arrive and completes at its end.
+   * Cold: each subscription sends the request; unsubscribing aborts it. Errors with `ApiError`
+   * for a non-2xx response and `NetworkError` when the connection fails or the body ends early.
+   */
+  stream(request: KubeRequest): Observable<Buffer> {
+    return new Observable<Buffer>((subscriber) => {
+      const abort = new AbortController();
+      this.open(request, abort.signal).then(
+        ({ response }) => {
+          if (abort.signal.aborted) return;
+          let ended = false;
+          response.on('data', (chunk: Buffer) => subscriber.next(chunk));
+          response.on('end', () => {
+            ended = true;
+            subscriber.complete();
+          });
+          response.on('error', (err) => {
+            if (!abort.signal.aborted) subscriber.error(new NetworkError(methodOf(request), request.path, err));
+          });
+          response.on('close', () => {
+            if (!ended && !abort.signal.aborted) {
+              subscriber.error(new NetworkError(methodOf(request), request.path, new Error('response body ended early')));
+            }
+          });
+        },
+        (err: unknown) => {
+          if (!abort.signal.aborted) subscriber.error(err);
+        },
+      );
+      return () => abort.abort();
+    });
+  }
+
+  /** Destroys the agent's sockets. Requests after this fail. */
+  close(): void {
+    this.closed = true;
+    this.agent?.destroy();
+    this.agent = undefined;
+  }
+
+  /** The agent currently in use (exposed for tests and diagnostics). */
+  get currentAgent(): http.Agent | undefined {
+    return this.agent;
+  }
+
+  private async prepare(): Promise<Prepared> {
+    const opts: https.RequestOptions = {};
+    await this.authConfig.applyToHTTPSOptions(opts);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(opts.headers ?? {})) {
+      if (value !== undefined) headers[name] = String(value);
+    }
+    const secrets: string[] = [];
+    const authorization = headers.Authorization ?? headers.authorization;
+    if (authorization !== undefined) secrets.push(authorization.replace(/^Bearer\s+/i, ''));
+    const auth = typeof opts.auth === 'string' ? opts.auth : undefined;
+    if (auth !== undefined) secrets.push(auth.slice(auth.indexOf(':') + 1));
+    return { headers, agent: this.agentFor(opts), auth, secrets };
+  }
+
+  private agentFor(opts: https.RequestOptions): http.Agent {
+    if (this.closed) throw new Error('KubeConnection is closed');
+    const cluster = this.kubeConfig.getCurrentCluster();
+    // Proxies: client-node builds (and caches per cluster and user) the right proxy agent.
+    if (cluster?.proxyUrl && opts.agent instanceof http.Agent) return opts.agent;
+    const hash = createHash('sha256');
+    for (const field of TLS_FIELDS) hash.update(`${field}=${fingerprint(opts[field])};`);
+    const key = hash.digest('hex');
+    if (this.agent !== undefined && key === this.agentKey) return this.agent;
+    const previous = this.agent;
+    const tls: https.AgentOptions = {};
+    for (const field of TLS_FIELDS) {
+      if (opts[field] !== undefined) Object.assign(tls, { [field]: opts[field] });
+    }
+    this.agent =
+      this.server.protocol === 'http:' ? new http.Agent(this.agentOptions) : new https.Agent({ ...this.agentOptions, ...tls });
+    this.agentKey = key;
+    // Sockets of a rotated certificate finish their requests, then close.
+    if (previous !== undefined) previous.destroy();
+    return this.agent;
+  }
+
+  private async open(
+    request: KubeRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: http.IncomingMessage; prepared: Prepared }> {
+    signal?.throwIfAborted();
+    const prepared = await this.prepare();
+    signal?.throwIfAborted();
+    const method = methodOf(request);
+    const path = joinPath(this.server.pathname, request.path) + queryString(request.query);
+    let payload: string | undefined;
+    const headers: Record<string, string> = { Accept: 'application/json', ...prepared.headers };
+    if (request.body !== undefined) {
+      payload = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+      headers['Content-Type'] = request.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
+    const transport = this.server.protocol === 'http:' ? http : https;
+    return new Promise((resolve, reject) => {
+      const req = transport.request({
+        protocol: this.server.protocol,
+        hostname: this.server.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: this.server.port,
+        path,
+        method,
+        headers,
+        agent: prepared.agent,
+        ...(prepared.auth !== undefined ? { auth: prepared.auth } : {}),
+        ...(signal !== undefined ? { signal } : {}),
+      });
+      req.on('error', (err) => {
+        reject(signal?.aborted ? signal.reason : new NetworkError(method, request.path, err));
+      });
+      req.on('response', (response) => {
+        const code = response.statusCode ?? 0;
+        if (code >= 200 && code < 300) {
+          resolve({ response, prepared });
+          return;
+        }
+        readBody(response, request, signal).then(
+          (body) =>
+            reject(
+              apiErrorFromResponse(code, body.toString('utf8'), response.headers, {
+                nowMs: this.scheduler.now(),
+                secrets: prepared.secrets,
+              }),
+            ),
+          reject,
+        );
+      });
+      req.end(payload);
+    });
+  }
+}
+
+function methodOf(request: KubeRequest): string {
+  return request.method ?? 'GET';
+}
+
+function readBody(response: http.IncomingMessage, request: KubeRequest, signal: AbortSignal | undefined): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let ended = false;
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => {
+      ended = true;
+      resolve(Buffer.concat(chunks));
+    });
+    response.on('error', (err) => reject(signal?.aborted ? signal.reason : new NetworkError(methodOf(request), request.path, err)));
+    response.on('close', () => {
+      if (!ended) {
+        reject(
+          signal?.aborted
+            ? signal.reason
+            : new NetworkError(methodOf(request), request.path, new Error('response body ended early')),
+        );
+      }
+    });
+  });
+}
+
+function fingerprint(value: unknown): string {
+  if (value === undefined) return '-';
+  if (Buffer.isBuffer(value)) return createHash('sha256').update(value).digest('hex');
+  if (Array.isArray(value)) return value.map(fingerprint).join(',');
+  return createHash('sha256').update(String(value)).digest('hex');
+}
+
+function joinPath(prefix: string, path: string): string {
+  const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  return `${base}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/** Encodes query parameters (`undefined` left out) as `?a=1&b=2`, or '' when none. */
+export function queryString(query: QueryParams | undefined): string {
+  if (query === undefined) return '';
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  }
+  return parts.length === 0 ? '' : `?${parts.join('&')}`;
+}

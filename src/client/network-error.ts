@@ -1,0 +1,34 @@
+/**
+ * The request never got an HTTP answer, or its body was cut off: connection refused or reset,
+ * DNS or TLS failure, a response that ended early. `code` is Node's error code when there is one
+ * (`ECONNREFUSED`, `ECONNRESET`, `DEPTH_ZERO_SELF_SIGNED_CERT`, …). The message names the method
+ * and path, never headers or credentials.
+ */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  readonly code: string | undefined;
+  readonly method: string;
+  readonly path: string;
+
+  constructor(method: string, path: string, cause: unknown) {
+    const code = errorCode(cause);
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super(`${method} ${path}: ${detail}`, { cause });
+    this.code = code;
+    this.method = method;
+    this.path = path;
+  }
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (typeof err === 'object' && err !== null) {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/** True for a {@link NetworkError}. */
+export function isNetworkError(err: unknown): err is NetworkError {
+  return err instanceof NetworkError;
+}

@@ -1,0 +1,13 @@
+import type { KubeObject } from '../api/kube-object.js';
+import type { WatchEvent } from '../reflector/list-watcher.js';
+import { ApiError } from './api-error.js';
+
+/**
+ * The {@link ApiError} an `ERROR` watch event stands for (its object is a Status: 410 Gone for a
+ * compacted resourceVersion, 500 for an internal error, …), or undefined for any other event.
+ */
+export function watchEventError(event: WatchEvent<KubeObject>): ApiError | undefined {
+  if (event.type !== 'ERROR') return undefined;
+  const status = event.object;
+  return new ApiError({ kind: 'Status', status: 'Failure', ...status }, { code: status.code ?? 500 });
+}

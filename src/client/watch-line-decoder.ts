@@ -1,0 +1,131 @@
+import { Observable, type OperatorFunction } from 'rxjs';
+import type { KubeObject } from '../api/kube-object.js';
+import type { WatchEvent } from '../reflector/list-watcher.js';
+import { WatchDecodeError } from './watch-decode-error.js';
+
+const NEWLINE = 0x0a;
+const EVENT_TYPES: ReadonlySet<string> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+
+/**
+ * Incremental decoder for a watch response body: newline-delimited JSON, one `{type, object}` per
+ * line, in arbitrary chunks. Handles a line split across any number of chunks, many lines in one
+ * chunk, a final line without newline, CRLF and blank lines. A malformed line throws a
+ * {@link WatchDecodeError} naming its byte offset.
+ *
+ * Hot path: complete lines inside a chunk are decoded straight from the chunk without copying;
+ * only the tail of a chunk is kept until its newline arrives.
+ */
+export class WatchLineDecoder<T extends KubeObject = KubeObject> {
+  /** Pieces of an incomplete line, in order. */
+  private pending: Buffer[] = [];
+  private pendingLength = 0;
+  /** Byte offset (in the whole body) of the first byte not yet consumed as a complete line. */
+  private lineStart = 0;
+
+  /** Decodes every complete line in `chunk`, calling `emit` for each event in order. */
+  push(chunk: Uint8Array, emit: (event: WatchEvent<T>) => void): void {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let start = 0;
+    let nl = buf.indexOf(NEWLINE, 0);
+    if (nl >= 0 && this.pendingLength > 0) {
+      this.pending.push(buf.subarray(0, nl));
+      const line = Buffer.concat(this.pending, this.pendingLength + nl);
+      this.pending = [];
+      this.pendingLength = 0;
+      this.decode(line, 0, line.length, emit);
+      start = nl + 1;
+      nl = buf.indexOf(NEWLINE, start);
+    }
+    while (nl >= 0) {
+      this.decode(buf, start, nl, emit);
+      start = nl + 1;
+      nl = buf.indexOf(NEWLINE, start);
+    }
+    if (start < buf.length) {
+      this.pending.push(buf.subarray(start));
+      this.pendingLength += buf.length - start;
+    }
+  }
+
+  /** Ends the body: decodes a final line that had no newline. */
+  end(emit: (event: WatchEvent<T>) => void): void {
+    if (this.pendingLength === 0) return;
+    const line = Buffer.concat(this.pending, this.pendingLength);
+    this.pending = [];
+    this.pendingLength = 0;
+    this.decode(line, 0, line.length, emit);
+  }
+
+  private decode(buf: Buffer, from: number, to: number, emit: (event: WatchEvent<T>) => void): void {
+    const offset = this.lineStart;
+    // The next line starts after this one and its newline (end() has no newline; harmless).
+    this.lineStart += to - from + 1;
+    if (isBlank(buf, from, to)) return;
+    const text = buf.toString('utf8', from, to);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (cause) {
+      throw new WatchDecodeError('line is not JSON', offset, text, { cause });
+    }
+    if (typeof value !== 'object' || value === null) {
+      throw new WatchDecodeError('line is not a watch event object', offset, text);
+    }
+    const { type, object } = value as { type?: unknown; object?: unknown };
+    if (typeof type !== 'string' || !EVENT_TYPES.has(type)) {
+      throw new WatchDecodeError(`unknown watch event type ${JSON.stringify(type)}`, offset, text);
+    }
+    if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+      throw new WatchDecodeError(`watch event ${type} has no object`, offset, text);
+    }
+    emit(value as WatchEvent<T>);
+  }
+}
+
+function isBlank(buf: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = buf[i];
+    if (c !== 0x20 && c !== 0x0d && c !== 0x09) return false;
+  }
+  return true;
+}
+
+/**
+ * Turns a watch response body (a stream of byte chunks) into watch events.
+ *
+ * ```
+ * source:  --"{…a…}\n{…b"--"…}\n{…c…}"--|
+ * result:  --a-------------b-----------(c|)
+ * ```
+ *
+ * A malformed line errors the result with {@link WatchDecodeError} (the byte offset of the line
+ * in the body); `ERROR` events pass through as events.
+ */
+export function decodeWatchLines<T extends KubeObject = KubeObject>(): OperatorFunction<Uint8Array, WatchEvent<T>> {
+  return (source) =>
+    new Observable<WatchEvent<T>>((subscriber) => {
+      const decoder = new WatchLineDecoder<T>();
+      const emit = (event: WatchEvent<T>): void => subscriber.next(event);
+      return source.subscribe({
+        next(chunk) {
+          try {
+            decoder.push(chunk, emit);
+          } catch (err) {
+            subscriber.error(err);
+          }
+        },
+        error(err: unknown) {
+          subscriber.error(err);
+        },
+        complete() {
+          try {
+            decoder.end(emit);
+          } catch (err) {
+            subscriber.error(err);
+            return;
+          }
+          subscriber.complete();
+        },
+      });
+    });
+}
