@@ -234,8 +234,16 @@ export class KubeConnection {
         headers,
         agent: prepared.agent,
         ...(prepared.auth !== undefined ? { auth: prepared.auth } : {}),
-        ...(signal !== undefined ? { signal } : {}),
       });
+      // Abort by destroying without an error: no stray 'error' events on the request or response.
+      signal?.addEventListener(
+        'abort',
+        () => {
+          req.destroy();
+          reject(signal.reason);
+        },
+        { once: true },
+      );
       req.on('error', (err) => {
         reject(signal?.aborted ? signal.reason : new NetworkError(method, request.path, err));
       });

@@ -38,7 +38,7 @@ function cut(buf: Buffer, points: readonly number[]): Buffer[] {
 }
 
 describe('WatchLineDecoder', () => {
-  const events = [ev('ADDED', 'a', '1'), ev('MODIFIED', 'a', '2'), ev('DELETED', 'a', '3')];
+  const events: [WatchEvent, WatchEvent, WatchEvent] = [ev('ADDED', 'a', '1'), ev('MODIFIED', 'a', '2'), ev('DELETED', 'a', '3')];
   const body = bytes(events.map(line).join(''));
 
   it('decodes several lines in one chunk', async () => {
