@@ -1,0 +1,64 @@
+import { Observable, type OperatorFunction } from 'rxjs';
+import type { KubeObject } from '../src/api/kube-object.js';
+import { DeletedFinalStateUnknown } from '../src/cache/delta.js';
+import type { InformerEvent } from '../src/cache/informer-event.js';
+
+/**
+ * Filters handler notifications by a predicate on the object, turning updates that cross the
+ * filter into adds and deletes (SEMANTICS CT-3):
+ * - `add` / `delete`: passed iff `predicate(object)`; a tombstone is judged by its last known
+ *   object, and a tombstone without one is passed (its state is unknown, a consumer must be able
+ *   to clean up).
+ * - `update`: old and new pass → `update`; only new → `add` (`isInInitialList: false`);
+ *   only old → `delete` of the old object; neither → nothing.
+ *
+ * ```
+ * predicate: object.ready
+ * events:  --add(ready)--add(!ready)--upd(!ready→ready)--upd(ready→!ready)--upd(!→!)--|
+ * output:  --add(ready)---------------add(ready)---------delete(ready)----------------|
+ * ```
+ */
+export function filterTransitions<T extends KubeObject>(
+  predicate: (object: T) => boolean,
+): OperatorFunction<InformerEvent<T>, InformerEvent<T>> {
+  return (source) =>
+    new Observable<InformerEvent<T>>((subscriber) =>
+      source.subscribe({
+        next: (event) => {
+          let out: InformerEvent<T> | undefined;
+          try {
+            out = transition(event, predicate);
+          } catch (err) {
+            subscriber.error(err);
+            return;
+          }
+          if (out !== undefined) subscriber.next(out);
+        },
+        error: (err: unknown) => subscriber.error(err),
+        complete: () => subscriber.complete(),
+      }),
+    );
+}
+
+function transition<T extends KubeObject>(
+  event: InformerEvent<T>,
+  predicate: (object: T) => boolean,
+): InformerEvent<T> | undefined {
+  switch (event.type) {
+    case 'add':
+      return predicate(event.object) ? event : undefined;
+    case 'delete': {
+      const o = event.object;
+      if (o instanceof DeletedFinalStateUnknown) return o.object === null || predicate(o.object) ? event : undefined;
+      return predicate(o) ? event : undefined;
+    }
+    case 'update': {
+      const newPasses = predicate(event.object);
+      const oldPasses = predicate(event.old);
+      if (newPasses && oldPasses) return event;
+      if (newPasses) return { type: 'add', object: event.object, isInInitialList: false };
+      if (oldPasses) return { type: 'delete', object: event.old };
+      return undefined;
+    }
+  }
+}
