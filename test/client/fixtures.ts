@@ -121,15 +121,13 @@ export async function makeCerts(): Promise<TestCerts> {
       { name: 'basicConstraints', cA: true },
       { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
     ],
-    clientCertificate: { cn: 'rxkube-client' },
   });
-  return {
-    ca: pems.cert,
-    serverCert: pems.cert,
-    serverKey: pems.private,
-    clientCert: pems.clientcert ?? '',
-    clientKey: pems.clientprivate ?? '',
-  };
+  // A self-signed client certificate; servers that want it list it as a trusted CA.
+  const client = await generate([{ name: 'commonName', value: 'rxkube-client' }], {
+    keySize: 2048,
+    extensions: [{ name: 'extKeyUsage', clientAuth: true }],
+  });
+  return { ca: pems.cert, serverCert: pems.cert, serverKey: pems.private, clientCert: client.cert, clientKey: client.private };
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

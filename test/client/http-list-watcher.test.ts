@@ -154,7 +154,7 @@ describe('HttpListWatcher.watch', () => {
   });
 
   it('errors with ApiError (and Retry-After) when the watch request is refused', async () => {
-    const { client } = await setup((_req, res) => res.writeHead(429, { 'retry-after': '3' }).end('slow down'));
+    const { client } = await setup((_req, res) => void res.writeHead(429, { 'retry-after': '3' }).end('slow down'));
     const err = await firstValueFrom(client.listWatcher(CM).watch({})).catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'ApiError', code: 429, reason: 'TooManyRequests', retryAfterSeconds: 3 });
   });
