@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Observable } from 'rxjs';
+import { ManagerConfigError } from './manager-errors.js';
+
+/**
+ * A running leader election as the manager consumes it. Subscribing to `leading$` campaigns for
+ * the lease; it emits `true` when this process becomes leader and `false` when it stops leading.
+ * Unsubscribing stops campaigning (and releases the lease if configured to).
+ */
+export interface LeaderElector {
+  readonly leading$: Observable<boolean>;
+}
+
+/** The resolved configuration handed to a {@link LeaderElectorFactory}. Durations in ms. */
+export interface LeaderElectionConfig {
+  readonly id: string;
+  readonly namespace: string;
+  readonly identity: string;
+  readonly leaseDuration: number;
+  readonly renewDeadline: number;
+  readonly retryPeriod: number;
+  readonly releaseOnCancel: boolean;
+}
+
+/** Builds the elector for a resolved config (e.g. a Lease-based one over the manager's client). */
+export type LeaderElectorFactory = (config: LeaderElectionConfig) => LeaderElector;
+
+/** Leader-election options of the manager (CR-11 defaults: 15 s / 10 s / 2 s). */
+export interface ManagerLeaderElectionOptions {
+  /** `LeaderElectionID`: the Lease name. Required. */
+  readonly id: string;
+  /** Lease namespace; default: the in-cluster service-account namespace. */
+  readonly namespace?: string;
+  /** Default `<hostname>_<uuid>`. */
+  readonly identity?: string;
+  readonly leaseDuration?: number;
+  readonly renewDeadline?: number;
+  readonly retryPeriod?: number;
+  readonly releaseOnCancel?: boolean;
+  /** Creates the elector. */
+  readonly elector: LeaderElectorFactory;
+}
+
+/** Where in-cluster pods find their namespace. */
+export const IN_CLUSTER_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+/**
+ * Applies CR-11 defaults and LE-1 validation; throws {@link ManagerConfigError} on bad input.
+ * `readNamespace` is injectable for tests.
+ */
+export function resolveLeaderElectionConfig(
+  options: ManagerLeaderElectionOptions,
+  readNamespace: () => string | undefined = readInClusterNamespace,
+): LeaderElectionConfig {
+  if (!options.id) throw new ManagerConfigError('LeaderElectionID must be configured');
+  const leaseDuration = options.leaseDuration ?? 15_000;
+  const renewDeadline = options.renewDeadline ?? 10_000;
+  const retryPeriod = options.retryPeriod ?? 2_000;
+  if (!(leaseDuration > renewDeadline)) {
+    throw new ManagerConfigError('leaseDuration must be greater than renewDeadline');
+  }
+  if (!(renewDeadline > 1.2 * retryPeriod)) {
+    throw new ManagerConfigError('renewDeadline must be greater than retryPeriod*JitterFactor');
+  }
+  if (!(leaseDuration > 0 && renewDeadline > 0 && retryPeriod > 0)) {
+    throw new ManagerConfigError('leaseDuration, renewDeadline and retryPeriod must be greater than zero');
+  }
+  const namespace = options.namespace ?? readNamespace();
+  if (!namespace) {
+    throw new ManagerConfigError(
+      'unable to find leader election namespace: not running in-cluster, please specify a leader election namespace',
+    );
+  }
+  return {
+    id: options.id,
+    namespace,
+    identity: options.identity ?? `${hostname()}_${randomUUID()}`,
+    leaseDuration,
+    renewDeadline,
+    retryPeriod,
+    releaseOnCancel: options.releaseOnCancel ?? false,
+  };
+}
+
+function readInClusterNamespace(): string | undefined {
+  try {
+    return readFileSync(IN_CLUSTER_NAMESPACE_FILE, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}

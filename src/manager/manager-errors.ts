@@ -1,0 +1,58 @@
+/** `start` was called a second time (CR-13). */
+export class ManagerAlreadyStartedError extends Error {
+  override readonly name = 'ManagerAlreadyStartedError';
+  constructor() {
+    super('manager already started');
+  }
+}
+
+/** A runnable or check was added once the stop procedure had begun (CR-14). */
+export class StopEngagedError extends Error {
+  override readonly name = 'StopEngagedError';
+  constructor() {
+    super("can't accept new runnable as stop procedure is already engaged");
+  }
+}
+
+/** A health or readiness check was added after the endpoint was created (CR-15). */
+export class CheckerAfterStartError extends Error {
+  override readonly name = 'CheckerAfterStartError';
+  constructor() {
+    super('unable to add new checker because healthz endpoint has already been created');
+  }
+}
+
+/** This manager lost (or could not keep) leadership; its controllers were stopped (CR-14). */
+export class LeaderElectionLostError extends Error {
+  override readonly name = 'LeaderElectionLostError';
+  constructor(options?: ErrorOptions) {
+    super('leader election lost', options);
+  }
+}
+
+/** Runnables did not end within the graceful shutdown timeout (CR-14). */
+export class GracefulShutdownTimeoutError extends Error {
+  override readonly name = 'GracefulShutdownTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(`failed waiting for all runnables to end within grace period of ${formatDuration(timeoutMs)}`);
+  }
+}
+
+/** A cache runnable reported that it could not sync. */
+export class CacheSyncError extends Error {
+  override readonly name = 'CacheSyncError';
+  constructor(readonly runnable: string) {
+    super(`failed to wait for caches to sync: ${runnable}`);
+  }
+}
+
+/** Invalid manager options (e.g. leader election without an id). */
+export class ManagerConfigError extends Error {
+  override readonly name = 'ManagerConfigError';
+}
+
+/** Formats milliseconds the way Go prints durations for the common cases (`30s`, `1.5s`, `250ms`). */
+export function formatDuration(ms: number): string {
+  if (ms >= 1000) return `${Number((ms / 1000).toFixed(3))}s`;
+  return `${ms}ms`;
+}

@@ -1,0 +1,137 @@
+import { Observable } from 'rxjs';
+import type { Logger } from '../logging/logger.js';
+import type { Runnable } from './runnable.js';
+import { CacheSyncError, StopEngagedError } from './manager-errors.js';
+
+/** Turns whatever `start` returned into a Promise that settles when the runnable has ended. */
+export function runToCompletion(r: Runnable, signal: AbortSignal): Promise<void> {
+  let result: ReturnType<Runnable['start']>;
+  try {
+    result = r.start(signal);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  if (result instanceof Observable) {
+    const source = result;
+    return new Promise<void>((resolve, reject) => {
+      const sub = source.subscribe({ error: reject, complete: resolve });
+      const onAbort = () => {
+        sub.unsubscribe();
+        resolve();
+      };
+      if (signal.aborted) onAbort();
+      else {
+        signal.addEventListener('abort', onAbort, { once: true });
+        sub.add(() => signal.removeEventListener('abort', onAbort));
+      }
+    });
+  }
+  return Promise.resolve(result).then(() => undefined);
+}
+
+/**
+ * Resolves when the runnable is ready: caches once synced (false if they gave up), HTTP servers
+ * once listening, everything else at once. Rejects only if `listening` rejects.
+ */
+export function whenReady(r: Runnable, signal: AbortSignal): Promise<boolean> {
+  if (typeof r.waitForSync === 'function') return r.waitForSync(signal);
+  const synced$ = r.synced$;
+  if (synced$ !== undefined) {
+    return new Promise<boolean>((resolve) => {
+      const sub = synced$.subscribe({
+        next: (v) => {
+          if (v) finish(true);
+        },
+        error: () => finish(false),
+        complete: () => finish(false),
+      });
+      const onAbort = () => finish(false);
+      signal.addEventListener('abort', onAbort, { once: true });
+      function finish(v: boolean) {
+        signal.removeEventListener('abort', onAbort);
+        queueMicrotask(() => sub.unsubscribe());
+        resolve(v);
+      }
+      if (signal.aborted) finish(false);
+    });
+  }
+  if (r.listening !== undefined) return r.listening.then(() => true);
+  return Promise.resolve(true);
+}
+
+/**
+ * One of the manager's runnable groups. Runnables added before `start` wait for it; added after,
+ * they start at once. `stop` aborts the group's signal; after it, `add` throws.
+ */
+export class RunnableGroup {
+  private readonly controller = new AbortController();
+  private readonly queued: Runnable[] = [];
+  private readonly running = new Set<Promise<void>>();
+  private started = false;
+  private stopped = false;
+  private synced = false;
+
+  constructor(
+    readonly name: string,
+    private readonly onError: (err: unknown, runnable: Runnable) => void,
+    private readonly logger: Logger,
+  ) {}
+
+  /** True once `start` has finished waiting for readiness (and the group was not stopped). */
+  get isReady(): boolean {
+    return this.synced && !this.stopped;
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  add(r: Runnable): void {
+    if (this.stopped) throw new StopEngagedError();
+    if (this.started) {
+      void this.launch(r);
+      return;
+    }
+    this.queued.push(r);
+  }
+
+  /** Starts queued runnables and resolves once all are ready (or the group is stopped). */
+  async start(): Promise<void> {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    const pending = this.queued.splice(0).map((r) => this.launch(r));
+    await Promise.all(pending);
+    if (!this.stopped) this.synced = true;
+  }
+
+  private launch(r: Runnable): Promise<void> {
+    const signal = this.controller.signal;
+    const label = r.name ?? this.name;
+    this.logger.debug('starting runnable', { group: this.name, runnable: label });
+    const done = runToCompletion(r, signal).then(
+      () => undefined,
+      (err: unknown) => this.onError(err, r),
+    );
+    this.running.add(done);
+    void done.then(() => this.running.delete(done));
+    return whenReady(r, signal).then(
+      (ok) => {
+        if (!ok && !signal.aborted) this.onError(new CacheSyncError(label), r);
+      },
+      (err: unknown) => {
+        if (!signal.aborted) this.onError(err, r);
+      },
+    );
+  }
+
+  /**
+   * Aborts the group's signal and resolves when every runnable has ended or `deadline` resolves,
+   * whichever is first. Returns true if all ended.
+   */
+  async stop(deadline: Promise<void>): Promise<boolean> {
+    this.stopped = true;
+    this.controller.abort();
+    const all = Promise.all([...this.running]).then(() => true);
+    return Promise.race([all, deadline.then(() => false)]);
+  }
+}

@@ -1,0 +1,65 @@
+import type { Observable } from 'rxjs';
+
+/** What a runnable's `start` may return: a Promise that settles when it ends, an Observable, or nothing. */
+export type RunnableResult = Promise<void> | Observable<unknown> | void;
+
+/**
+ * Something the manager runs until it is told to stop.
+ *
+ * `start(signal)` runs the component: a returned Promise settles when it has stopped (rejection =
+ * runnable error); a returned Observable is subscribed, its completion ends the runnable, its error
+ * is a runnable error, and it is unsubscribed when `signal` aborts. The runnable must stop when
+ * `signal` aborts.
+ *
+ * Optional capabilities decide its group (CR-12):
+ * - `isHttpServer: true` → started first, stopped last;
+ * - `waitForSync(signal)` or `synced$` → a cache: the manager waits until it has synced before
+ *   starting anything that is not an HTTP server;
+ * - `needLeaderElection` false → starts without leadership; true/absent → only while leading.
+ */
+export interface Runnable {
+  start(signal: AbortSignal): RunnableResult;
+  /** Name used in logs and errors. */
+  readonly name?: string;
+  readonly needLeaderElection?: boolean | (() => boolean);
+  readonly isHttpServer?: boolean;
+  /** Resolves true once synced, false if it gave up (e.g. `signal` aborted). */
+  waitForSync?(signal: AbortSignal): Promise<boolean>;
+  /** Emits true once synced (a cache-like runnable may offer this instead of `waitForSync`). */
+  readonly synced$?: Observable<boolean>;
+  /** For HTTP servers: resolves once listening. */
+  readonly listening?: Promise<unknown>;
+}
+
+/** A runnable, or just its start function (e.g. an Observable factory). */
+export type RunnableLike = Runnable | ((signal: AbortSignal) => RunnableResult);
+
+/** The manager's runnable groups, in start order (CR-12, CR-13). */
+export type RunnableGroupName = 'httpServers' | 'caches' | 'others' | 'leaderElection';
+
+/** Normalises a {@link RunnableLike} into a {@link Runnable}. */
+export function toRunnable(r: RunnableLike): Runnable {
+  if (typeof r === 'function') return { start: r, name: r.name || undefined };
+  return r;
+}
+
+function needsLeaderElection(r: Runnable): boolean | undefined {
+  const n = r.needLeaderElection;
+  return typeof n === 'function' ? n.call(r) : n;
+}
+
+/** Whether a runnable exposes a cache (`waitForSync` or `synced$`). */
+export function isCacheRunnable(r: Runnable): boolean {
+  return typeof r.waitForSync === 'function' || r.synced$ !== undefined;
+}
+
+/**
+ * The group a runnable belongs to (CR-12): HTTP servers (unless they need leadership), then
+ * caches, then runnables that declare `needLeaderElection: false`, else the leader-election group.
+ */
+export function classifyRunnable(r: Runnable): RunnableGroupName {
+  if (r.isHttpServer === true) return needsLeaderElection(r) === true ? 'leaderElection' : 'httpServers';
+  if (isCacheRunnable(r)) return 'caches';
+  if (needsLeaderElection(r) === false) return 'others';
+  return 'leaderElection';
+}
