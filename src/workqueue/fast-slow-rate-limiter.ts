@@ -1,0 +1,35 @@
+import { checkDuration, RateLimiterOptionsError, type RateLimiter } from './rate-limiter.js';
+
+/** Options of {@link fastSlowRateLimiter}. */
+export interface FastSlowRateLimiterOptions {
+  /** Delay (ms) for the first `maxFastAttempts` retries. */
+  readonly fastDelay: number;
+  /** Delay (ms) for every later retry. */
+  readonly slowDelay: number;
+  /** How many retries use `fastDelay`. */
+  readonly maxFastAttempts: number;
+}
+
+/** Per-key two-speed backoff (RL-4): `fastDelay` for the first `maxFastAttempts` retries, then `slowDelay`. */
+export function fastSlowRateLimiter(options: FastSlowRateLimiterOptions): RateLimiter {
+  const fast = checkDuration('fastDelay', options.fastDelay);
+  const slow = checkDuration('slowDelay', options.slowDelay);
+  const maxFast = options.maxFastAttempts;
+  if (!Number.isInteger(maxFast) || maxFast < 0) {
+    throw new RateLimiterOptionsError(`maxFastAttempts must be an integer ≥ 0, got ${maxFast}`);
+  }
+  const attempts = new Map<string, number>();
+  return {
+    when(key) {
+      const n = (attempts.get(key) ?? 0) + 1;
+      attempts.set(key, n);
+      return n <= maxFast ? fast : slow;
+    },
+    forget(key) {
+      attempts.delete(key);
+    },
+    numRequeues(key) {
+      return attempts.get(key) ?? 0;
+    },
+  };
+}

@@ -1,0 +1,16 @@
+export * from './request.js';
+export * from './invalid-request-error.js';
+export * from './terminal-error.js';
+export * from './reconcile-timeout-error.js';
+export * from './reconcile-aborted-error.js';
+export * from './reconcile-result.js';
+export * from './metrics.js';
+export { type RateLimiter, RateLimiterOptionsError } from './rate-limiter.js';
+export * from './exponential-failure-rate-limiter.js';
+export * from './bucket-rate-limiter.js';
+export * from './max-of-rate-limiter.js';
+export * from './fast-slow-rate-limiter.js';
+export * from './with-max-wait-rate-limiter.js';
+export * from './default-rate-limiter.js';
+export * from './key-queue.js';
+export * from './work-queue-options-error.js';

@@ -1,0 +1,12 @@
+/**
+ * The error a reconcile fails with when it ran longer than the work queue's `reconcileTimeout`
+ * (CR-3). It is also the reason of the aborted `AbortSignal`. Not terminal: the key is requeued
+ * with the rate limiter.
+ */
+export class ReconcileTimeoutError extends Error {
+  override readonly name = 'ReconcileTimeoutError';
+
+  constructor(readonly timeout: number) {
+    super(`reconcile timed out after ${timeout}ms`);
+  }
+}
