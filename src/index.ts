@@ -1,2 +1,3 @@
 export * from './client/index.js';
 export * from './cache/index.js';
+export * from './workqueue/index.js';
