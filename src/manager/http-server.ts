@@ -55,8 +55,9 @@ export function httpServerRunnable(options: HttpServerOptions): HttpServerRunnab
           server.closeAllConnections();
         };
         server.once('error', (err) => {
-          rejectListening(err);
-          reject(new Error(`${options.name} server failed: ${err.message}`, { cause: err }));
+          const wrapped = new Error(`${options.name} server failed: ${err.message}`, { cause: err });
+          rejectListening(wrapped);
+          reject(wrapped);
         });
         if (signal.aborted) {
           rejectListening(new Error(`${options.name} server stopped before listening`));

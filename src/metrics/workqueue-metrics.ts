@@ -5,23 +5,24 @@ import { counterIn, exponentialBuckets, gaugeIn, histogramIn } from './metric-he
 export const WORKQUEUE_LATENCY_BUCKETS: readonly number[] = exponentialBuckets(10e-9, 10, 12);
 
 /**
- * The per-queue hooks a workqueue calls (MET-1). All durations are in seconds.
- * - `added()` on every add that passed the dirty check (adds+1, depth+1)
- * - `taken(queueSeconds)` on get (depth−1, observe time since the first add)
- * - `done(workSeconds)` when processing finished
- * - `retried()` on every delayed re-add
- * - `unfinished(sumSeconds, longestSeconds)` on the periodic (500 ms) tick
+ * The per-queue hooks a work queue calls (MET-1), structurally identical to the work queue's
+ * `WorkQueueMetrics` (src/workqueue/metrics.ts) so one can be passed where the other is expected.
+ * Times are seconds. `depth(n)` reports the absolute depth; `adds()` a key that became due;
+ * `latency(s)` the time from add to hand-out; `workDuration(s)` one reconcile; the two
+ * unfinished-work gauges every 500 ms; `retries()` a delayed requeue.
  */
-export interface WorkqueueMetricsSink {
-  added(priority?: number): void;
-  taken(queueSeconds: number, priority?: number): void;
-  done(workSeconds: number): void;
-  retried(): void;
-  unfinished(unfinishedSeconds: number, longestRunningSeconds: number): void;
+export interface WorkqueueMetricsHooks {
+  readonly depth: (depth: number) => void;
+  readonly adds: () => void;
+  readonly latency: (seconds: number) => void;
+  readonly workDuration: (seconds: number) => void;
+  readonly unfinishedWorkSeconds: (seconds: number) => void;
+  readonly longestRunningProcessorSeconds: (seconds: number) => void;
+  readonly retries: () => void;
 }
 
-/** Creates the sink for one named queue. */
-export type WorkqueueMetricsProvider = (queueName: string) => WorkqueueMetricsSink;
+/** Creates the hooks for one named queue. */
+export type WorkqueueMetricsProvider = (queueName: string) => WorkqueueMetricsHooks;
 
 /**
  * A {@link WorkqueueMetricsProvider} writing controller-runtime's workqueue families to `registry`:
@@ -48,31 +49,20 @@ export function workqueueMetrics(registry: Registry, options: { readonly control
 
   return (name) => {
     const l = { name, controller: options.controller ?? name };
-    const withPriority = (p: number | undefined) => ({ ...l, priority: String(p ?? '') });
-    depth.set(withPriority(undefined), 0);
+    const depthLabels = { ...l, priority: '' };
+    depth.set(depthLabels, 0);
     adds.inc(l, 0);
     retries.inc(l, 0);
     unfinished.set(l, 0);
     longest.set(l, 0);
     return {
-      added(priority) {
-        adds.inc(l);
-        depth.inc(withPriority(priority));
-      },
-      taken(queueSeconds, priority) {
-        depth.dec(withPriority(priority));
-        queueDuration.observe(l, queueSeconds);
-      },
-      done(workSeconds) {
-        workDuration.observe(l, workSeconds);
-      },
-      retried() {
-        retries.inc(l);
-      },
-      unfinished(unfinishedSeconds, longestRunningSeconds) {
-        unfinished.set(l, unfinishedSeconds);
-        longest.set(l, longestRunningSeconds);
-      },
+      depth: (n) => depth.set(depthLabels, n),
+      adds: () => adds.inc(l),
+      latency: (s) => queueDuration.observe(l, s),
+      workDuration: (s) => workDuration.observe(l, s),
+      unfinishedWorkSeconds: (s) => unfinished.set(l, s),
+      longestRunningProcessorSeconds: (s) => longest.set(l, s),
+      retries: () => retries.inc(l),
     };
   };
 }

@@ -74,12 +74,16 @@ describe('workqueueMetrics (§6.4, MET-1)', () => {
   it('tracks depth, adds, latencies, retries and unfinished work under name/controller labels', async () => {
     const reg = new Registry();
     const q = workqueueMetrics(reg, { controller: 'rs' })('rs');
-    q.added();
-    q.added();
-    q.taken(50e-6);
-    q.done(25e-6);
-    q.retried();
-    q.unfinished(0.001, 0.001);
+    q.adds();
+    q.depth(1);
+    q.adds();
+    q.depth(2);
+    q.depth(1);
+    q.latency(50e-6);
+    q.workDuration(25e-6);
+    q.retries();
+    q.unfinishedWorkSeconds(0.001);
+    q.longestRunningProcessorSeconds(0.001);
     const text = await reg.metrics();
     const l = 'name="rs",controller="rs"';
     expect(sample(text, `workqueue_adds_total{${l}}`)).toBe(2);
