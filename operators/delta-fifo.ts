@@ -68,8 +68,8 @@ export interface DeltaFifoProcessOptions<T extends KubeObject, R> extends DeltaF
  * );
  * ```
  */
-export function deltaFifo<T extends KubeObject>(options?: DeltaFifoOptions<T>): OperatorFunction<FifoInput<T>, PoppedDeltas<T>>;
 export function deltaFifo<T extends KubeObject, R>(options: DeltaFifoProcessOptions<T, R>): OperatorFunction<FifoInput<T>, R>;
+export function deltaFifo<T extends KubeObject>(options?: DeltaFifoOptions<T>): OperatorFunction<FifoInput<T>, PoppedDeltas<T>>;
 export function deltaFifo<T extends KubeObject, R>(
   options: DeltaFifoOptions<T> & { readonly process?: (popped: PoppedDeltas<T>) => ObservableInput<R> } = {},
 ): OperatorFunction<FifoInput<T>, R | PoppedDeltas<T>> {

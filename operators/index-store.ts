@@ -13,8 +13,8 @@ export interface IndexStoreOptions {
 
 /**
  * Applies each popped `Deltas` to `indexer` (SEMANTICS SI-5) and emits one {@link StoreChange}
- * `{ key, delta, old, store, isInInitialList }` per delta, synchronously and after the write, so
- * a subscriber reading `store` sees the delta applied. `Sync`/`Replaced`/`Added`/`Updated`
+ * `{ key, delta, old, store, isInInitialList }` per delta, synchronously, right after that delta's
+ * write and before the next one, so a subscriber reading `store` sees exactly the deltas so far. `Sync`/`Replaced`/`Added`/`Updated`
  * upsert, `Deleted` removes (tombstones by their key). A failing write is reported to `onError`
  * and skips the rest of that batch; the stream and the cache stay intact.
  *
@@ -32,8 +32,7 @@ export function indexStore<T extends KubeObject>(
     new Observable<StoreChange<T>>((subscriber) =>
       source.subscribe({
         next: (popped) => {
-          const changes = applyDeltas(indexer, popped, options.onError);
-          for (const change of changes) subscriber.next(change);
+          applyDeltas(indexer, popped, options.onError, (change) => subscriber.next(change));
         },
         error: (err: unknown) => subscriber.error(err),
         complete: () => subscriber.complete(),

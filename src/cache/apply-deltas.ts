@@ -20,7 +20,8 @@ export interface StoreChange<T extends KubeObject = KubeObject> {
 /**
  * Applies a popped `Deltas` to `indexer`, oldest first (SEMANTICS SI-5): `Sync`, `Replaced`,
  * `Added`, `Updated` upsert; `Deleted` deletes (a tombstone deletes its key; absent → no-op).
- * Returns one {@link StoreChange} per applied delta, each created after its write.
+ * Returns one {@link StoreChange} per applied delta. `onChange`, if given, is called with each
+ * change right after its write and before the next delta is applied (what `indexStore` emits).
  *
  * Bad input never throws: a write that fails (key or index function error) is reported to
  * `onError` and the remaining deltas of this batch are skipped (SI-5: a store error aborts the
@@ -30,6 +31,7 @@ export function applyDeltas<T extends KubeObject>(
   indexer: Indexer<T>,
   popped: PoppedDeltas<T>,
   onError: (error: CacheError) => void = defaultOnError,
+  onChange?: (change: StoreChange<T>) => void,
 ): StoreChange<T>[] {
   const out: StoreChange<T>[] = [];
   const deltas = popped.deltas;
@@ -63,7 +65,9 @@ export function applyDeltas<T extends KubeObject>(
       onError(err instanceof CacheError ? err : new KeyError(object, err));
       break;
     }
-    out.push({ key, delta, old, store: indexer, isInInitialList: popped.isInInitialList });
+    const change: StoreChange<T> = { key, delta, old, store: indexer, isInInitialList: popped.isInInitialList };
+    out.push(change);
+    onChange?.(change);
   }
   return out;
 }
