@@ -51,6 +51,12 @@ export type WatchEvent<T extends KubeObject = KubeObject> =
  *   errors), so the transport stays a faithful view of the wire.
  */
 export interface ListWatcher<T extends KubeObject = KubeObject> {
+  /**
+   * `false` declares that the server behind this transport cannot serve streaming lists
+   * (`sendInitialEvents=true`), so the reflector never tries them (SEMANTICS WL-1). Absent counts
+   * as supported.
+   */
+  readonly supportsStreamingList?: boolean;
   list(options: ListOptions): Observable<ListPage<T>>;
   watch(options: WatchOptions): Observable<WatchEvent<T>>;
 }

@@ -1,0 +1,73 @@
+import { type Observable, catchError, defer, mergeMap, of, take, throwError, throwIfEmpty } from 'rxjs';
+import type { KubeObject } from '../api/kube-object.js';
+import { ApiError } from '../client/api-error.js';
+import type { ListOptions, ListWatcher } from './list-watcher.js';
+
+/** A complete list assembled from one or more pages. */
+export interface AssembledList<T extends KubeObject = KubeObject> {
+  readonly items: readonly T[];
+  /** The resourceVersion of the last page (all pages of one list share a snapshot). */
+  readonly resourceVersion: string;
+  /** True when more than one page was requested (or the full-list retry ran). */
+  readonly paginated: boolean;
+  readonly pages: number;
+}
+
+/** Options of {@link listPages}. */
+export interface ListPagesOptions {
+  /** After a later page fails with reason `Expired`, retry once as one unpaged list. Default true. */
+  readonly fullListIfExpired?: boolean;
+}
+
+/** Reason `Expired` only (the pager's check; a plain 410 Gone does not qualify). */
+function isReasonExpired(err: unknown): boolean {
+  return err instanceof ApiError && err.reason === 'Expired';
+}
+
+/**
+ * Lists every page and assembles them (client-go's pager, SEMANTICS RE-5).
+ *
+ * The first request uses `options` as given. Each following request carries the `continue`
+ * token and drops `resourceVersion` / `resourceVersionMatch`. When a page after the first fails
+ * with reason `Expired` (the continue token outlived etcd's compaction) and `fullListIfExpired`
+ * is on, the list is retried once without paging (`limit` and `continue` removed, the original
+ * resourceVersion kept). Any other error, or `Expired` on the first page, is passed on.
+ *
+ * Cold: every subscription lists again; unsubscribing aborts the page in flight.
+ */
+export function listPages<T extends KubeObject>(
+  lw: ListWatcher<T>,
+  options: ListOptions,
+  { fullListIfExpired = true }: ListPagesOptions = {},
+): Observable<AssembledList<T>> {
+  return defer(() => {
+    const items: T[] = [];
+    let pages = 0;
+    const page = (opts: ListOptions): Observable<AssembledList<T>> =>
+      lw.list(opts).pipe(
+        take(1),
+        throwIfEmpty(() => new Error('list request completed without a page')),
+        mergeMap((p) => {
+          pages += 1;
+          if (!p.continue && pages === 1) {
+            return of({ items: [...p.items], resourceVersion: p.resourceVersion, paginated: false, pages });
+          }
+          items.push(...p.items);
+          if (!p.continue) return of({ items, resourceVersion: p.resourceVersion, paginated: true, pages });
+          const { resourceVersion: _rv, resourceVersionMatch: _match, ...rest } = opts;
+          return page({ ...rest, continue: p.continue });
+        }),
+      );
+    return page(options).pipe(
+      catchError((err: unknown) => {
+        if (pages === 0 || !fullListIfExpired || !isReasonExpired(err)) return throwError(() => err);
+        const { limit: _limit, continue: _continue, ...full } = options;
+        return lw.list(full).pipe(
+          take(1),
+          throwIfEmpty(() => new Error('list request completed without a page')),
+          mergeMap((p) => of({ items: [...p.items], resourceVersion: p.resourceVersion, paginated: true, pages: pages + 1 })),
+        );
+      }),
+    );
+  });
+}

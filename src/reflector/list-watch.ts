@@ -1,0 +1,50 @@
+import { Observable } from 'rxjs';
+import type { KubeObject } from '../api/kube-object.js';
+import { type ListWatchOptions, resolveListWatchOptions } from './list-watch-options.js';
+import type { ListWatcher } from './list-watcher.js';
+import type { ReflectorEvent } from './reflector-event.js';
+import { ReflectorRun } from './reflector-run.js';
+
+/**
+ * The reflector: a cold Observable of the state of one resource, kept in sync by list + watch.
+ *
+ * ```
+ * subscribe ──list(rv=0)──▶ replace{items, rv} ──watch(rv)──▶ added / modified / deleted / bookmark …
+ *   watch closed normally      → watch again from the last resourceVersion (no relist)
+ *   410 Gone / Expired         → back off, relist (new replace)
+ *   429, connection refused    → back off (≥ Retry-After), watch again (no relist)
+ *   other errors               → back off (800ms ×2, jitter [d, 2d), cap 30s), relist
+ *   silent past the deadline   → abort, back off, watch again
+ * ```
+ *
+ * - Each (re)list emits one `replace`. Paged lists are assembled first (client-go's pager, RE-5):
+ *   `replace` always carries the complete state at one resourceVersion, so a consumer can swap its
+ *   cache atomically; a relist is never half-applied.
+ * - `bookmark` advances the resume version without touching objects.
+ * - Recoverable errors never end the stream; they are reported on the `status` observer. The
+ *   stream errors with `ReflectorFatalError` after `authRetries + 1` consecutive 401/403 answers
+ *   (or when `isFatal` says so), and with `ReflectorConfigError` on invalid options.
+ * - Unsubscribing aborts the request in flight and cancels every timer.
+ *
+ * Follows SEMANTICS.md §3 (RE-*, BO-*, WL-*); deviations are listed in
+ * `test/conformance/EXCLUDED-reflector.md`.
+ *
+ * @example
+ * listWatch(podsListWatcher, { status: { next: (s) => log(s) } }).subscribe((e) => apply(e));
+ */
+export function listWatch<T extends KubeObject = KubeObject>(
+  listWatcher: ListWatcher<T>,
+  options: ListWatchOptions = {},
+): Observable<ReflectorEvent<T>> {
+  return new Observable<ReflectorEvent<T>>((subscriber) => {
+    let run: ReflectorRun<T>;
+    try {
+      run = new ReflectorRun(listWatcher, resolveListWatchOptions(options), subscriber);
+    } catch (err) {
+      subscriber.error(err);
+      return undefined;
+    }
+    run.start();
+    return () => run.stop();
+  });
+}

@@ -1,0 +1,37 @@
+/** Which request the reflector makes after a backoff. */
+export type ReflectorNextStep = 'relist' | 'rewatch' | 'streamingList';
+
+/**
+ * What the reflector is doing, for logs and charts (the `status` option of `listWatch`).
+ *
+ * - `connecting`: a new list-and-watch cycle starts (at subscribe and after every relist backoff).
+ * - `listing`: a list request (first page) is sent.
+ * - `listed`: a list finished; `replace` has been emitted.
+ * - `streaming`: a streaming-list watch (`sendInitialEvents=true`) is requested.
+ * - `watching`: a watch request is sent.
+ * - `backingOff`: waiting `delayMs` before `next`; `attempt` counts delays since the last reset.
+ * - `error`: a recoverable error, and what the reflector does about it.
+ */
+export type ReflectorStatus =
+  | { readonly type: 'connecting' }
+  | { readonly type: 'listing'; readonly resourceVersion: string; readonly limit: number }
+  | {
+      readonly type: 'listed';
+      readonly resourceVersion: string;
+      readonly itemCount: number;
+      readonly paginated: boolean;
+    }
+  | { readonly type: 'streaming'; readonly resourceVersion: string; readonly timeoutSeconds: number }
+  | { readonly type: 'watching'; readonly resourceVersion: string; readonly timeoutSeconds: number }
+  | {
+      readonly type: 'backingOff';
+      readonly attempt: number;
+      readonly delayMs: number;
+      readonly next: ReflectorNextStep;
+    }
+  | {
+      readonly type: 'error';
+      readonly error: unknown;
+      /** What the reflector does next: relist, rewatch, retry the streaming list, or fall back to list+watch. */
+      readonly action: ReflectorNextStep | 'fallbackToList' | 'skipEvent';
+    };
