@@ -233,16 +233,25 @@ export function workQueue(
           return;
         }
         if (isObservable(ret)) {
+          // Settle only after the reconcile's subscription is torn down (its finalizers ran), so
+          // the next reconcile of the key never overlaps the previous one's cleanup.
           let last: ReconcileResult | void | undefined;
+          let end: { failed: boolean; value: unknown } | undefined;
           const sub = (ret as Observable<ReconcileResult | void | undefined>).subscribe({
             next: (v) => {
               last = v;
             },
-            error: (e: unknown) => settle(run, true, e),
-            complete: () => settle(run, false, last),
+            error: (e: unknown) => {
+              end = { failed: true, value: e };
+            },
+            complete: () => {
+              end = { failed: false, value: last };
+            },
           });
-          if (run.settled) sub.unsubscribe();
-          else run.sub = sub;
+          run.sub = sub;
+          sub.add(() => {
+            if (end !== undefined) settle(run, end.failed, end.value);
+          });
         } else if (isThenable(ret)) {
           ret.then(
             (v) => settle(run, false, v),
