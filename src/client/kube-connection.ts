@@ -224,48 +224,59 @@ export class KubeConnection {
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
     const transport = this.server.protocol === 'http:' ? http : https;
-    return new Promise((resolve, reject) => {
-      const req = transport.request({
-        protocol: this.server.protocol,
-        hostname: this.server.hostname.replace(/^\[(.*)\]$/, '$1'),
-        port: this.server.port,
-        path,
-        method,
-        headers,
-        agent: prepared.agent,
-        ...(prepared.auth !== undefined ? { auth: prepared.auth } : {}),
-      });
-      // Abort by destroying without an error: no stray 'error' events on the request or response.
-      signal?.addEventListener(
-        'abort',
-        () => {
-          req.destroy();
-          reject(signal.reason);
-        },
-        { once: true },
-      );
-      req.on('error', (err) => {
-        reject(signal?.aborted ? signal.reason : new NetworkError(method, request.path, err));
-      });
-      req.on('response', (response) => {
-        const code = response.statusCode ?? 0;
-        if (code >= 200 && code < 300) {
-          resolve({ response, prepared });
-          return;
-        }
-        readBody(response, request, signal).then(
-          (body) =>
-            reject(
-              apiErrorFromResponse(code, body.toString('utf8'), response.headers, {
-                nowMs: this.scheduler.now(),
-                secrets: prepared.secrets,
-              }),
-            ),
-          reject,
+    const attempt = (retried: boolean): Promise<{ response: http.IncomingMessage; prepared: Prepared }> =>
+      new Promise((resolve, reject) => {
+        let answered = false;
+        const req = transport.request({
+          protocol: this.server.protocol,
+          hostname: this.server.hostname.replace(/^\[(.*)\]$/, '$1'),
+          port: this.server.port,
+          path,
+          method,
+          headers,
+          agent: prepared.agent,
+          ...(prepared.auth !== undefined ? { auth: prepared.auth } : {}),
+        });
+        // Abort by destroying without an error: no stray 'error' events on the request or response.
+        signal?.addEventListener(
+          'abort',
+          () => {
+            req.destroy();
+            reject(signal.reason);
+          },
+          { once: true },
         );
+        req.on('error', (err: NodeJS.ErrnoException) => {
+          if (signal?.aborted) return reject(signal.reason);
+          // A kept-alive socket the server had closed while idle: send an idempotent request
+          // once more on a fresh socket (as Go's transport does). POST and PATCH are not replayed.
+          const replayable = method === 'GET' || method === 'PUT' || method === 'DELETE';
+          if (replayable && !retried && !answered && req.reusedSocket && err.code === 'ECONNRESET') {
+            return resolve(attempt(true));
+          }
+          reject(new NetworkError(method, request.path, err));
+        });
+        req.on('response', (response) => {
+          answered = true;
+          const code = response.statusCode ?? 0;
+          if (code >= 200 && code < 300) {
+            resolve({ response, prepared });
+            return;
+          }
+          readBody(response, request, signal).then(
+            (body) =>
+              reject(
+                apiErrorFromResponse(code, body.toString('utf8'), response.headers, {
+                  nowMs: this.scheduler.now(),
+                  secrets: prepared.secrets,
+                }),
+              ),
+            reject,
+          );
+        });
+        req.end(payload);
       });
-      req.end(payload);
-    });
+    return attempt(false);
   }
 }
 

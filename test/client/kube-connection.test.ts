@@ -176,3 +176,24 @@ describe('KubeConnection errors', () => {
     await server.requests[0]!.closed;
   });
 });
+
+describe('KubeConnection keep-alive', () => {
+  it('replays an idempotent request once when a reused socket turns out closed, but never a POST', async () => {
+    let served = 0;
+    const server = await serve((req, res) => {
+      served++;
+      // Every second request arriving on an already used socket: drop the connection unanswered.
+      if (served % 2 === 0) {
+        res.socket?.destroy();
+        return;
+      }
+      json(res, 200, { path: req.path });
+    });
+    const conn = connect(server.url, { token: TOKEN });
+    await conn.request({ path: '/first' });
+    expect(await conn.request({ path: '/again' })).toEqual({ path: '/again' });
+    expect(server.connections).toHaveLength(2);
+    const post = await conn.request({ path: '/create', method: 'POST', body: {} }).catch((e: unknown) => e);
+    expect(post).toMatchObject({ name: 'NetworkError', code: 'ECONNRESET', method: 'POST' });
+  });
+});
