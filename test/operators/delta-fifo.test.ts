@@ -1,28 +1,31 @@
-import { delay, of } from 'rxjs';
-import { describe, it } from 'vitest';
+import { delay, map, of, Subject } from 'rxjs';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import { type FifoOp, type PoppedDeltas } from '../../src/cache/index.js';
+import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
+import { type CacheError, type FifoInput, Indexer, InvalidInputError, KeyError, type PoppedDeltas } from '../../src/cache/index.js';
 import { deltaFifo } from '../../operators/delta-fifo.js';
 import { marbles } from '../helpers/marbles.js';
 
 const pod = (name: string, rv: string): KubeObject => ({ metadata: { name, namespace: 'ns', resourceVersion: rv } });
-const summary = (p: PoppedDeltas) => `${p.key}:${p.deltas.map((d) => `${d.type}@${(d.object as KubeObject).metadata?.resourceVersion}`).join(',')}`;
+const summary = (p: PoppedDeltas) =>
+  `${p.key}:${p.deltas.map((d) => `${d.type}@${(d.object as KubeObject).metadata?.resourceVersion}`).join(',')}`;
+const ops: Record<string, FifoInput> = {
+  a: { type: 'add', object: pod('a', '1') },
+  b: { type: 'update', object: pod('a', '2') },
+  c: { type: 'add', object: pod('b', '1') },
+  d: { type: 'update', object: pod('a', '3') },
+  r: { type: 'replace', items: [pod('a', '1'), pod('b', '1')], resourceVersion: '1' },
+  s: { type: 'resync' },
+  n: { type: 'add', object: pod('c', '1') },
+};
 
 describe('deltaFifo', () => {
   it(
     'coalesces deltas for a waiting key while the consumer is busy (virtual time)',
     marbles((m) => {
-      const ops: Record<string, FifoOp> = {
-        a: { type: 'add', object: pod('a', '1') },
-        b: { type: 'update', object: pod('a', '2') },
-        c: { type: 'add', object: pod('b', '1') },
-        d: { type: 'update', object: pod('a', '3') },
-      };
       const source = m.hot('-abcd-------------|', ops);
       const busy = m.time('-----|');
-      const out = source.pipe(
-        deltaFifo({ process: (p) => of(summary(p)).pipe(delay(busy)) }),
-      );
+      const out = source.pipe(deltaFifo({ process: (p) => of(summary(p)).pipe(delay(busy)) }));
       m.expect(out).toBeObservable('------x----y----z-|', {
         x: 'ns/a:Added@1',
         y: 'ns/a:Updated@2,Updated@3',
@@ -30,4 +33,165 @@ describe('deltaFifo', () => {
       });
     }),
   );
+
+  it(
+    'without a process step emits each key as soon as it is queued',
+    marbles((m) => {
+      const source = m.hot('-a-b-c-|', ops);
+      m.expect(source.pipe(deltaFifo(), map(summary))).toBeObservable('-a-b-c-|', {
+        a: 'ns/a:Added@1',
+        b: 'ns/a:Updated@2',
+        c: 'ns/b:Added@1',
+      });
+    }),
+  );
+
+  it(
+    'a slow consumer sees at most one batch per key however many events arrive',
+    marbles((m) => {
+      const source = m.hot('-abdbdbdbdc---------------|', ops);
+      const busy = m.time('----------|');
+      const out = source.pipe(deltaFifo({ process: (p) => of(p.deltas.length).pipe(delay(busy)) }));
+      // a: 1 delta popped at once; then a's slot gathers 8 updates; b one add
+      m.expect(out).toBeObservable('-----------x---------y---------(z|)', { x: 1, y: 8, z: 1 });
+    }),
+  );
+
+  it(
+    'signals synced after the last initial item was processed, in virtual time',
+    marbles((m) => {
+      const synced: number[] = [];
+      const source = m.hot('-r-n---------|', ops);
+      const busy = m.time('---|');
+      const out = source.pipe(
+        deltaFifo({
+          onSynced: () => synced.push(m.scheduler.now()),
+          process: (p) => of(`${p.key}${p.isInInitialList ? '*' : ''}`).pipe(delay(busy)),
+        }),
+      );
+      m.expect(out).toBeObservable('----a--b--c--|', { a: 'ns/a*', b: 'ns/b*', c: 'ns/c' });
+      m.flush();
+      expect(synced).toEqual([7]);
+    }),
+  );
+
+  it(
+    'resync while busy skips keys that have pending deltas',
+    marbles((m) => {
+      const indexer = new Indexer();
+      indexer.add(pod('a', '1'));
+      indexer.add(pod('b', '1'));
+      // c (add b) is popped at once; b (update a) waits; the resync skips a (pending) but
+      // re-queues b, which is in flight, not pending
+      const source = m.hot('-c-bs-------|', ops);
+      const busy = m.time('----|');
+      const out = source.pipe(
+        deltaFifo({ knownObjects: indexer, process: (p) => of(summary(p)).pipe(delay(busy)) }),
+      );
+      m.expect(out).toBeObservable('-----x---y---(z|)', { x: 'ns/b:Added@1', y: 'ns/a:Updated@2', z: 'ns/b:Sync@1' });
+    }),
+  );
+
+  it(
+    'completes only after the busy step and the waiting keys are done',
+    marbles((m) => {
+      const source = m.hot('-ac|', ops);
+      const busy = m.time('--|');
+      const out = source.pipe(deltaFifo({ process: (p) => of(p.key).pipe(delay(busy)) }));
+      m.expect(out).toBeObservable('---a-(b|)', { a: 'ns/a', b: 'ns/b' });
+    }),
+  );
+
+  it(
+    'forwards a source error at once and unsubscribes the busy step',
+    marbles((m) => {
+      const source = m.hot('-a--#', ops);
+      const step = m.cold('------x|');
+      const out = source.pipe(deltaFifo({ process: () => step }));
+      m.expect(out).toBeObservable('----#');
+      m.expect(step).toHaveSubscriptions('-^--!');
+    }),
+  );
+
+  it(
+    'unsubscribing stops the source and the busy step',
+    marbles((m) => {
+      const source = m.hot('-a-----', ops);
+      const step = m.cold('------x|');
+      const out = source.pipe(deltaFifo({ process: () => step }));
+      m.expect(out, '^--!').toBeObservable('----');
+      m.expect(step).toHaveSubscriptions('-^-!');
+      m.expect(source).toHaveSubscriptions('^--!');
+    }),
+  );
+
+  it(
+    'an error from the process step errors the output',
+    marbles((m) => {
+      const source = m.hot('-a-c-|', ops);
+      const out = source.pipe(
+        deltaFifo({
+          process: (p): string[] => {
+            if (p.key === 'ns/b') throw new Error('step failed');
+            return [p.key];
+          },
+        }),
+      );
+      m.expect(out).toBeObservable('-a-#', { a: 'ns/a' }, new Error('step failed'));
+    }),
+  );
+
+  it('accepts reflector events directly (bookmark ignored)', () => {
+    const source = new Subject<ReflectorEvent>();
+    const out: string[] = [];
+    const indexer = new Indexer();
+    indexer.add(pod('b', '0'));
+    source.pipe(deltaFifo({ knownObjects: indexer }), map(summary)).subscribe((s) => out.push(s));
+    source.next({ type: 'replace', items: [pod('a', '1'), pod('b', '0')], resourceVersion: '1' });
+    source.next({ type: 'added', object: pod('b', '2') });
+    source.next({ type: 'modified', object: pod('b', '3') });
+    source.next({ type: 'bookmark', resourceVersion: '4' });
+    source.next({ type: 'deleted', object: pod('b', '5') });
+    expect(out).toEqual(['ns/a:Sync@1', 'ns/b:Sync@0', 'ns/b:Added@2', 'ns/b:Updated@3', 'ns/b:Deleted@5']);
+  });
+
+  it('reports bad input with a typed error naming the object and keeps its state', () => {
+    const errors: CacheError[] = [];
+    const source = new Subject<FifoInput>();
+    const gate = new Subject<string>();
+    const out: string[] = [];
+    source
+      .pipe(deltaFifo({ onError: (e) => errors.push(e), process: (p) => (p.key === 'ns/first' ? gate : [summary(p)]) }))
+      .subscribe((s) => out.push(s));
+    source.next({ type: 'add', object: pod('first', '1') }); // keeps the consumer busy
+    source.next({ type: 'add', object: pod('a', '1') });
+    source.next({ type: 'add', object: { kind: 'Pod', metadata: { namespace: 'ns' } } });
+    source.next({ type: 'add', object: { kind: 'Pod' } });
+    source.next({ type: 'explode' } as unknown as FifoInput);
+    source.next({ type: 'update', object: pod('a', '2') });
+    expect(errors.map((e) => e.constructor)).toEqual([KeyError, KeyError, InvalidInputError]);
+    expect(errors[0]?.message).toMatch(/Pod ns\/<no name>.*no metadata\.name/);
+    expect(errors[2]?.message).toMatch(/unknown deltaFifo operation.*explode/);
+    gate.complete();
+    expect(out).toEqual(['ns/a:Added@1,Updated@2']);
+  });
+
+  it('a synchronous step that feeds the source re-entrantly is queued, not interleaved', () => {
+    const source = new Subject<FifoInput>();
+    const seen: string[] = [];
+    source
+      .pipe(
+        deltaFifo({
+          process: (p) => {
+            seen.push(`start ${summary(p)}`);
+            if (p.key === 'ns/a') source.next({ type: 'add', object: pod('b', '1') });
+            seen.push(`end ${p.key}`);
+            return [];
+          },
+        }),
+      )
+      .subscribe();
+    source.next({ type: 'add', object: pod('a', '1') });
+    expect(seen).toEqual(['start ns/a:Added@1', 'end ns/a', 'start ns/b:Added@1', 'end ns/b']);
+  });
 });
