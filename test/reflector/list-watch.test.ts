@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { ReflectorConfigError, ReflectorFatalError, WatchStalledError } from '../../src/reflector/reflector-errors.js';
+import { listWatch } from '../../src/reflector/list-watch.js';
+import { added, bookmark, gone, obj, page, unauthorized } from './fake-list-watcher.js';
+import { run } from './harness.js';
+
+describe('listWatch stall detection', () => {
+  it('aborts a watch still silent 30s past its timeoutSeconds, backs off, and re-watches from the last RV', () => {
+    const r = run({ lists: [{ page: page([], '1') }], watches: [{ events: [[1_000, added(obj('a', '4'))]] }] }, 400_000);
+    const first = r.lw.watchCalls[0];
+    expect(first?.options.timeoutSeconds).toBe(300);
+    expect(first?.unsubscribedAt).toBe(330_000);
+    const err = r.statuses.find((x) => x.s.type === 'error');
+    expect(err?.t).toBe(330_000);
+    expect(err?.s).toMatchObject({ action: 'rewatch' });
+    expect((err?.s as { error: unknown }).error).toBeInstanceOf(WatchStalledError);
+    expect(r.lw.watchCalls.map((c) => [c.at, c.options.resourceVersion])).toEqual([
+      [0, '1'],
+      [330_800, '4'],
+    ]);
+    expect(r.lw.listCalls).toHaveLength(1);
+  });
+
+  it('does not kill a watch that is still delivering events past its deadline', () => {
+    const late = Array.from({ length: 10 }, (_, i) => [300_000 + i * 10_000, bookmark(String(10 + i))] as const);
+    const r = run({ lists: [{ page: page([], '1') }], watches: [{ events: late }] }, 500_000);
+    // last event at 390 000; dead 30 s later
+    expect(r.lw.watchCalls[0]?.unsubscribedAt).toBe(420_000);
+  });
+
+  it('idleTimeoutMs treats a silent watch as dead earlier', () => {
+    const r = run(
+      { lists: [{ page: page([], '1') }], watches: [{ events: [[5_000, bookmark('2')]] }] },
+      30_000,
+      { idleTimeoutMs: 10_000 },
+    );
+    expect(r.lw.watchCalls[0]?.unsubscribedAt).toBe(15_000);
+    expect(r.lw.watchCalls[1]?.at).toBe(15_800);
+  });
+
+  it('also restarts a frozen streaming list', () => {
+    const r = run({ watches: [{ events: [[10, added(obj('a', '1'))]] }] }, 400_000, { streamingList: true });
+    expect(r.lw.watchCalls[0]?.unsubscribedAt).toBe(330_000);
+    expect(r.lw.watchCalls[1]?.options.sendInitialEvents).toBe(true);
+  });
+});
+
+describe('listWatch errors and lifecycle', () => {
+  it('errors with ReflectorFatalError after authRetries + 1 consecutive 401/403', () => {
+    const r = run({ lists: [{ error: unauthorized() }, { error: unauthorized() }, { error: unauthorized() }, { page: page([], '1') }] }, 60_000);
+    expect(r.error).toBeInstanceOf(ReflectorFatalError);
+    expect((r.error as Error).cause).toMatchObject({ code: 401 });
+    expect(r.errorAt).toBe(2_400);
+    expect(r.lw.listCalls).toHaveLength(3);
+    expect(r.statusCompleted).toBe(true);
+  });
+
+  it('a success in between resets the 401 count', () => {
+    const r = run(
+      {
+        lists: [{ error: unauthorized() }, { error: unauthorized() }, { page: page([], '1') }, { error: unauthorized() }, { error: unauthorized() }, { page: page([], '2') }],
+        watches: [{ errorAt: 5_000, error: gone() }],
+      },
+      60_000,
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.lw.listCalls).toHaveLength(6);
+  });
+
+  it('isFatal makes any error fatal', () => {
+    const boom = new Error('bad kubeconfig');
+    const r = run({ lists: [{ error: boom }] }, 10_000, { isFatal: (e) => e === boom });
+    expect(r.error).toBeInstanceOf(ReflectorFatalError);
+    expect(r.errorAt).toBe(0);
+  });
+
+  it('rejects invalid options with ReflectorConfigError at subscribe', () => {
+    let error: unknown;
+    listWatch({ list: () => { throw new Error('not called'); }, watch: () => { throw new Error('not called'); } }, { pageSize: -1 }).subscribe({
+      error: (e: unknown) => (error = e),
+    });
+    expect(error).toBeInstanceOf(ReflectorConfigError);
+    expect(() => run({}, 10, { backoff: { factor: 0.5 } })).not.toThrow();
+    expect(run({}, 10, { backoff: { factor: 0.5 } }).error).toBeInstanceOf(ReflectorConfigError);
+  });
+
+  it('unsubscribing aborts the watch, cancels every timer and completes the status observer', () => {
+    const r = run({ lists: [{ page: page([], '1') }], watches: [{ events: [[100, added(obj('a', '2'))]] }] }, 5_000);
+    expect(r.lw.watchCalls[0]?.unsubscribedAt).toBe(5_000);
+    expect(r.statusCompleted).toBe(true);
+    // nothing ran after the unsubscribe: the last status is the watch start
+    expect(r.statuses.at(-1)?.s.type).toBe('watching');
+
+    const backingOff = run({ lists: [{ error: new Error('boom') }] }, 100);
+    expect(backingOff.lw.listCalls).toHaveLength(1);
+    expect(backingOff.statuses.at(-1)?.s.type).toBe('backingOff');
+  });
+
+  it('reports its status: connecting, listing, listed, watching, error, backingOff', () => {
+    const r = run({ lists: [{ page: page([obj('a', '1')], '1') }, { page: page([], '3') }], watches: [{ errorAt: 2_000, error: gone() }] }, 5_000);
+    expect(r.statuses.map((x) => x.s.type)).toEqual([
+      'connecting',
+      'listing',
+      'listed',
+      'watching',
+      'error',
+      'backingOff',
+      'connecting',
+      'listing',
+      'listed',
+      'watching',
+    ]);
+    expect(r.statuses[1]?.s).toEqual({ type: 'listing', resourceVersion: '0', limit: 500 });
+    expect(r.statuses[2]?.s).toEqual({ type: 'listed', resourceVersion: '1', itemCount: 1, paginated: false });
+    expect(r.statuses[5]?.s).toEqual({ type: 'backingOff', attempt: 1, delayMs: 800, next: 'relist' });
+  });
+});
