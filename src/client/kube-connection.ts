@@ -117,9 +117,8 @@ export class KubeConnection {
 
   /** Sends a request and resolves with its parsed JSON body (undefined when empty); rejects with `ApiError` or `NetworkError`. */
   async request<T>(request: KubeRequest, signal?: AbortSignal): Promise<T> {
-    const { response, prepared } = await this.open(request, signal);
+    const { response } = await this.open(request, signal);
     const body = await readBody(response, request, signal);
-    void prepared;
     const text = body.toString('utf8');
     return (text.trim() === '' ? undefined : JSON.parse(text)) as T;
   }

@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
+import { KubeConfig } from '@kubernetes/client-node';
 import { firstValueFrom } from 'rxjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, retryAfter } from '../../src/client/api-error.js';
@@ -88,6 +89,55 @@ describe('KubeConnection auth and TLS', () => {
     await conn.request({ path: '/b' });
     expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer exec-1', 'Bearer exec-2']);
     expect(readFileSync(counter, 'utf8').trim()).toBe('2');
+  });
+
+  it('works in-cluster: service account token file, CA file and namespace', async () => {
+    const server = await serve(ok, { cert: certs.serverCert, key: certs.serverKey });
+    const prefix = mkdtempSync(join(tmpdir(), 'rxkube-sa-'));
+    const sa = join(prefix, 'var/run/secrets/kubernetes.io/serviceaccount');
+    mkdirSync(sa, { recursive: true });
+    writeFileSync(join(sa, 'token'), 'sa-token-1');
+    writeFileSync(join(sa, 'ca.crt'), certs.ca);
+    writeFileSync(join(sa, 'namespace'), 'team-a');
+    const saved = { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT };
+    process.env.KUBERNETES_SERVICE_HOST = '127.0.0.1';
+    process.env.KUBERNETES_SERVICE_PORT = new URL(server.url).port;
+    try {
+      const kc = new KubeConfig();
+      kc.loadFromCluster(prefix);
+      const conn = KubeConnection.fromKubeConfig(kc);
+      cleanup.push(() => conn.close());
+      expect(conn.namespace).toBe('team-a');
+      await conn.request({ path: '/api/v1' });
+      expect(server.requests[0]?.headers.authorization).toBe('Bearer sa-token-1');
+    } finally {
+      for (const [k, v] of [['KUBERNETES_SERVICE_HOST', saved.host], ['KUBERNETES_SERVICE_PORT', saved.port]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
+  it('loads a kubeconfig file whose CA path is relative to the file', async () => {
+    const server = await serve(ok, { cert: certs.serverCert, key: certs.serverKey });
+    const dir = mkdtempSync(join(tmpdir(), 'rxkube-kc-'));
+    writeFileSync(join(dir, 'ca.pem'), certs.ca);
+    writeFileSync(
+      join(dir, 'config'),
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters: [{name: c, cluster: {server: "' + server.url + '", certificate-authority: ca.pem}}]',
+        'users: [{name: u, user: {token: ' + TOKEN + '}}]',
+        'contexts: [{name: x, context: {cluster: c, user: u, namespace: ns1}}]',
+        'current-context: x',
+      ].join('\n'),
+    );
+    const conn = KubeConnection.fromFile(join(dir, 'config'));
+    cleanup.push(() => conn.close());
+    expect(conn.namespace).toBe('ns1');
+    expect(await conn.request({ path: '/x' })).toMatchObject({ ok: true });
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
   it('keeps one agent while the TLS material is unchanged', async () => {

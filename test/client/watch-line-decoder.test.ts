@@ -163,4 +163,24 @@ describe('WatchLineDecoder', () => {
       m.expect(failing.pipe(decodeWatchLines())).toBeObservable('-a-#', { a: events[0] }, new Error('reset'));
     }),
   );
+
+  it('stays linear for a long line in many small chunks and for many lines', () => {
+    // A 4 MB object in 40,000 chunks: re-joining the pending bytes per chunk would be quadratic.
+    const big = line({ type: 'ADDED', object: { metadata: { name: 'big' }, data: { blob: 'x'.repeat(4_000_000) } } });
+    const buf = bytes(big);
+    const decoder = new WatchLineDecoder();
+    let n = 0;
+    let t = performance.now();
+    for (let o = 0; o < buf.length; o += 100) decoder.push(buf.subarray(o, o + 100), () => n++);
+    expect(n).toBe(1);
+    expect(performance.now() - t).toBeLessThan(2000);
+    // 50,000 small events in 16 KiB chunks: far above the tens of thousands per second needed.
+    const many = bytes(Array.from({ length: 50_000 }, (_, i) => line(ev('MODIFIED', `cm-${i}`, String(i)))).join(''));
+    n = 0;
+    t = performance.now();
+    for (let o = 0; o < many.length; o += 16_384) decoder.push(many.subarray(o, o + 16_384), () => n++);
+    const seconds = (performance.now() - t) / 1000;
+    expect(n).toBe(50_000);
+    expect(n / seconds).toBeGreaterThan(50_000);
+  });
 });
