@@ -201,8 +201,7 @@ export class KubeConnection {
     this.agent =
       this.server.protocol === 'http:' ? new http.Agent(this.agentOptions) : new https.Agent({ ...this.agentOptions, ...tls });
     this.agentKey = key;
-    // Sockets of a rotated certificate finish their requests, then close.
-    if (previous !== undefined) previous.destroy();
+    if (previous !== undefined) retire(previous);
     return this.agent;
   }
 
@@ -277,6 +276,15 @@ export class KubeConnection {
       });
     return attempt(false);
   }
+}
+
+/**
+ * Stops an agent whose TLS material was replaced: idle sockets close now, sockets still carrying a
+ * request (a long watch) finish it and then close instead of returning to the pool.
+ */
+function retire(agent: http.Agent): void {
+  (agent as { keepAlive?: boolean }).keepAlive = false;
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
 }
 
 function methodOf(request: KubeRequest): string {

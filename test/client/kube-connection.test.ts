@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { firstValueFrom } from 'rxjs';
+import { generate } from 'selfsigned';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, retryAfter } from '../../src/client/api-error.js';
 import { parseRetryAfter } from '../../src/client/api-error-from-response.js';
@@ -138,6 +139,50 @@ describe('KubeConnection auth and TLS', () => {
     expect(conn.namespace).toBe('ns1');
     expect(await conn.request({ path: '/x' })).toMatchObject({ ok: true });
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('builds a new agent when an exec plugin rotates the client certificate, without cutting a running stream', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rxkube-rot-'));
+    const second = await generate([{ name: 'commonName', value: 'rxkube-client-2' }], { keySize: 2048, extensions: [{ name: 'extKeyUsage', clientAuth: true }] });
+    const credential = (cert: string, key: string): string =>
+      JSON.stringify({
+        apiVersion: 'client.authentication.k8s.io/v1',
+        kind: 'ExecCredential',
+        status: { clientCertificateData: cert, clientKeyData: key, expirationTimestamp: '2000-01-01T00:00:00Z' },
+      });
+    const current = join(dir, 'current.json');
+    writeFileSync(current, credential(certs.clientCert, certs.clientKey));
+    const seen: string[] = [];
+    let releaseStream: () => void = () => undefined;
+    const server = await serve(
+      (req, res) => {
+        seen.push(String((res.socket as import('node:tls').TLSSocket).getPeerCertificate().subject?.CN));
+        if (req.path === '/stream') {
+          res.writeHead(200);
+          res.write('first');
+          releaseStream = () => res.end('-last');
+          return;
+        }
+        ok(req, res);
+      },
+      { cert: certs.serverCert, key: certs.serverKey, ca: [certs.clientCert, second.cert], requestCert: true, rejectUnauthorized: true },
+    );
+    const conn = connect(server.url, { caData: certs.ca, exec: { command: 'cat', args: [current] } });
+    await conn.request({ path: '/a' });
+    const first = conn.currentAgent;
+    const chunks: string[] = [];
+    const streamDone = new Promise<void>((resolve, reject) =>
+      conn.stream({ path: '/stream' }).subscribe({ next: (c) => chunks.push(c.toString()), complete: resolve, error: reject }),
+    );
+    await conn.request({ path: '/b' });
+    expect(conn.currentAgent).toBe(first);
+    writeFileSync(current, credential(second.cert, second.private));
+    await conn.request({ path: '/c' });
+    expect(conn.currentAgent).not.toBe(first);
+    releaseStream();
+    await streamDone;
+    expect(chunks.join('')).toBe('first-last');
+    expect(seen).toEqual(['rxkube-client', 'rxkube-client', 'rxkube-client', 'rxkube-client-2']);
   });
 
   it('keeps one agent while the TLS material is unchanged', async () => {
