@@ -1,0 +1,12 @@
+export * from './backoff.js';
+export * from './connection-errors.js';
+export * from './list-pages.js';
+export * from './list-watch.js';
+export * from './list-watch-options.js';
+export * from './list-watch-resource.js';
+export * from './list-watcher.js';
+export * from './reflector.js';
+export * from './reflector-errors.js';
+export * from './reflector-event.js';
+export * from './reflector-status.js';
+export { INITIAL_EVENTS_END_ANNOTATION } from './reflector-run.js';
