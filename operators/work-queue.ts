@@ -91,9 +91,8 @@ const STOPPED = 2;
  * A rate-limited work queue: requests in, one reconcile per due key, reconcile outcomes out.
  *
  * ```
- * input:    --a--a--b--a-------------|
- * reconcile:  [a...]  [b..][a..]         (concurrency 1; the adds of a while queued collapse,
- * output:   --------A-----B----A-----|    the add during its run queues it once more)
+ * input:   -ab-a---------|    reconcile of a takes 4 frames, of b 3; concurrency 1
+ * output:  -----A--B---A-|    a re-added while running (frame 4) runs again after b
  * ```
  *
  * - A key waiting in the queue is held once, however often it is added (WQ-1); a key being

@@ -42,6 +42,17 @@ const label = (o: ReconcileOutcome): string => `${o.key}:${o.kind}`;
 
 describe('workQueue', () => {
   it(
+    'matches the marble diagram in its doc comment',
+    marbles((m) => {
+      const now = () => m.scheduler.now();
+      const out = m
+        .cold('-ab-a---------|')
+        .pipe(workQueue(scripted({ a: [{ ms: 4 }], b: [{ ms: 3 }] }, now)), map((o) => o.key.toUpperCase()));
+      m.expect(out).toBeObservable('-----A--B---A-|');
+    }),
+  );
+
+  it(
     'holds a queued key once however often it is added (dedup)',
     marbles((m) => {
       const now = () => m.scheduler.now();
