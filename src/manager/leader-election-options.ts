@@ -9,12 +9,12 @@ import { ManagerConfigError } from './manager-errors.js';
  * the lease; it emits `true` when this process becomes leader and `false` when it stops leading.
  * Unsubscribing stops campaigning (and releases the lease if configured to).
  */
-export interface LeaderElector {
+export interface Leadership {
   readonly leading$: Observable<boolean>;
 }
 
-/** The resolved configuration handed to a {@link LeaderElectorFactory}. Durations in ms. */
-export interface LeaderElectionConfig {
+/** The resolved configuration handed to a {@link LeadershipFactory}. Durations in ms. */
+export interface ManagerLeaderElectionConfig {
   readonly id: string;
   readonly namespace: string;
   readonly identity: string;
@@ -25,7 +25,7 @@ export interface LeaderElectionConfig {
 }
 
 /** Builds the elector for a resolved config (e.g. a Lease-based one over the manager's client). */
-export type LeaderElectorFactory = (config: LeaderElectionConfig) => LeaderElector;
+export type LeadershipFactory = (config: ManagerLeaderElectionConfig) => Leadership;
 
 /** Leader-election options of the manager (CR-11 defaults: 15 s / 10 s / 2 s). */
 export interface ManagerLeaderElectionOptions {
@@ -40,7 +40,7 @@ export interface ManagerLeaderElectionOptions {
   readonly retryPeriod?: number;
   readonly releaseOnCancel?: boolean;
   /** Creates the elector. */
-  readonly elector: LeaderElectorFactory;
+  readonly elector: LeadershipFactory;
 }
 
 /** Where in-cluster pods find their namespace. */
@@ -50,10 +50,10 @@ export const IN_CLUSTER_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/service
  * Applies CR-11 defaults and LE-1 validation; throws {@link ManagerConfigError} on bad input.
  * `readNamespace` is injectable for tests.
  */
-export function resolveLeaderElectionConfig(
+export function resolveManagerLeaderElection(
   options: ManagerLeaderElectionOptions,
   readNamespace: () => string | undefined = readInClusterNamespace,
-): LeaderElectionConfig {
+): ManagerLeaderElectionConfig {
   if (!options.id) throw new ManagerConfigError('LeaderElectionID must be configured');
   const leaseDuration = options.leaseDuration ?? 15_000;
   const renewDeadline = options.renewDeadline ?? 10_000;

@@ -10,8 +10,8 @@ import { leaderStatusMetric } from '../metrics/leader-election-metrics.js';
 import type { HealthCheck } from './healthz-handler.js';
 import { httpServerRunnable } from './http-server.js';
 import type { HttpServerRunnable } from './http-server.js';
-import type { LeaderElectionConfig, ManagerLeaderElectionOptions } from './leader-election-options.js';
-import { resolveLeaderElectionConfig } from './leader-election-options.js';
+import type { ManagerLeaderElectionConfig, ManagerLeaderElectionOptions } from './leader-election-options.js';
+import { resolveManagerLeaderElection } from './leader-election-options.js';
 import {
   CheckerAfterStartError,
   GracefulShutdownTimeoutError,
@@ -89,7 +89,7 @@ export interface Manager {
   readonly kubeConfig: unknown;
   readonly scheduler: SchedulerLike;
   /** The resolved leader-election config, if enabled. */
-  readonly leaderElection: LeaderElectionConfig | undefined;
+  readonly leaderElection: ManagerLeaderElectionConfig | undefined;
 }
 
 const STOP_ORDER: readonly (readonly RunnableGroupName[])[] = [
@@ -120,7 +120,7 @@ export function manager(options: ManagerOptions = {}): Manager {
   const scheduler = options.scheduler ?? asyncScheduler;
   const grace = options.gracefulShutdownTimeout ?? 30_000;
   const metrics = managerMetrics(options.registry);
-  const leConfig = options.leaderElection ? resolveLeaderElectionConfig(options.leaderElection) : undefined;
+  const leConfig = options.leaderElection ? resolveManagerLeaderElection(options.leaderElection) : undefined;
   const healthzChecks = new Map<string, HealthCheck>();
   const readyzChecks = new Map<string, HealthCheck>();
 

@@ -10,16 +10,16 @@ import {
   classifyRunnable,
   httpServerRunnable,
   manager,
-  resolveLeaderElectionConfig,
+  resolveManagerLeaderElection,
   toRunnable,
 } from '../../src/manager/index.js';
-import type { LeaderElectionConfig, LeaderElector } from '../../src/manager/index.js';
+import type { ManagerLeaderElectionConfig, Leadership } from '../../src/manager/index.js';
 import { fakeRunnable, outcome, virtualTime } from '../manager/virtual-time.js';
 
 function elector() {
   const leading = new Subject<boolean>();
   const events: string[] = [];
-  const factory = (_c: LeaderElectionConfig): LeaderElector => ({
+  const factory = (_c: ManagerLeaderElectionConfig): Leadership => ({
     leading$: new Observable<boolean>((sub) => {
       events.push('campaign');
       const s = leading.subscribe(sub);
@@ -34,13 +34,13 @@ function elector() {
 
 describe('CR-11 Defaults', () => {
   it('lease 15s, renew 10s, retry 2s, identity <hostname>_<uuid>, id required, namespace from the in-cluster file', () => {
-    const cfg = resolveLeaderElectionConfig({ id: 'lock', elector: elector().factory }, () => 'from-file');
+    const cfg = resolveManagerLeaderElection({ id: 'lock', elector: elector().factory }, () => 'from-file');
     expect(cfg).toMatchObject({ id: 'lock', namespace: 'from-file', leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: 2_000 });
     expect(cfg.identity.startsWith(`${hostname()}_`)).toBe(true);
     expect(cfg.identity.slice(hostname().length + 1)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(() => resolveLeaderElectionConfig({ id: '', elector: elector().factory }, () => 'ns')).toThrow('LeaderElectionID must be configured');
-    expect(() => resolveLeaderElectionConfig({ id: 'x', elector: elector().factory }, () => undefined)).toThrow(/leader election namespace/);
-    expect(resolveLeaderElectionConfig({ id: 'x', namespace: 'given', elector: elector().factory }, () => 'file').namespace).toBe('given');
+    expect(() => resolveManagerLeaderElection({ id: '', elector: elector().factory }, () => 'ns')).toThrow('LeaderElectionID must be configured');
+    expect(() => resolveManagerLeaderElection({ id: 'x', elector: elector().factory }, () => undefined)).toThrow(/leader election namespace/);
+    expect(resolveManagerLeaderElection({ id: 'x', namespace: 'given', elector: elector().factory }, () => 'file').namespace).toBe('given');
   });
 
   it('graceful shutdown timeout defaults to 30s', async () => {

@@ -7,18 +7,18 @@ import {
   StopEngagedError,
   manager,
 } from '../../src/manager/index.js';
-import type { LeaderElectionConfig } from '../../src/manager/index.js';
+import type { ManagerLeaderElectionConfig } from '../../src/manager/index.js';
 import { fakeRunnable, outcome, settle, virtualTime } from './virtual-time.js';
 
 function electorStub() {
   const leading = new Subject<boolean>();
   const events: string[] = [];
-  let config: LeaderElectionConfig | undefined;
+  let config: ManagerLeaderElectionConfig | undefined;
   return {
     leading,
     events,
     config: () => config,
-    factory: (c: LeaderElectionConfig) => {
+    factory: (c: ManagerLeaderElectionConfig) => {
       config = c;
       return {
         leading$: new Observable<boolean>((sub) => {
