@@ -66,7 +66,7 @@ export interface WorkQueueOptions {
    * reconciles finish (controller-runtime's behaviour); keys still queued are dropped.
    */
   readonly drain?: boolean;
-  /** Starts a graceful shutdown when it fires (or emits). */
+  /** Starts a graceful shutdown when it aborts (an AbortSignal) or emits (like `takeUntil`'s notifier). */
   readonly shutdown?: AbortSignal | ObservableInput<unknown>;
   /** Metric hooks (client-go names); see {@link WorkQueueMetrics}. */
   readonly metrics?: WorkQueueMetrics;
@@ -432,7 +432,7 @@ export function workQueue(
             removeAbortListener = () => shutdown.removeEventListener('abort', onAbort);
           }
         } else {
-          shutdownSub = from(shutdown).subscribe({ next: () => stop(), complete: () => stop() });
+          shutdownSub = from(shutdown).subscribe({ next: () => stop() });
         }
       }
       if (phase === RUNNING) {
@@ -445,6 +445,11 @@ export function workQueue(
       }
     });
 }
+
+export type { Request, WorkQueueAdd, WorkQueueInput } from '../src/workqueue/request.js';
+export type { ReconcileOutcome, ReconcileOutcomeKind, ReconcileResult } from '../src/workqueue/reconcile-result.js';
+export type { RateLimiter } from '../src/workqueue/rate-limiter.js';
+export type { WorkQueueMetrics } from '../src/workqueue/metrics.js';
 
 function normalizeResult(value: unknown): ReconcileResult {
   if (value === null || typeof value !== 'object') return {};

@@ -293,6 +293,26 @@ describe('workQueue', () => {
   );
 
   it(
+    'stops gracefully when the shutdown AbortSignal aborts',
+    marbles((m) => {
+      const now = () => m.scheduler.now();
+      const ctrl = new AbortController();
+      m.scheduler.schedule(() => ctrl.abort(), 2);
+      const out = m
+        .hot('a-b')
+        .pipe(workQueue(scripted({ a: [{ ms: 5 }] }, now), { shutdown: ctrl.signal }), map(label));
+      m.expect(out).toBeObservable('5ms (x|)', { x: 'a:success' });
+    }),
+  );
+
+  it('completes at once when the shutdown signal is already aborted', () => {
+    const ts = new TestScheduler((a, b) => expect(a).toEqual(b));
+    ts.run(({ hot, expectObservable }) => {
+      expectObservable(hot('a').pipe(workQueue(() => undefined, { shutdown: AbortSignal.abort() }))).toBe('|');
+    });
+  });
+
+  it(
     'errors with the input error after running reconciles finished',
     marbles((m) => {
       const now = () => m.scheduler.now();
@@ -394,6 +414,37 @@ describe('workQueue', () => {
     });
     expect(seen).toEqual(['a', 'fail', 'a']);
     expect(outcomes.map(label)).toEqual(['a:success', 'fail:terminal_error', 'a:success']);
+  });
+
+  it('keeps a timed-out Promise reconcile\'s key until the Promise settles', async () => {
+    const log: string[] = [];
+    const outcomes = await new Promise<ReconcileOutcome[]>((resolve, reject) => {
+      const acc: ReconcileOutcome[] = [];
+      const input = new Subject<string>();
+      let n = 0;
+      input
+        .pipe(
+          workQueue(
+            async (_req, signal) => {
+              const i = n++;
+              log.push(`start${i}`);
+              if (i === 0) await new Promise((r) => setTimeout(r, 40)); // ignores its signal
+              log.push(`end${i}:${signal.aborted}`);
+            },
+            { reconcileTimeout: 5, concurrency: 4, drain: true },
+          ),
+        )
+        .subscribe({ next: (o) => acc.push(o), error: reject, complete: () => resolve(acc) });
+      input.next('a');
+      setTimeout(() => input.next('a'), 15); // after the timeout, while the Promise still runs
+      setTimeout(() => input.complete(), 20);
+    });
+    expect(log).toEqual(['start0', 'end0:true', 'start1', 'end1:false']);
+    expect(outcomes.map((o) => [o.kind, o.timedOut])).toEqual([
+      ['error', true],
+      ['success', false],
+    ]);
+    expect(outcomes[0]!.duration).toBeGreaterThanOrEqual(35);
   });
 
   it('an Observable reconcile that errors synchronously is an error outcome', () => {
