@@ -51,7 +51,7 @@ export function applyDeltas<T extends KubeObject>(
             continue;
           }
           key = indexer.keyOf(object);
-          old = indexer.upsert(object);
+          old = indexer.upsertByKey(key, object);
           break;
         case 'Deleted':
           key = indexer.keyOf(object);

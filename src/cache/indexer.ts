@@ -40,6 +40,8 @@ export class Indexer<T extends KubeObject = KubeObject> implements Store<T>, Kno
   private items = new Map<ObjectKey, T>();
   private indices = new Map<string, Index>();
   private indexers: Record<string, IndexFunc<T>>;
+  /** `[name, fn]` pairs of `indexers`, for fast iteration on writes. */
+  private entries: Array<[string, IndexFunc<T>]> = [];
   private readonly keyFunction: KeyFunction<T>;
   private readonly freezeMode: FreezeMode;
 
@@ -48,6 +50,7 @@ export class Indexer<T extends KubeObject = KubeObject> implements Store<T>, Kno
     this.freezeMode = options.freeze ?? 'shallow';
     this.indexers = { [NAMESPACE_INDEX]: metaNamespaceIndexFunc, ...options.indexers };
     for (const name of Object.keys(this.indexers)) this.indices.set(name, new Map());
+    this.entries = Object.entries(this.indexers);
   }
 
   get size(): number {
@@ -64,7 +67,14 @@ export class Indexer<T extends KubeObject = KubeObject> implements Store<T>, Kno
    * Throws `KeyError` or `IndexFuncError` without changing anything.
    */
   upsert(object: T): T | undefined {
-    const key = this.keyFunction(object);
+    return this.upsertByKey(this.keyFunction(object), object);
+  }
+
+  /**
+   * {@link upsert} with a key the caller already computed with {@link keyOf} (saves computing
+   * it twice on the hot path). Passing any other key corrupts the cache.
+   */
+  upsertByKey(key: ObjectKey, object: T): T | undefined {
     const old = this.items.get(key);
     this.updateIndices(key, old, object);
     this.items.set(key, freezeObject(object, this.freezeMode));
@@ -126,6 +136,7 @@ export class Indexer<T extends KubeObject = KubeObject> implements Store<T>, Kno
     if (this.items.size > 0) throw new IndexerConflictError(names, 'not-empty');
     this.indexers = { ...this.indexers, ...indexers };
     for (const name of names) this.indices.set(name, new Map());
+    this.entries = Object.entries(this.indexers);
   }
 
   get(key: ObjectKey): T | undefined {
@@ -198,15 +209,16 @@ export class Indexer<T extends KubeObject = KubeObject> implements Store<T>, Kno
 
   /** ST-8. Computes every old/new value list first, then mutates, so a throwing IndexFunc changes nothing. */
   private updateIndices(key: ObjectKey, old: T | undefined, next: T | undefined): void {
-    const plans: Array<[Index, readonly string[], readonly string[]]> = [];
-    for (const name in this.indexers) {
-      const fn = this.indexers[name] as IndexFunc<T>;
+    let plans: Array<[string, readonly string[], readonly string[]]> | undefined;
+    for (const [name, fn] of this.entries) {
       const oldValues = old === undefined ? EMPTY : this.values(name, fn, old);
       const newValues = next === undefined ? EMPTY : this.values(name, fn, next);
       if (oldValues.length === 1 && newValues.length === 1 && oldValues[0] === newValues[0]) continue;
-      plans.push([this.indices.get(name) as Index, oldValues, newValues]);
+      (plans ??= []).push([name, oldValues, newValues]);
     }
-    for (const [index, oldValues, newValues] of plans) {
+    if (plans === undefined) return;
+    for (const [name, oldValues, newValues] of plans) {
+      const index = this.indices.get(name) as Index;
       for (const value of oldValues) removeFromBucket(index, value, key);
       for (const value of newValues) addToBucket(index, value, key);
     }
