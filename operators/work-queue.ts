@@ -83,6 +83,7 @@ interface Running {
   timedOut: boolean;
 }
 
+const MAX_TIMER_DELAY = 2 ** 31 - 1;
 const RUNNING = 0;
 const STOPPING = 1;
 const STOPPED = 2;
@@ -151,7 +152,10 @@ export function workQueue(
         wakeSub?.unsubscribe();
         wakeSub = undefined;
         wakeAt = next ?? Infinity;
-        if (next !== undefined) wakeSub = scheduler.schedule(onWake, Math.max(0, next - now()));
+        // Node clamps timer delays above 2³¹−1 ms to 1 ms: wake earlier and re-arm instead.
+        if (next !== undefined && Number.isFinite(next)) {
+          wakeSub = scheduler.schedule(onWake, Math.min(MAX_TIMER_DELAY, Math.max(0, next - now())));
+        }
       };
 
       const onWake = (): void => {

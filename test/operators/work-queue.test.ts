@@ -1,4 +1,4 @@
-import { defer, map, NEVER, Observable, Subject, throwError, timer } from 'rxjs';
+import { defer, map, NEVER, Observable, type SchedulerLike, Subject, throwError, timer, VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { workQueue, type Reconciler } from '../../operators/work-queue.js';
@@ -8,7 +8,7 @@ import { InvalidRequestError } from '../../src/workqueue/invalid-request-error.j
 import { ReconcileAbortedError } from '../../src/workqueue/reconcile-aborted-error.js';
 import type { ReconcileOutcome, ReconcileResult } from '../../src/workqueue/reconcile-result.js';
 import { ReconcileTimeoutError } from '../../src/workqueue/reconcile-timeout-error.js';
-import type { Request } from '../../src/workqueue/request.js';
+import type { Request, WorkQueueInput } from '../../src/workqueue/request.js';
 import { TerminalError } from '../../src/workqueue/terminal-error.js';
 import { WorkQueueOptionsError } from '../../src/workqueue/work-queue-options-error.js';
 import { marbles } from '../helpers/marbles.js';
@@ -382,6 +382,37 @@ describe('workQueue', () => {
       m.expect(out).toBeObservable('x-#', { x: 'x:success' }, new InvalidRequestError('request key must be "namespace/name" or "name", got "/bad"'));
     }),
   );
+
+  it('never asks the scheduler for a delay Node would clamp, and never schedules an infinite one', () => {
+    const vts = new VirtualTimeScheduler(VirtualAction, Infinity);
+    const delays: number[] = [];
+    const scheduler: SchedulerLike = {
+      now: () => vts.now(),
+      schedule: ((work: never, delay?: number, state?: never) => {
+        delays.push(delay ?? 0);
+        return vts.schedule(work, delay, state);
+      }) as SchedulerLike['schedule'],
+    };
+    const calls: number[] = [];
+    const input = new Subject<WorkQueueInput>();
+    input
+      .pipe(
+        workQueue(
+          () => {
+            calls.push(vts.now());
+          },
+          { scheduler },
+        ),
+      )
+      .subscribe();
+    const month = 30 * 24 * 3600 * 1000;
+    input.next({ request: 'far', after: month });
+    input.next({ request: 'never', after: Infinity });
+    vts.flush();
+    expect(calls).toEqual([month]);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(2 ** 31 - 1);
+    expect(delays.length).toBe(2); // one clamped wake-up, then the rest
+  });
 
   it('rejects invalid options with WorkQueueOptionsError', () => {
     expect(() => workQueue(() => undefined, { concurrency: 1.5 })).toThrow(WorkQueueOptionsError);
