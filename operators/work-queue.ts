@@ -53,11 +53,12 @@ export interface WorkQueueOptions {
   readonly rateLimiter?: RateLimiter;
   /** Timers and clock. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
-  /** Per-reconcile deadline (ms, CR-3). Default none. */
+  /** Per-reconcile deadline (ms, CR-3). Default none; above 2³¹−1 ms (≈ 24.8 days) also none. */
   readonly reconcileTimeout?: number;
   /**
    * On graceful shutdown, how long (ms) running reconciles may take before their signals are
-   * aborted. Default 30 000 (controller-runtime's graceful shutdown timeout); `Infinity` waits.
+   * aborted. Default 30 000 (controller-runtime's graceful shutdown timeout); `Infinity` (or
+   * anything above 2³¹−1 ms) waits for them.
    */
   readonly shutdownGracePeriod?: number;
   /**
@@ -121,8 +122,11 @@ export function workQueue(
 ): OperatorFunction<WorkQueueInput, ReconcileOutcome> {
   if (typeof reconcile !== 'function') throw new WorkQueueOptionsError('workQueue needs a reconcile function');
   const concurrency = checkConcurrency(options.concurrency);
-  const timeout = checkOptionalDuration('reconcileTimeout', options.reconcileTimeout);
-  const grace = checkOptionalDuration('shutdownGracePeriod', options.shutdownGracePeriod) ?? 30_000;
+  // Deadlines beyond what a timer can hold (2³¹−1 ms ≈ 24.8 days) count as none.
+  const rawTimeout = checkOptionalDuration('reconcileTimeout', options.reconcileTimeout);
+  const timeout = rawTimeout !== undefined && rawTimeout <= MAX_TIMER_DELAY ? rawTimeout : undefined;
+  const rawGrace = checkOptionalDuration('shutdownGracePeriod', options.shutdownGracePeriod) ?? 30_000;
+  const grace = rawGrace <= MAX_TIMER_DELAY ? rawGrace : Infinity;
   const scheduler = options.scheduler ?? asyncScheduler;
   const drain = options.drain === true;
   const metrics = options.metrics ?? {};

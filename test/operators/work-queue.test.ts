@@ -414,6 +414,19 @@ describe('workQueue', () => {
     expect(delays.length).toBe(2); // one clamped wake-up, then the rest
   });
 
+  it(
+    'waits for running reconciles without limit when the grace period is Infinity or beyond a timer',
+    marbles((m) => {
+      const now = () => m.scheduler.now();
+      for (const shutdownGracePeriod of [Infinity, 2 ** 32]) {
+        const out = m
+          .cold('a|')
+          .pipe(workQueue(scripted({ a: [{ ms: 100_000 }] }, now), { shutdownGracePeriod, reconcileTimeout: 2 ** 40 }), map(label));
+        m.expect(out).toBeObservable('100000ms (x|)', { x: 'a:success' });
+      }
+    }),
+  );
+
   it('rejects invalid options with WorkQueueOptionsError', () => {
     expect(() => workQueue(() => undefined, { concurrency: 1.5 })).toThrow(WorkQueueOptionsError);
     expect(() => workQueue(() => undefined, { reconcileTimeout: -1 })).toThrow(WorkQueueOptionsError);
