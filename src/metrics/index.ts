@@ -4,3 +4,4 @@ export * from './workqueue-metrics.js';
 export * from './reflector-metrics.js';
 export * from './leader-election-metrics.js';
 export * from './metrics-registry.js';
+export * from './record-reconcile-metrics.js';

@@ -81,3 +81,17 @@ describe('jsonLogger', () => {
     expect(objectRef({ namespace: 'x', name: 'y' })).toBe('x/y');
   });
 });
+
+describe('reconcileLogger', () => {
+  it('carries controller, object and a reconcileID', async () => {
+    const { reconcileLogger } = await import('../../src/logging/index.js');
+    const lines: string[] = [];
+    const base = jsonLogger({ write: (l) => lines.push(l) });
+    reconcileLogger(base, 'rs', { namespace: 'ns', name: 'web' }).info('start');
+    reconcileLogger(base, 'rs', { metadata: { name: 'node1' } }, 'fixed-id').info('again');
+    const [a, b] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(a).toMatchObject({ controller: 'rs', object: 'ns/web', msg: 'start' });
+    expect(String(a?.['reconcileID'])).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b).toMatchObject({ object: 'node1', reconcileID: 'fixed-id' });
+  });
+});
