@@ -5,3 +5,4 @@ export * from './reflector-metrics.js';
 export * from './leader-election-metrics.js';
 export * from './metrics-registry.js';
 export * from './record-reconcile-metrics.js';
+export * from './reflector-status-metrics.js';

@@ -1,0 +1,35 @@
+import type { Observer } from 'rxjs';
+import type { ReflectorStatus } from '../reflector/reflector-status.js';
+import type { ReflectorMetricsRecorder } from './reflector-metrics.js';
+
+/**
+ * An observer of a reflector's status updates (the `status` option of `listWatch`, or
+ * `reflector(...).status$`) that feeds `recorder` under `name`: `listed` → a list with its item
+ * count and resourceVersion; `watching` / `streaming` → a watch; `error` → a failure of whichever
+ * request (list or watch) was last sent.
+ */
+export function reflectorStatusMetrics(recorder: ReflectorMetricsRecorder, name: string): Partial<Observer<ReflectorStatus>> {
+  let phase: 'list' | 'watch' = 'list';
+  return {
+    next: (s) => {
+      switch (s.type) {
+        case 'listing':
+          phase = 'list';
+          break;
+        case 'listed':
+          recorder.listed(name, s.itemCount, s.resourceVersion);
+          break;
+        case 'watching':
+        case 'streaming':
+          phase = 'watch';
+          recorder.watchStarted(name);
+          break;
+        case 'error':
+          recorder.failed(name, phase);
+          break;
+        default:
+          break;
+      }
+    },
+  };
+}
