@@ -1,9 +1,11 @@
-import { delay, map, of, Subject } from 'rxjs';
+import fc from 'fast-check';
+import { concat, delay, ignoreElements, map, merge, of, Subject, timer, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
 import { type CacheError, type FifoInput, Indexer, InvalidInputError, KeyError, type PoppedDeltas } from '../../src/cache/index.js';
 import { deltaFifo } from '../../operators/delta-fifo.js';
+import { indexStore } from '../../operators/index-store.js';
 import { marbles } from '../helpers/marbles.js';
 
 const pod = (name: string, rv: string): KubeObject => ({ metadata: { name, namespace: 'ns', resourceVersion: rv } });
@@ -193,5 +195,54 @@ describe('deltaFifo', () => {
       .subscribe();
     source.next({ type: 'add', object: pod('a', '1') });
     expect(seen).toEqual(['start ns/a:Added@1', 'end ns/a', 'start ns/b:Added@1', 'end ns/b']);
+  });
+});
+
+describe('deltaFifo + indexStore (property)', () => {
+  it('with a slow asynchronous consumer the cache ends equal to the last state of every key', () => {
+    const names = ['a', 'b', 'c', 'd'];
+    const opArb = fc.oneof(
+      fc.record({ type: fc.constantFrom('add', 'update', 'delete'), name: fc.constantFrom(...names), at: fc.nat(20) }),
+      fc.record({ type: fc.constant('replace'), keep: fc.subarray(names), at: fc.nat(20) }),
+      fc.record({ type: fc.constant('resync'), at: fc.nat(20) }),
+    );
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 25 }), fc.nat(6), (raw, busy) => {
+        const ops = [...raw].sort((x, y) => x.at - y.at);
+        const model = new Map<string, string>();
+        const inputs: Array<[number, FifoInput]> = ops.map((op, i) => {
+          const rv = String(i + 1);
+          if (op.type === 'replace') {
+            const items = (op as { keep: string[] }).keep.map((n) => pod(n, rv));
+            model.clear();
+            for (const n of (op as { keep: string[] }).keep) model.set(`ns/${n}`, rv);
+            return [op.at, { type: 'replace', items, resourceVersion: rv }];
+          }
+          if (op.type === 'resync') return [op.at, { type: 'resync' }];
+          const name = (op as { name: string }).name;
+          if (op.type === 'delete') model.delete(`ns/${name}`);
+          else model.set(`ns/${name}`, rv);
+          return [op.at, { type: op.type as 'add' | 'update' | 'delete', object: pod(name, rv) }];
+        });
+        const scheduler = new VirtualTimeScheduler();
+        const indexer = new Indexer();
+        const source = merge(...inputs.map(([at, op]) => timer(at, scheduler).pipe(map(() => op))));
+        source
+          .pipe(
+            deltaFifo({
+              knownObjects: indexer,
+              emitDeltaTypeReplaced: true,
+              // write the cache at once, then stay busy for `busy` frames (ops keep arriving)
+              process: (p) =>
+                concat(of(p).pipe(indexStore(indexer), ignoreElements()), timer(busy, scheduler).pipe(ignoreElements())),
+            }),
+          )
+          .subscribe();
+        scheduler.flush();
+        const actual = new Map(indexer.list().map((o) => [`ns/${o.metadata?.name}`, o.metadata?.resourceVersion]));
+        expect(actual).toEqual(model);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
