@@ -10,7 +10,7 @@ import { leaderStatusMetric } from '../metrics/leader-election-metrics.js';
 import type { HealthCheck } from './healthz-handler.js';
 import { httpServerRunnable } from './http-server.js';
 import type { HttpServerRunnable } from './http-server.js';
-import type { ManagerLeaderElectionConfig, ManagerLeaderElectionOptions } from './leader-election-options.js';
+import type { Leadership, ManagerLeaderElectionConfig, ManagerLeaderElectionOptions } from './leader-election-options.js';
 import { resolveManagerLeaderElection } from './leader-election-options.js';
 import {
   CheckerAfterStartError,
@@ -201,7 +201,13 @@ export function manager(options: ManagerOptions = {}): Manager {
       return;
     }
     const setStatus = leaderStatusMetric(metrics.registry, leConfig.id);
-    const elector = options.leaderElection.elector(leConfig);
+    let elector: Leadership;
+    try {
+      elector = options.leaderElection.elector(leConfig);
+    } catch (err) {
+      reportError(err);
+      return;
+    }
     let leading = false;
     const lost = (cause?: unknown) => {
       setStatus(false);

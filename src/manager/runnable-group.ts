@@ -70,6 +70,7 @@ export class RunnableGroup {
   private started = false;
   private stopped = false;
   private synced = false;
+  private unready = 0;
 
   constructor(
     readonly name: string,
@@ -77,9 +78,9 @@ export class RunnableGroup {
     private readonly logger: Logger,
   ) {}
 
-  /** True once `start` has finished waiting for readiness (and the group was not stopped). */
+  /** True once started and every runnable (also those added later) is ready, until stopped. */
   get isReady(): boolean {
-    return this.synced && !this.stopped;
+    return this.synced && this.unready === 0 && !this.stopped;
   }
 
   get isStopped(): boolean {
@@ -114,9 +115,11 @@ export class RunnableGroup {
     );
     this.running.add(done);
     void done.then(() => this.running.delete(done));
+    this.unready++;
     return whenReady(r, signal).then(
       (ok) => {
-        if (!ok && !signal.aborted) this.onError(new CacheSyncError(label), r);
+        if (ok) this.unready--;
+        else if (!signal.aborted) this.onError(new CacheSyncError(label), r);
       },
       (err: unknown) => {
         if (!signal.aborted) this.onError(err, r);

@@ -294,3 +294,49 @@ describe('settle helper', () => {
     expect(n).toBe(2);
   });
 });
+
+describe('manager robustness', () => {
+  it('reports an elector factory that throws as a start error after stopping', async () => {
+    const vt = virtualTime();
+    const mgr = manager({
+      scheduler: vt.scheduler,
+      leaderElection: { id: 'l', namespace: 'ns', elector: () => { throw new Error('no lease api'); } },
+    });
+    mgr.add(fakeRunnable(vt, 'other', { needLeaderElection: false }));
+    const o = outcome(mgr.start(new AbortController().signal));
+    await vt.advance(1);
+    expect((o.error as Error).message).toBe('no lease api');
+    expect(vt.log).toEqual(['0 other:start', '0 other:abort', '0 other:stopped']);
+  });
+
+  it('reports a cache that gives up syncing as a CacheSyncError', async () => {
+    const vt = virtualTime();
+    const mgr = manager({ scheduler: vt.scheduler });
+    mgr.add({ name: 'pods', start: () => new Promise<void>(() => undefined), waitForSync: () => Promise.resolve(false) });
+    mgr.add(fakeRunnable(vt, 'ctrl'));
+    const o = outcome(mgr.start(new AbortController().signal));
+    await vt.advance(30_001);
+    expect((o.error as Error).message).toContain('failed to wait for caches to sync: pods');
+    expect(vt.log).toEqual([]);
+  });
+
+  it('waits for synced$ of cache-like runnables', async () => {
+    const vt = virtualTime();
+    const synced = new Subject<boolean>();
+    const mgr = manager({ scheduler: vt.scheduler });
+    mgr.add({ start: () => new Observable<never>(), synced$: synced });
+    mgr.add(fakeRunnable(vt, 'ctrl'));
+    const ac = new AbortController();
+    const o = outcome(mgr.start(ac.signal));
+    await vt.advance(5);
+    synced.next(false);
+    await vt.advance(5);
+    expect(vt.log).toEqual([]);
+    synced.next(true);
+    await vt.advance(1);
+    expect(vt.log).toEqual(['10 ctrl:start']);
+    ac.abort();
+    await vt.advance(1);
+    expect(o.settled && o.error === undefined).toBe(true);
+  });
+});
