@@ -1,0 +1,127 @@
+import type { SchedulerLike } from 'rxjs';
+import type { LeaseLock } from './lease-lock.js';
+
+/** client-go's JitterFactor: acquire retries wait a random time in `[retryPeriod, (1 + 1.2)·retryPeriod)`. */
+export const JITTER_FACTOR = 1.2;
+
+/** Defaults of controller-runtime's manager (SEMANTICS CR-11): 15 s / 10 s / 2 s. */
+export const DEFAULT_LEASE_DURATION_MS = 15_000;
+export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
+export const DEFAULT_RETRY_PERIOD_MS = 2_000;
+
+/** Configuration of {@link leaderElection}. Durations are milliseconds on `scheduler`'s clock. */
+export interface LeaderElectionConfig {
+  /** The lock on the Lease; its `identity` is this candidate's identity (must be non-empty). */
+  readonly lock: LeaseLock;
+  /**
+   * How long others wait, from their own observation of a changed record, before they may take the
+   * lease. Written (in whole seconds) as `leaseDurationSeconds`. Default 15 s.
+   */
+  readonly leaseDuration?: number;
+  /**
+   * A leader stops leading once `renewDeadline` has passed since the START of its last successful
+   * write; must be < leaseDuration. Default 10 s.
+   */
+  readonly renewDeadline?: number;
+  /** Wait between attempts (acquire retries are jittered, renewals are not). Default 2 s. */
+  readonly retryPeriod?: number;
+  /** Longest single attempt (get + write) before it counts as failed. Default renewDeadline / 2. */
+  readonly requestTimeout?: number;
+  /** Jitter of acquire retries; default {@link JITTER_FACTOR}. 0 disables jitter. */
+  readonly jitterFactor?: number;
+  /** Release the lease (empty holder) when the election is unsubscribed while holding it (LE-7). */
+  readonly releaseOnCancel?: boolean;
+  /** Called (asynchronously) each time this candidate starts leading. Optional: `leading$` carries the same. */
+  readonly onStartedLeading?: () => void;
+  /** Called (asynchronously) each time it stops leading and once when the election stops (LE-5). */
+  readonly onStoppedLeading?: () => void;
+  /** Called (asynchronously) with each newly observed non-empty holder (LE-6). Optional: `leader$`. */
+  readonly onNewLeader?: (identity: string) => void;
+  /** Timers and clock; default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Random numbers in [0, 1) for jitter; default `Math.random`. */
+  readonly random?: () => number;
+}
+
+/** A config with every default filled in. */
+export interface ResolvedLeaderElectionConfig {
+  readonly lock: LeaseLock;
+  readonly leaseDuration: number;
+  readonly renewDeadline: number;
+  readonly retryPeriod: number;
+  readonly requestTimeout: number;
+  readonly jitterFactor: number;
+  readonly releaseOnCancel: boolean;
+  readonly onStartedLeading: (() => void) | undefined;
+  readonly onStoppedLeading: (() => void) | undefined;
+  readonly onNewLeader: ((identity: string) => void) | undefined;
+  readonly scheduler: SchedulerLike | undefined;
+  readonly random: () => number;
+}
+
+/** A leader-election config that failed validation (LE-1); `field` names the offending option. */
+export class LeaderElectionConfigError extends Error {
+  override readonly name = 'LeaderElectionConfigError';
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Fills defaults and validates in client-go's order (SEMANTICS LE-1): leaseDuration > renewDeadline;
+ * renewDeadline > jitterFactor × retryPeriod; all three > 0; callbacks, when given, are functions;
+ * lock present; identity non-empty. Throws {@link LeaderElectionConfigError}.
+ */
+export function resolveLeaderElectionConfig(config: LeaderElectionConfig): ResolvedLeaderElectionConfig {
+  const leaseDuration = config.leaseDuration ?? DEFAULT_LEASE_DURATION_MS;
+  const renewDeadline = config.renewDeadline ?? DEFAULT_RENEW_DEADLINE_MS;
+  const retryPeriod = config.retryPeriod ?? DEFAULT_RETRY_PERIOD_MS;
+  const jitterFactor = config.jitterFactor ?? JITTER_FACTOR;
+  for (const [field, value] of [
+    ['leaseDuration', leaseDuration],
+    ['renewDeadline', renewDeadline],
+    ['retryPeriod', retryPeriod],
+  ] as const) {
+    if (typeof value !== 'number' || Number.isNaN(value)) throw new LeaderElectionConfigError(field, `${field} must be a number`);
+  }
+  if (leaseDuration <= renewDeadline) {
+    throw new LeaderElectionConfigError('leaseDuration', 'leaseDuration must be greater than renewDeadline');
+  }
+  if (renewDeadline <= JITTER_FACTOR * retryPeriod) {
+    throw new LeaderElectionConfigError('renewDeadline', `renewDeadline must be greater than retryPeriod*JitterFactor`);
+  }
+  if (leaseDuration < 1) throw new LeaderElectionConfigError('leaseDuration', 'leaseDuration must be greater than zero');
+  if (renewDeadline < 1) throw new LeaderElectionConfigError('renewDeadline', 'renewDeadline must be greater than zero');
+  if (retryPeriod < 1) throw new LeaderElectionConfigError('retryPeriod', 'retryPeriod must be greater than zero');
+  if (leaseDuration < 1000) {
+    throw new LeaderElectionConfigError('leaseDuration', 'leaseDuration must be at least 1 s (it is written in whole seconds)');
+  }
+  const requestTimeout = config.requestTimeout ?? renewDeadline / 2;
+  if (!(requestTimeout > 0)) throw new LeaderElectionConfigError('requestTimeout', 'requestTimeout must be greater than zero');
+  if (!(jitterFactor >= 0)) throw new LeaderElectionConfigError('jitterFactor', 'jitterFactor must be >= 0');
+  for (const field of ['onStartedLeading', 'onStoppedLeading', 'onNewLeader'] as const) {
+    const cb: unknown = config[field];
+    if (cb !== undefined && typeof cb !== 'function') throw new LeaderElectionConfigError(field, `${field} must be a function`);
+  }
+  if ((config.lock as LeaseLock | undefined | null) == null) throw new LeaderElectionConfigError('lock', 'Lock must not be nil.');
+  if (typeof config.lock.identity !== 'string' || config.lock.identity === '') {
+    throw new LeaderElectionConfigError('lock.identity', 'Lock identity is empty');
+  }
+  return {
+    lock: config.lock,
+    leaseDuration,
+    renewDeadline,
+    retryPeriod,
+    requestTimeout,
+    jitterFactor,
+    releaseOnCancel: config.releaseOnCancel ?? false,
+    onStartedLeading: config.onStartedLeading,
+    onStoppedLeading: config.onStoppedLeading,
+    onNewLeader: config.onNewLeader,
+    scheduler: config.scheduler,
+    random: config.random ?? Math.random,
+  };
+}

@@ -1,0 +1,209 @@
+import {
+  asyncScheduler,
+  distinctUntilChanged,
+  map,
+  Observable,
+  of,
+  ReplaySubject,
+  share,
+  type Subscription,
+  timeout,
+} from 'rxjs';
+import { type LeaderElectionConfig, resolveLeaderElectionConfig } from './leader-election-config.js';
+import { LeaderElector } from './leader-elector.js';
+import { whileLeading } from './while-leading.js';
+
+/** One snapshot of a candidate: whether it leads, and the holder it last observed. */
+export interface LeaderElectionState {
+  /** True from a successful acquire until the renew deadline passes without a renewal (or loss/stop). */
+  readonly leading: boolean;
+  /** The observed holder of the lease (`undefined` when free or not yet observed). */
+  readonly leader: string | undefined;
+}
+
+/** A running-on-subscribe leader election; see {@link leaderElection}. */
+export interface LeaderElection {
+  /** This candidate's identity. */
+  readonly identity: string;
+  /** State snapshots (distinct), starting with the current one. Subscribing starts the candidate. */
+  readonly state$: Observable<LeaderElectionState>;
+  /** Whether this candidate leads (distinct), starting with `false`. */
+  readonly leading$: Observable<boolean>;
+  /** The observed holder (distinct; `undefined` = free / unknown). */
+  readonly leader$: Observable<string | undefined>;
+  /** Subscribes to `work()` while leading, unsubscribes on loss (see {@link whileLeading}). Also starts the candidate. */
+  whileLeading<T>(work: () => Observable<T>): Observable<T>;
+  /**
+   * Clock-checked leadership: a run is active, it leads, and the renew deadline has not passed on
+   * the scheduler's clock. Work that acts on the outside world after a possible pause (GC, SIGSTOP)
+   * should check this right before acting; the timer-driven `leading$` may be late after a pause.
+   */
+  isLeading(): boolean;
+  /** LE-8 `isLeader`: the last observed holder is this candidate. */
+  isLeader(): boolean;
+  /** LE-8 health check: an error when leader and no renewal observed for leaseDuration + tolerance. */
+  check(maxTolerableExpiredLease?: number): Error | undefined;
+}
+
+/**
+ * Leader election on a `coordination.k8s.io/v1` Lease (SEMANTICS §7), as Observables. Validates
+ * `config` at once (LE-1, throws `LeaderElectionConfigError`). Nothing runs until `state$`,
+ * `leading$`, `leader$` or `whileLeading(...)` is subscribed; all share one candidate, which stops
+ * (and, with `releaseOnCancel`, releases the lease) when the last subscriber leaves.
+ *
+ * Timing (all on `scheduler`):
+ * - acquire (LE-5): try at once, then after `retryPeriod·[1, 1+jitterFactor)`, but no later than the
+ *   instant the observed lease of another holder expires (measured from when THIS candidate saw the
+ *   record change, LE-4), so a free lease is taken within one retry of its expiry;
+ * - renew: every `retryPeriod` after the previous attempt ends, each attempt bounded by
+ *   `requestTimeout` and by the renew deadline;
+ * - a leader stops leading (`leading$` emits false, synchronously tearing down `whileLeading` work)
+ *   when `renewDeadline` has passed since the start of its last successful write, or at once when
+ *   it observes another holder. Since others wait `leaseDuration` from their own observation of
+ *   that write, which happened after its start, two candidates cannot lead at once as long as
+ *   their clock rates differ by less than the factor leaseDuration / renewDeadline (1.5 with the
+ *   defaults).
+ * - after losing, the candidate keeps competing (it does not stop); unsubscribe to stop.
+ *
+ * ```
+ * leading$ (alone, free lease):        (ft)-------...
+ * leading$ (renewals failing, 10s):    (ft) 9999ms f
+ * ```
+ */
+export function leaderElection(config: LeaderElectionConfig): LeaderElection {
+  const cfg = resolveLeaderElectionConfig(config);
+  const scheduler = cfg.scheduler ?? asyncScheduler;
+  const identity = cfg.lock.identity;
+  const elector = new LeaderElector(cfg.lock, cfg.leaseDuration, scheduler);
+  let leading = false;
+  let deadlineAt = Number.NEGATIVE_INFINITY;
+
+  const later = (fn: (() => void) | undefined): void => {
+    if (fn !== undefined) scheduler.schedule(() => fn());
+  };
+
+  const run$ = new Observable<LeaderElectionState>((subscriber) => {
+    let attemptSub: Subscription | undefined;
+    let nextSub: Subscription | undefined;
+    let deadlineSub: Subscription | undefined;
+    let reported: string | undefined;
+    let last: LeaderElectionState | undefined;
+    let stopped = false;
+
+    const emit = (): void => {
+      const state: LeaderElectionState = { leading, leader: elector.observedHolder() };
+      if (last !== undefined && last.leading === state.leading && last.leader === state.leader) return;
+      last = state;
+      subscriber.next(state);
+    };
+    const reportLeader = (): void => {
+      const holder = elector.observedHolder();
+      if (holder !== undefined && holder !== reported) {
+        reported = holder;
+        const cb = cfg.onNewLeader;
+        if (cb !== undefined) later(() => cb(holder));
+      }
+    };
+    const scheduleAttempt = (delay: number): void => {
+      nextSub?.unsubscribe();
+      nextSub = scheduler.schedule(() => {
+        nextSub = undefined;
+        attempt();
+      }, Math.max(0, delay));
+    };
+    const acquireWait = (): number => {
+      const jittered = cfg.retryPeriod * (1 + cfg.jitterFactor * cfg.random());
+      const holder = elector.observedHolder();
+      const untilExpiry = elector.observedExpiry() - scheduler.now();
+      return holder !== undefined && holder !== identity && untilExpiry > 0 ? Math.min(jittered, untilExpiry) : jittered;
+    };
+    const lose = (): void => {
+      deadlineSub?.unsubscribe();
+      deadlineSub = undefined;
+      if (!leading) return;
+      leading = false;
+      deadlineAt = Number.NEGATIVE_INFINITY;
+      later(cfg.onStoppedLeading);
+      emit();
+    };
+    const attempt = (): void => {
+      const start = scheduler.now();
+      const budget = leading ? Math.min(cfg.requestTimeout, deadlineAt - start) : cfg.requestTimeout;
+      if (budget <= 0) {
+        lose();
+        scheduleAttempt(acquireWait());
+        return;
+      }
+      attemptSub = elector
+        .tryAcquireOrRenew()
+        .pipe(timeout({ first: budget, with: () => of(false), scheduler }))
+        .subscribe((ok) => settle(ok, start));
+    };
+    const settle = (ok: boolean, start: number): void => {
+      attemptSub = undefined;
+      if (stopped) return;
+      const now = scheduler.now();
+      if (ok && now < start + cfg.renewDeadline) {
+        deadlineAt = start + cfg.renewDeadline;
+        deadlineSub?.unsubscribe();
+        deadlineSub = scheduler.schedule(() => {
+          lose();
+        }, deadlineAt - now);
+        if (!leading) {
+          leading = true;
+          later(cfg.onStartedLeading);
+        }
+        reportLeader();
+        emit();
+        scheduleAttempt(cfg.retryPeriod);
+        return;
+      }
+      if (leading && elector.observedHolder() !== identity) lose();
+      reportLeader();
+      emit();
+      scheduleAttempt(leading ? cfg.retryPeriod : acquireWait());
+    };
+
+    emit();
+    attempt();
+
+    return () => {
+      stopped = true;
+      attemptSub?.unsubscribe();
+      nextSub?.unsubscribe();
+      deadlineSub?.unsubscribe();
+      leading = false;
+      deadlineAt = Number.NEGATIVE_INFINITY;
+      later(cfg.onStoppedLeading);
+      if (cfg.releaseOnCancel) {
+        elector
+          .release()
+          .pipe(timeout({ first: cfg.renewDeadline, with: () => of(false), scheduler }))
+          .subscribe();
+      }
+    };
+  });
+
+  const state$ = run$.pipe(
+    share({ connector: () => new ReplaySubject<LeaderElectionState>(1), resetOnRefCountZero: true }),
+  );
+  const leading$ = state$.pipe(
+    map((s) => s.leading),
+    distinctUntilChanged(),
+  );
+  const leader$ = state$.pipe(
+    map((s) => s.leader),
+    distinctUntilChanged(),
+  );
+
+  return {
+    identity,
+    state$,
+    leading$,
+    leader$,
+    whileLeading: <T>(work: () => Observable<T>) => whileLeading(leading$, work),
+    isLeading: () => leading && scheduler.now() < deadlineAt,
+    isLeader: () => elector.isLeader(),
+    check: (maxTolerableExpiredLease = 0) => elector.check(maxTolerableExpiredLease),
+  };
+}

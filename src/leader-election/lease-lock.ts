@@ -1,0 +1,98 @@
+import { defer, map, type Observable, tap, throwError } from 'rxjs';
+import type { LeaseApi, LeaseRef } from './lease-api.js';
+import { type Lease, type LeaderElectionRecord, leaseSpecToRecord, recordToLeaseSpec } from './lease.js';
+
+/** `update` was called before any `get` or `create` succeeded (SEMANTICS LE-3). */
+export class LeaseNotInitializedError extends Error {
+  override readonly name = 'LeaseNotInitializedError';
+  constructor() {
+    super('lease not initialized, call get or create first');
+  }
+}
+
+/** What `LeaseLock.get` returns: the record and its raw serialisation (compared to detect change). */
+export interface ObservedRecord {
+  readonly record: LeaderElectionRecord;
+  /** Stable serialisation of the Lease spec; two reads are "the same record" iff these are equal. */
+  readonly raw: string;
+}
+
+/** Options of {@link LeaseLock}. */
+export interface LeaseLockOptions {
+  /** Labels merged into the Lease on every create and update (LE-2). */
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A resource lock on one `coordination.k8s.io/v1` Lease (SEMANTICS LE-2, LE-3). It caches the
+ * Lease returned by the last successful get/create/update; `update` sends that cached object with
+ * a new spec, so its `metadata.resourceVersion` makes a concurrent writer's update fail with
+ * 409 Conflict (optimistic concurrency).
+ */
+export class LeaseLock {
+  private cached: Lease | undefined;
+
+  constructor(
+    private readonly api: LeaseApi,
+    /** Namespace and name of the Lease. */
+    readonly ref: LeaseRef,
+    /** This candidate's identity, written as `holderIdentity` when it holds the lease. */
+    readonly identity: string,
+    private readonly options: LeaseLockOptions = {},
+  ) {}
+
+  /** `namespace/name` of the Lease. */
+  describe(): string {
+    return `${this.ref.namespace}/${this.ref.name}`;
+  }
+
+  /** Reads the Lease (404 → `ApiError` NotFound) and caches it. */
+  get(): Observable<ObservedRecord> {
+    return defer(() => this.api.get(this.ref)).pipe(
+      tap((lease) => (this.cached = lease)),
+      map(observedRecordOf),
+    );
+  }
+
+  /** Creates the Lease holding `record`. */
+  create(record: LeaderElectionRecord): Observable<ObservedRecord> {
+    return defer(() =>
+      this.api.create({
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: this.ref.name, namespace: this.ref.namespace, ...this.labelsPatch(undefined) },
+        spec: recordToLeaseSpec(record),
+      }),
+    ).pipe(
+      tap((lease) => (this.cached = lease)),
+      map(observedRecordOf),
+    );
+  }
+
+  /** Replaces the cached Lease's spec with `record` (conditional on the cached resourceVersion). */
+  update(record: LeaderElectionRecord): Observable<ObservedRecord> {
+    return defer(() => {
+      const current = this.cached;
+      if (current === undefined) return throwError(() => new LeaseNotInitializedError());
+      return this.api.update({
+        ...current,
+        metadata: { ...current.metadata, ...this.labelsPatch(current.metadata?.labels) },
+        spec: recordToLeaseSpec(record),
+      });
+    }).pipe(
+      tap((lease) => (this.cached = lease)),
+      map(observedRecordOf),
+    );
+  }
+
+  private labelsPatch(existing: Readonly<Record<string, string>> | undefined): { labels?: Record<string, string> } {
+    if (this.options.labels === undefined && existing === undefined) return {};
+    return { labels: { ...existing, ...this.options.labels } };
+  }
+}
+
+/** The record and raw serialisation of a Lease. */
+export function observedRecordOf(lease: Lease): ObservedRecord {
+  const record = leaseSpecToRecord(lease.spec);
+  return { record, raw: JSON.stringify(recordToLeaseSpec(record)) };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import {
+  InMemoryLeaseApi,
+  LeaderElectionConfigError,
+  type LeaderElectionConfig,
+  leaderElection,
+  LeaseLock,
+} from '../../src/leader-election/index.js';
+import { LEASE_REF } from '../leader-election/helpers/harness.js';
+
+// LE-1 config validation, in client-go's order, with typed errors; CR-11 defaults.
+describe('LE-1 config validation', () => {
+  const lock = new LeaseLock(new InMemoryLeaseApi(), LEASE_REF, 'me');
+  const fails = (config: Partial<LeaderElectionConfig>) => {
+    try {
+      leaderElection({ lock, ...config } as LeaderElectionConfig);
+    } catch (err) {
+      expect(err).toBeInstanceOf(LeaderElectionConfigError);
+      return err as LeaderElectionConfigError;
+    }
+    throw new Error('expected a LeaderElectionConfigError');
+  };
+
+  it('accepts the defaults (15 s / 10 s / 2 s)', () => {
+    expect(() => leaderElection({ lock })).not.toThrow();
+  });
+
+  it('requires leaseDuration > renewDeadline', () => {
+    const err = fails({ leaseDuration: 10_000, renewDeadline: 10_000 });
+    expect(err.field).toBe('leaseDuration');
+    expect(err.message).toBe('leaseDuration must be greater than renewDeadline');
+  });
+
+  it('requires renewDeadline > 1.2 × retryPeriod', () => {
+    expect(fails({ renewDeadline: 2_400, retryPeriod: 2_000 }).message).toBe('renewDeadline must be greater than retryPeriod*JitterFactor');
+    expect(() => leaderElection({ lock, renewDeadline: 2_401, retryPeriod: 2_000 })).not.toThrow();
+  });
+
+  it('requires all three durations > 0, checked after the ordering rules', () => {
+    expect(fails({ leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: 0 }).field).toBe('retryPeriod');
+    expect(fails({ leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: -1 }).field).toBe('retryPeriod');
+    // Ordering comes first: a negative renewDeadline with retryPeriod 2s fails the jitter rule.
+    expect(fails({ renewDeadline: -5, retryPeriod: 2_000 }).field).toBe('renewDeadline');
+    expect(fails({ leaseDuration: Number.NaN }).field).toBe('leaseDuration');
+  });
+
+  it('rejects non-function callbacks (callbacks are optional: leading$ / leader$ carry the same)', () => {
+    expect(fails({ onStartedLeading: 42 as unknown as () => void }).field).toBe('onStartedLeading');
+    expect(fails({ onStoppedLeading: 'x' as unknown as () => void }).field).toBe('onStoppedLeading');
+  });
+
+  it('requires a lock and a non-empty identity', () => {
+    expect(fails({ lock: undefined as unknown as LeaseLock }).message).toBe('Lock must not be nil.');
+    const anonymous = new LeaseLock(new InMemoryLeaseApi(), LEASE_REF, '');
+    const err = fails({ lock: anonymous });
+    expect(err.field).toBe('lock.identity');
+    expect(err.message).toBe('Lock identity is empty');
+  });
+});
