@@ -40,8 +40,13 @@ export interface DeltaFifoProcessOptions<T extends KubeObject, R> extends DeltaF
  * arrived. Without `process` every key is emitted as soon as it is queued (a synchronous
  * subscriber is the consumer; there is nothing to coalesce into).
  *
+ * (A separate "ready" notifier Observable was the alternative; taking the step keeps the
+ * handshake inside the operator, so no caller can forget to signal, and a synchronous step costs
+ * one function call per key with no scheduling.)
+ *
  * Put the cache write at the start of the step, synchronously (`indexStore` does), so that
- * `knownObjects` reflects every popped key before the next operation is applied.
+ * `knownObjects` reflects every popped key before the next operation is applied: a relist that
+ * arrives while the step is busy must see the popped key as known to tombstone it correctly.
  *
  * Completion of the source closes the FIFO: waiting keys are still handed out, then the output
  * completes (DF-10). Source errors are forwarded at once. Bad input (no key, unknown operation,
