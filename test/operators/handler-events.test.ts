@@ -1,5 +1,5 @@
-import { map } from 'rxjs';
-import { describe, it } from 'vitest';
+import { map, of } from 'rxjs';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { DeletedFinalStateUnknown, Indexer, type InformerEvent, type PoppedDeltas } from '../../src/cache/index.js';
 import { handlerEvents } from '../../operators/handler-events.js';
@@ -42,4 +42,19 @@ describe('handlerEvents', () => {
       });
     }),
   );
+});
+
+describe('handlerEvents: cached objects are frozen', () => {
+  it('a handler that mutates the object it receives throws, and the cache is unchanged', () => {
+    const indexer = new Indexer();
+    const seen: InformerEvent[] = [];
+    of<PoppedDeltas>({ key: 'ns/a', isInInitialList: true, deltas: [{ type: 'Added', object: pod('a', '1') }] })
+      .pipe(indexStore(indexer), handlerEvents())
+      .subscribe((e) => seen.push(e));
+    const event = seen[0] as Extract<InformerEvent, { type: 'add' }>;
+    expect(() => {
+      (event.object.metadata as { name: string }).name = 'hijacked';
+    }).toThrow(TypeError);
+    expect(indexer.get('ns/a')?.metadata?.name).toBe('a');
+  });
 });
