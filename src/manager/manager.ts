@@ -2,6 +2,11 @@ import type { AddressInfo } from 'node:net';
 import type { SchedulerLike, Subscription } from 'rxjs';
 import { asyncScheduler, timer } from 'rxjs';
 import type { Registry } from 'prom-client';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient } from '../client/kube-client.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import { eventRecorder } from '../events/event-recorder.js';
+import { clientEventsApi } from '../events/client-events-api.js';
 import type { Logger } from '../logging/logger.js';
 import { noopLogger } from '../logging/noop-logger.js';
 import type { ManagerMetrics } from '../metrics/metrics-registry.js';
@@ -17,6 +22,7 @@ import {
   GracefulShutdownTimeoutError,
   LeaderElectionLostError,
   ManagerAlreadyStartedError,
+  ManagerConfigError,
   StopEngagedError,
 } from './manager-errors.js';
 import { healthzRoute, metricsRoute, routes } from './probe-routes.js';
@@ -48,8 +54,10 @@ export interface MetricsServerOptions {
 
 /** Options of {@link manager}. All durations are in milliseconds. */
 export interface ManagerOptions {
-  /** Passed through to runnables that ask for it (`mgr.kubeConfig`). */
-  readonly kubeConfig?: unknown;
+  /** Cluster access; builds `mgr.client` unless `client` is given. */
+  readonly kubeConfig?: KubeConfig;
+  /** The client runnables, event recorders (and a default leader election) use. */
+  readonly client?: KubeClient;
   /** Leader election; off when absent. */
   readonly leaderElection?: ManagerLeaderElectionOptions;
   /** Serve `/metrics`; no server when absent. */
@@ -84,9 +92,15 @@ export interface Manager {
   healthAddress(): Promise<AddressInfo>;
   /** Resolves with the metrics server's address once listening. */
   metricsAddress(): Promise<AddressInfo>;
+  /**
+   * An event recorder reporting as `component` (controller-runtime's `GetEventRecorderFor`),
+   * writing through `client`; shut down when the manager has stopped.
+   */
+  getEventRecorder(component: string): EventRecorder;
+  /** The manager's client (from `client` or `kubeConfig`); throws when neither was given. */
+  readonly client: KubeClient;
   readonly metrics: ManagerMetrics;
   readonly logger: Logger;
-  readonly kubeConfig: unknown;
   readonly scheduler: SchedulerLike;
   /** The resolved leader-election config, if enabled. */
   readonly leaderElection: ManagerLeaderElectionConfig | undefined;
@@ -121,6 +135,17 @@ export function manager(options: ManagerOptions = {}): Manager {
   const grace = options.gracefulShutdownTimeout ?? 30_000;
   const metrics = managerMetrics(options.registry);
   const leConfig = options.leaderElection ? resolveManagerLeaderElection(options.leaderElection) : undefined;
+  let client: KubeClient | undefined = options.client;
+  const getClient = (): KubeClient => {
+    if (client === undefined) {
+      if (options.kubeConfig === undefined) {
+        throw new ManagerConfigError('the manager has no client: pass `client` or `kubeConfig`');
+      }
+      client = KubeClient.fromKubeConfig(options.kubeConfig);
+    }
+    return client;
+  };
+  const recorders: EventRecorder[] = [];
   const healthzChecks = new Map<string, HealthCheck>();
   const readyzChecks = new Map<string, HealthCheck>();
 
@@ -256,6 +281,7 @@ export function manager(options: ManagerOptions = {}): Manager {
     }
     deadlineSub?.unsubscribe();
     leaderSub?.unsubscribe();
+    for (const r of recorders) r.shutdown();
     state = 'stopped';
     if (!allEnded && effectiveGrace > 0) return new GracefulShutdownTimeoutError(effectiveGrace);
     return undefined;
@@ -291,8 +317,20 @@ export function manager(options: ManagerOptions = {}): Manager {
     metrics,
     logger,
     scheduler,
-    kubeConfig: options.kubeConfig,
+    get client() {
+      return getClient();
+    },
     leaderElection: leConfig,
+    getEventRecorder(component) {
+      const recorder = eventRecorder({
+        api: clientEventsApi(getClient()),
+        source: { component },
+        scheduler,
+        logger: logger.child({ component }),
+      });
+      recorders.push(recorder);
+      return recorder;
+    },
     add(runnable) {
       if (state === 'stopping' || state === 'stopped') throw new StopEngagedError();
       const r = toRunnable(runnable);

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { KubeClient } from '../../src/client/kube-client.js';
+import { ManagerConfigError, manager } from '../../src/manager/index.js';
+import { json, kubeConfigFor, startServer } from '../client/fixtures.js';
+
+describe('manager client and event recorders', () => {
+  it('needs client or kubeConfig for mgr.client', () => {
+    expect(() => manager().client).toThrow(ManagerConfigError);
+    const mgr = manager({ kubeConfig: kubeConfigFor('http://127.0.0.1:1') });
+    expect(mgr.client).toBeInstanceOf(KubeClient);
+    expect(mgr.client).toBe(mgr.client);
+    mgr.client.close();
+  });
+
+  it('getEventRecorder writes Events through the client and stops once the manager stopped', async () => {
+    const server = await startServer((req, res) => {
+      const ev = JSON.parse(req.body || '{}') as Record<string, unknown>;
+      json(res, 201, { ...ev, metadata: { ...(ev['metadata'] as object), resourceVersion: '1' } });
+    });
+    const mgr = manager({ kubeConfig: kubeConfigFor(server.url) });
+    const recorder = mgr.getEventRecorder('my-controller');
+    const ac = new AbortController();
+    const done = mgr.start(ac.signal);
+    recorder.event({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name: 'cm' } }, 'Normal', 'Synced', 'ok');
+    await recorder.flush();
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v1/namespaces/ns/events']);
+    expect(JSON.parse(server.requests[0]?.body ?? '{}')).toMatchObject({ source: { component: 'my-controller' }, reason: 'Synced' });
+    ac.abort();
+    await done;
+    recorder.event({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name: 'cm' } }, 'Normal', 'Late', 'x');
+    await recorder.flush();
+    expect(server.requests).toHaveLength(1);
+    mgr.client.close();
+    await server.close();
+  });
+});
