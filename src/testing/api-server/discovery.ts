@@ -1,0 +1,74 @@
+import type { ResourceRegistry, ResourceType } from './resource-registry.js';
+import { apiVersionOf } from './resource-registry.js';
+
+/** The Kubernetes version the embedded server reports at `/version`. */
+export const SERVER_VERSION = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.0-rxkube',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2026-01-01T00:00:00Z',
+  goVersion: 'go1.23',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+} as const;
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** `/api`. */
+export function apiVersions(): object {
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }],
+  };
+}
+
+function groupEntry(group: string, versions: readonly string[]): object {
+  const vs = versions.map((v) => ({ groupVersion: `${group}/${v}`, version: v }));
+  return { name: group, versions: vs, preferredVersion: vs[0] };
+}
+
+/** `/apis`. */
+export function apiGroupList(registry: ResourceRegistry): object {
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: registry.groups().filter((g) => g.group !== '').map((g) => groupEntry(g.group, g.versions)),
+  };
+}
+
+/** `/apis/{group}`, or undefined when the group is not served. */
+export function apiGroup(registry: ResourceRegistry, group: string): object | undefined {
+  const g = registry.groups().find((x) => x.group === group && group !== '');
+  return g === undefined ? undefined : { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(g.group, g.versions) };
+}
+
+function entries(r: ResourceType): object[] {
+  const main = {
+    name: r.plural,
+    singularName: r.singular,
+    namespaced: r.namespaced,
+    kind: r.kind,
+    verbs: ALL_VERBS,
+    ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
+    ...(r.categories.length > 0 ? { categories: r.categories } : {}),
+  };
+  const status = r.hasStatus
+    ? [{ name: `${r.plural}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] }]
+    : [];
+  return [main, ...status];
+}
+
+/** `/api/v1` or `/apis/{group}/{version}`, or undefined when not served. */
+export function apiResourceList(registry: ResourceRegistry, group: string, version: string): object | undefined {
+  const rs = registry.all().filter((r) => r.group === group && r.versions.includes(version));
+  if (rs.length === 0) return undefined;
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: apiVersionOf(group, version),
+    resources: rs.flatMap(entries),
+  };
+}

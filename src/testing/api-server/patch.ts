@@ -1,0 +1,202 @@
+import { badRequest, failure, StatusError } from './status-error.js';
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type JsonObject = { [k: string]: Json };
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** RFC 7386 JSON merge patch: objects merge recursively, `null` deletes, everything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const out: JsonObject = isObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v) as Json;
+  }
+  return out;
+}
+
+interface JsonPatchOp {
+  readonly op?: unknown;
+  readonly path?: unknown;
+  readonly from?: unknown;
+  readonly value?: unknown;
+}
+
+function pointer(path: unknown): string[] {
+  if (typeof path !== 'string' || (path !== '' && !path.startsWith('/'))) {
+    throw badRequest(`the server rejected our request due to an error in our request: invalid JSON pointer "${String(path)}"`);
+  }
+  return path === '' ? [] : path.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function unprocessable(message: string): StatusError {
+  return new StatusError(failure(422, 'Invalid', message));
+}
+
+function parentOf(doc: Json, parts: string[], path: string): { parent: JsonObject | Json[]; last: string } {
+  let cur: Json = doc;
+  for (const p of parts.slice(0, -1)) {
+    if (Array.isArray(cur)) cur = cur[Number(p)] ?? null;
+    else if (isObject(cur)) cur = cur[p] ?? null;
+    else cur = null;
+    if (cur === null) throw unprocessable(`doc is missing path: "${path}"`);
+  }
+  if (!Array.isArray(cur) && !isObject(cur)) throw unprocessable(`doc is missing path: "${path}"`);
+  return { parent: cur, last: parts[parts.length - 1] ?? '' };
+}
+
+function getAt(doc: Json, path: string): Json {
+  let cur: Json = doc;
+  for (const p of pointer(path)) {
+    if (Array.isArray(cur) && /^\d+$/.test(p) && Number(p) < cur.length) cur = cur[Number(p)] ?? null;
+    else if (isObject(cur) && Object.prototype.hasOwnProperty.call(cur, p)) cur = cur[p] ?? null;
+    else throw unprocessable(`doc is missing path: "${path}"`);
+  }
+  return cur;
+}
+
+function removeAt(doc: Json, path: string): Json {
+  const parts = pointer(path);
+  const { parent, last } = parentOf(doc, parts, path);
+  if (Array.isArray(parent)) {
+    const i = Number(last);
+    if (!/^\d+$/.test(last) || i >= parent.length) throw unprocessable(`unable to remove nonexistent key: ${last}: missing value`);
+    return parent.splice(i, 1)[0] ?? null;
+  }
+  if (!Object.prototype.hasOwnProperty.call(parent, last)) throw unprocessable(`unable to remove nonexistent key: ${last}: missing value`);
+  const old = parent[last] ?? null;
+  delete parent[last];
+  return old;
+}
+
+function addAt(doc: Json, path: string, value: Json, replace: boolean): Json {
+  const parts = pointer(path);
+  if (parts.length === 0) return value;
+  const { parent, last } = parentOf(doc, parts, path);
+  if (Array.isArray(parent)) {
+    if (last === '-' && !replace) parent.push(value);
+    else {
+      const i = Number(last);
+      if (!/^\d+$/.test(last) || i > parent.length || (replace && i >= parent.length)) throw unprocessable(`index out of range: ${path}`);
+      parent.splice(i, replace ? 1 : 0, value);
+    }
+  } else {
+    if (replace && !Object.prototype.hasOwnProperty.call(parent, last)) throw unprocessable(`replace operation does not apply: doc is missing key: ${path}: missing value`);
+    parent[last] = value;
+  }
+  return doc;
+}
+
+/** RFC 6902 JSON patch (add, remove, replace, move, copy, test). */
+export function jsonPatch(target: unknown, ops: unknown): unknown {
+  if (!Array.isArray(ops)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  let doc = structuredClone(target) as Json;
+  for (const raw of ops as JsonPatchOp[]) {
+    if (!isObject(raw)) throw badRequest('invalid JSON patch operation');
+    const path = typeof raw.path === 'string' ? raw.path : '';
+    const value = structuredClone(raw.value ?? null) as Json;
+    switch (raw.op) {
+      case 'add': doc = addAt(doc, path, value, false); break;
+      case 'replace': doc = addAt(doc, path, value, true); break;
+      case 'remove': removeAt(doc, path); break;
+      case 'move': {
+        const v = removeAt(doc, typeof raw.from === 'string' ? raw.from : '');
+        doc = addAt(doc, path, v, false);
+        break;
+      }
+      case 'copy': doc = addAt(doc, path, structuredClone(getAt(doc, typeof raw.from === 'string' ? raw.from : '')), false); break;
+      case 'test':
+        if (JSON.stringify(getAt(doc, path)) !== JSON.stringify(value)) throw unprocessable(`testing value ${path} failed: test failed`);
+        break;
+      default: throw badRequest(`Unexpected kind: ${String(raw.op)}`);
+    }
+  }
+  return doc;
+}
+
+/**
+ * Merge keys of lists that strategic merge patch merges element-wise (by field name, as in the
+ * built-in types' `patchMergeKey` tags). Other lists are replaced, except the primitive lists in
+ * MERGED_PRIMITIVE_LISTS, which are unioned.
+ */
+const MERGE_KEYS: Readonly<Record<string, string>> = {
+  containers: 'name',
+  initContainers: 'name',
+  ephemeralContainers: 'name',
+  volumes: 'name',
+  env: 'name',
+  volumeMounts: 'mountPath',
+  volumeDevices: 'devicePath',
+  ports: 'containerPort',
+  imagePullSecrets: 'name',
+  conditions: 'type',
+  ownerReferences: 'uid',
+  hostAliases: 'ip',
+  topologySpreadConstraints: 'topologyKey',
+  addresses: 'type',
+  taints: 'key',
+};
+
+const MERGED_PRIMITIVE_LISTS = new Set(['finalizers']);
+
+function smpList(field: string, target: Json[] | undefined, patch: Json[]): Json[] {
+  const key = MERGE_KEYS[field];
+  if (MERGED_PRIMITIVE_LISTS.has(field)) {
+    const out = [...(target ?? [])];
+    for (const v of patch) if (!out.some((x) => JSON.stringify(x) === JSON.stringify(v))) out.push(v);
+    return out;
+  }
+  if (key === undefined || !patch.every(isObject)) return patch.filter((v) => !(isObject(v) && v['$patch'] !== undefined));
+  if (patch.some((p) => isObject(p) && p['$patch'] === 'replace')) {
+    return patch.filter((p) => !(isObject(p) && p['$patch'] === 'replace'));
+  }
+  const out: Json[] = [...(target ?? [])];
+  for (const p of patch as JsonObject[]) {
+    const id = JSON.stringify(p[key] ?? null);
+    const i = out.findIndex((x) => isObject(x) && JSON.stringify(x[key] ?? null) === id);
+    if (p['$patch'] === 'delete') {
+      if (i >= 0) out.splice(i, 1);
+    } else if (i >= 0) out[i] = strategicMergePatch(out[i], p) as Json;
+    else out.push(strategicMergePatch({}, p) as Json);
+  }
+  return out;
+}
+
+/**
+ * Strategic merge patch, a subset: objects merge like a JSON merge patch; lists known to have a
+ * merge key (containers by name, env by name, conditions by type, …) merge element by element;
+ * `$patch: replace | delete` directives on maps and list elements; `$deleteFromPrimitiveList/x`;
+ * `$setElementOrder` is accepted and ignored. Other lists are replaced.
+ */
+export function strategicMergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  if (patch['$patch'] === 'replace') {
+    const rest: JsonObject = { ...patch };
+    delete rest['$patch'];
+    return rest;
+  }
+  if (patch['$patch'] === 'delete') return null;
+  const out: JsonObject = isObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (k === '$patch' || k.startsWith('$setElementOrder/') || k === '$retainKeys') continue;
+    if (k.startsWith('$deleteFromPrimitiveList/')) {
+      const field = k.slice('$deleteFromPrimitiveList/'.length);
+      const cur = out[field];
+      if (Array.isArray(cur) && Array.isArray(v)) out[field] = cur.filter((x) => !v.some((d) => JSON.stringify(d) === JSON.stringify(x)));
+      continue;
+    }
+    if (v === null) delete out[k];
+    else if (Array.isArray(v)) {
+      const cur = out[k];
+      out[k] = smpList(k, Array.isArray(cur) ? cur : undefined, v);
+    } else if (isObject(v)) {
+      const merged = strategicMergePatch(out[k], v) as Json;
+      if (merged === null) delete out[k];
+      else out[k] = merged;
+    } else out[k] = v;
+  }
+  return out;
+}

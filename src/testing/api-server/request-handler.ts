@@ -1,0 +1,406 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KubeObject } from '../../api/kube-object.js';
+import type { Status } from '../../api/status.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery.js';
+import type { Faults } from './faults.js';
+import { parseFieldSelector } from './field-selector.js';
+import { parseLabelSelector } from './label-selector.js';
+import { invalidListOptions, listJson, listPage } from './list-operation.js';
+import type { ObjectService, DeleteOptions } from './object-service.js';
+import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
+import type { RequestLog } from './request-log.js';
+import { apiVersionOf, crdProblems, resourceFromCrd, resourceId, type ResourceRegistry, type ResourceType } from './resource-registry.js';
+import { parseRoute, type Route } from './route.js';
+import {
+  badRequest, failure, invalid, methodNotAllowed, reasonForCode, StatusError, tooLarge, unauthorized,
+  unknownPath, unsupportedMediaType,
+} from './status-error.js';
+import type { WatchHub } from './watch-hub.js';
+
+/** Settings the handler needs from the server options. */
+export interface HandlerSettings {
+  readonly token: string | undefined;
+  readonly maxBodyBytes: number;
+  readonly bookmarkIntervalMs: number;
+  readonly defaultWatchTimeoutSeconds: number | undefined;
+}
+
+type Resolved = Extract<Route, { type: 'resource' }> & { readonly r: ResourceType; readonly path: string };
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function sendJson(res: ServerResponse, code: number, body: string | object, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function sendStatus(res: ServerResponse, err: StatusError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, err.status.code, err.status, { ...err.headers });
+}
+
+function isTrue(v: string | null): boolean {
+  return v === 'true' || v === '1';
+}
+
+function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? '0');
+    if (declared > max) {
+      req.resume();
+      reject(tooLarge(max));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (c: Buffer) => {
+      if (failed) return;
+      size += c.length;
+      if (size > max) {
+        failed = true;
+        reject(tooLarge(max));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (e) => {
+      if (!failed) reject(e);
+    });
+  });
+}
+
+function parseJsonBody(buf: Buffer, r: ResourceType | undefined): unknown {
+  const text = buf.toString('utf8');
+  if (text.trim() === '') throw badRequest(`the object provided is unrecognized (must be of type ${r?.kind ?? 'object'}): couldn't get version/kind; json parse error: unexpected end of JSON input`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    const snippet = text.length > 30 ? `${text.slice(0, 30)} ...` : text;
+    throw badRequest(`the object provided is unrecognized (must be of type ${r?.kind ?? 'object'}): couldn't get version/kind; json parse error: ${(e as Error).message} (${snippet})`);
+  }
+}
+
+function optionalInt(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  if (!/^-?\d+$/.test(v)) throw badRequest(`invalid ${name}: ${v}`);
+  return Number(v);
+}
+
+/** Serves the kube-apiserver HTTP API over the store, the registry and the watch hub. */
+export class RequestHandler {
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly service: ObjectService,
+    private readonly hub: WatchHub,
+    private readonly faults: Faults,
+    private readonly log: RequestLog,
+    private readonly settings: HandlerSettings,
+  ) {}
+
+  /** Handles one HTTP request; never throws. */
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    this.serve(req, res).catch((e: unknown) => {
+      if (e instanceof StatusError) sendStatus(res, e);
+      else sendStatus(res, new StatusError(failure(500, 'InternalError', `Internal error occurred: ${e instanceof Error ? e.message : String(e)}`)));
+    });
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const route = parseRoute(url.pathname, (g, p) => this.registry.byGroupPlural(g, p) !== undefined);
+    const q = url.searchParams;
+    const watch =
+      route.type === 'resource' && method === 'GET' && (route.watchPrefix || isTrue(q.get('watch')));
+    this.log.record(method, url.pathname, url.search, watch, route.type === 'resource' ? `${route.group}/${route.plural}` : undefined);
+
+    const open = route.type === 'health' || route.type === 'version';
+    if (this.settings.token !== undefined && !open) {
+      const auth = req.headers.authorization ?? '';
+      if (auth !== `Bearer ${this.settings.token}`) throw unauthorized();
+    }
+    const delay = this.faults.latencyFor(method, url.pathname, watch);
+    if (delay > 0) await sleep(delay);
+    const fail = this.faults.takeFailure(method, url.pathname, watch);
+    if (fail !== undefined) {
+      const retry = fail.retryAfterSeconds;
+      req.resume();
+      throw new StatusError(
+        failure(fail.code, fail.reason ?? reasonForCode(fail.code), fail.message ?? `injected failure (${fail.code})`, retry !== undefined ? { retryAfterSeconds: retry } : undefined),
+        retry !== undefined ? { 'Retry-After': String(retry) } : {},
+      );
+    }
+
+    switch (route.type) {
+      case 'root':
+        return sendJson(res, 200, { paths: ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/version'] });
+      case 'version':
+        return sendJson(res, 200, SERVER_VERSION);
+      case 'health':
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+        return void res.end('ok');
+      case 'api':
+        return sendJson(res, 200, apiVersions());
+      case 'apis':
+        return sendJson(res, 200, apiGroupList(this.registry));
+      case 'group': {
+        const g = apiGroup(this.registry, route.group);
+        if (g === undefined) throw unknownPath();
+        return sendJson(res, 200, g);
+      }
+      case 'groupVersion': {
+        const l = apiResourceList(this.registry, route.group, route.version);
+        if (l === undefined) throw unknownPath();
+        return sendJson(res, 200, l);
+      }
+      case 'openapi':
+      case 'unknown':
+        throw unknownPath();
+      case 'resource': {
+        const r = this.registry.find(route.group, route.version, route.plural);
+        if (r === undefined) throw unknownPath();
+        return this.serveResource(req, res, { ...route, r, path: url.pathname }, method, q, watch);
+      }
+    }
+  }
+
+  private async serveResource(req: IncomingMessage, res: ServerResponse, t: Resolved, method: string, q: URLSearchParams, watch: boolean): Promise<void> {
+    const { r } = t;
+    if (t.namespace !== undefined && !r.namespaced) throw unknownPath();
+    if (t.subresource !== undefined && !(t.subresource === 'status' && r.hasStatus)) throw unknownPath();
+    const version = t.version;
+    if (t.name === undefined) {
+      if (watch) return this.watch(res, t, q, method);
+      switch (method) {
+        case 'GET': return this.list(res, t, q);
+        case 'POST': {
+          const body = parseJsonBody(await readBody(req, this.settings.maxBodyBytes), r);
+          const obj = this.service.decode(r, version, body);
+          this.beforeCreate(r, obj);
+          const entry = this.service.create(r, t.namespace, obj);
+          this.afterWrite(r, entry.object);
+          return sendJson(res, 201, entry.json);
+        }
+        case 'DELETE': return this.deleteCollection(res, t, q);
+        default: throw methodNotAllowed(method);
+      }
+    }
+    if (watch) {
+      // A watch on one object: `/watch/.../name` or `?watch=1&fieldSelector=metadata.name=...`.
+      return this.watch(res, t, q, method, t.name);
+    }
+    const sub = t.subresource === 'status' ? 'status' : undefined;
+    switch (method) {
+      case 'GET': return sendJson(res, 200, this.service.get(r, t.namespace, t.name).json);
+      case 'PUT': {
+        const body = parseJsonBody(await readBody(req, this.settings.maxBodyBytes), r);
+        const obj = this.service.decode(r, version, body);
+        const entry = this.service.update(r, t.namespace, t.name, obj, sub);
+        this.afterWrite(r, entry.object);
+        return sendJson(res, 200, entry.json);
+      }
+      case 'PATCH': {
+        const ct = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+        const raw = await readBody(req, this.settings.maxBodyBytes);
+        const entry = this.patch(r, t, ct, raw, sub);
+        this.afterWrite(r, entry.object);
+        return sendJson(res, 200, entry.json);
+      }
+      case 'DELETE': {
+        if (sub !== undefined) throw methodNotAllowed(method);
+        const raw = await readBody(req, this.settings.maxBodyBytes);
+        const opts = raw.length > 0 ? (parseJsonBody(raw, undefined) as DeleteOptions) : {};
+        const { entry, deleted } = this.service.delete(r, t.namespace, t.name, typeof opts === 'object' && opts !== null ? opts : {});
+        if (deleted) this.afterDelete(r, entry.object);
+        if (!deleted || r.custom || r.plural === 'pods' || r.plural === 'namespaces') return sendJson(res, 200, entry.json);
+        const uid = entry.object.metadata?.uid;
+        return sendJson(res, 200, {
+          kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+          details: { name: t.name, ...(r.group !== '' ? { group: r.group } : {}), kind: r.plural, ...(uid !== undefined ? { uid } : {}) },
+        });
+      }
+      default: throw methodNotAllowed(method);
+    }
+  }
+
+  private patch(r: ResourceType, t: Resolved, contentType: string, raw: Buffer, sub: 'status' | undefined) {
+    const name = t.name ?? '';
+    const current = this.service.get(r, t.namespace, name);
+    let patched: unknown;
+    const body = parseJsonBody(raw, r);
+    switch (contentType) {
+      case 'application/merge-patch+json':
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('json: cannot unmarshal into Go value: merge patch must be an object');
+        patched = mergePatch(current.object, body);
+        break;
+      case 'application/json-patch+json':
+        patched = jsonPatch(current.object, body);
+        break;
+      case 'application/strategic-merge-patch+json':
+        if (r.custom) throw unsupportedMediaType(contentType);
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('json: cannot unmarshal into Go value: strategic merge patch must be an object');
+        patched = strategicMergePatch(current.object, body);
+        break;
+      default:
+        throw unsupportedMediaType(contentType);
+    }
+    const obj = this.service.decode(r, t.version, patched);
+    const meta = obj.metadata ?? {};
+    if (meta.name !== undefined && meta.name !== name) {
+      throw invalid(r.kind, r.group, name, [{ reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${String(meta.name)}": field is immutable` }]);
+    }
+    const rv = meta.resourceVersion;
+    if (rv !== undefined && rv !== String(current.rv)) {
+      return this.service.update(r, t.namespace, name, obj, sub);
+    }
+    return this.service.writeUpdate(r, current, obj, sub);
+  }
+
+  private selectors(r: ResourceType, q: URLSearchParams, name?: string): { matches: (o: KubeObject) => boolean; selective: boolean } {
+    const labels = parseLabelSelector(q.get('labelSelector'));
+    let fieldText = q.get('fieldSelector') ?? '';
+    if (name !== undefined) fieldText = fieldText === '' ? `metadata.name=${name}` : `${fieldText},metadata.name=${name}`;
+    let fields;
+    try {
+      fields = parseFieldSelector(fieldText, r.fields);
+    } catch (e) {
+      if (e instanceof StatusError && e.status.message?.startsWith('field label not supported') && Object.keys(r.fields).length === 2) {
+        const f = e.status.message.slice('field label not supported: '.length);
+        throw badRequest(`"${f}" is not a known field selector: only "metadata.name", "metadata.namespace"`);
+      }
+      throw e;
+    }
+    const matches = (o: KubeObject) => labels.matches(o.metadata?.labels) && fields.matches(o);
+    return { matches, selective: labels.requirements.length > 0 || fields.terms.length > 0 };
+  }
+
+  private list(res: ServerResponse, t: Resolved, q: URLSearchParams): void {
+    const { r } = t;
+    const sel = this.selectors(r, q);
+    const limit = optionalInt(q, 'limit');
+    const page = listPage(this.service.store, {
+      resourceId: resourceId(r),
+      namespace: t.namespace,
+      matches: sel.matches,
+      selective: sel.selective,
+      limit,
+      continueToken: q.get('continue') ?? undefined,
+      resourceVersion: q.get('resourceVersion') ?? undefined,
+      resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+    });
+    sendJson(res, 200, listJson(r.kind, apiVersionOf(r.group, t.version), page));
+  }
+
+  private deleteCollection(res: ServerResponse, t: Resolved, q: URLSearchParams): void {
+    const { r } = t;
+    const sel = this.selectors(r, q);
+    const page = listPage(this.service.store, {
+      resourceId: resourceId(r), namespace: t.namespace, matches: sel.matches, selective: true,
+      limit: undefined, continueToken: undefined, resourceVersion: undefined, resourceVersionMatch: undefined,
+    });
+    const out = [];
+    for (const e of page.items) {
+      const name = e.object.metadata?.name ?? '';
+      const { entry, deleted } = this.service.delete(r, e.object.metadata?.namespace, name);
+      if (deleted) this.afterDelete(r, entry.object);
+      out.push(entry);
+    }
+    sendJson(res, 200, listJson(r.kind, apiVersionOf(r.group, t.version), { resourceVersion: this.service.store.resourceVersion, items: out, continueToken: undefined, remainingItemCount: undefined }));
+  }
+
+  private watch(res: ServerResponse, t: Resolved, q: URLSearchParams, method: string, name?: string): void {
+    const { r } = t;
+    const store = this.service.store;
+    const sel = this.selectors(r, q, name);
+    const rvParam = q.get('resourceVersion') ?? '';
+    const match = q.get('resourceVersionMatch') ?? '';
+    const bookmarks = isTrue(q.get('allowWatchBookmarks'));
+    const sendInitialParam = q.get('sendInitialEvents');
+    const sendInitial = isTrue(sendInitialParam);
+    if (sendInitialParam !== null) {
+      if (match !== 'NotOlderThan') throw invalidListOptions('sendInitialEvents', 'Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan');
+      if (sendInitial && !bookmarks) throw invalidListOptions('allowWatchBookmarks', 'Forbidden: allowWatchBookmarks must be set to true when sendInitialEvents is set to true');
+    } else if (match !== '') {
+      throw invalidListOptions('resourceVersionMatch', 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+    }
+    let fromRv: number | undefined;
+    if (rvParam !== '' && rvParam !== '0') {
+      if (!/^\d+$/.test(rvParam)) throw badRequest(`invalid resource version: ${rvParam}`);
+      fromRv = Number(rvParam);
+    }
+    const timeoutParam = optionalInt(q, 'timeoutSeconds');
+    const timeoutSeconds = timeoutParam ?? this.settings.defaultWatchTimeoutSeconds;
+    const apiVersion = apiVersionOf(r.group, t.version);
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    res.flushHeaders();
+    const conn = this.hub.open(res, {
+      filter: { resourceId: resourceId(r), namespace: t.namespace, matches: sel.matches },
+      kind: r.kind,
+      apiVersion,
+      bookmarks,
+      bookmarkIntervalMs: this.settings.bookmarkIntervalMs,
+      timeoutMs: timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined,
+      maxEvents: this.faults.takeWatchLimit(method, t.path),
+    });
+    if (sendInitial || fromRv === undefined) {
+      // From "now": the current state as ADDED events (then the initial-events-end bookmark).
+      if (fromRv !== undefined && fromRv > store.resourceVersion) {
+        conn.error(tooLargeStatus(fromRv, store.resourceVersion));
+        return;
+      }
+      conn.sendInitial(store.snapshot(resourceId(r)));
+      if (sendInitial) conn.bookmark({ 'k8s.io/initial-events-end': 'true' });
+      return;
+    }
+    try {
+      for (const e of store.eventsSince(resourceId(r), fromRv)) conn.deliver(e);
+    } catch (e) {
+      if (e instanceof StatusError) conn.error(e.status);
+      else throw e;
+    }
+  }
+
+  private beforeCreate(r: ResourceType, obj: KubeObject): void {
+    if (r.plural === 'customresourcedefinitions' && r.group === 'apiextensions.k8s.io') {
+      const problems = crdProblems(obj);
+      if (problems.length > 0) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', problems.map((p) => ({ ...p, reason: 'FieldValueInvalid' })));
+      const nr = resourceFromCrd(obj);
+      const existing = this.registry.byGroupPlural(nr.group, nr.plural);
+      if (existing !== undefined && !existing.custom) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', [{ field: 'spec.names.plural', message: `Invalid value: "${nr.plural}": is already in use` }]);
+    }
+  }
+
+  private afterWrite(r: ResourceType, obj: KubeObject): void {
+    if (r.plural === 'customresourcedefinitions' && r.group === 'apiextensions.k8s.io' && obj.metadata?.deletionTimestamp === undefined) {
+      const nr = resourceFromCrd(obj);
+      this.registry.add(nr);
+    }
+  }
+
+  private afterDelete(r: ResourceType, obj: KubeObject): void {
+    if (r.plural === 'customresourcedefinitions' && r.group === 'apiextensions.k8s.io') {
+      const gone = resourceFromCrd(obj);
+      for (const c of this.hub.connections(resourceId(gone))) c.end();
+      for (const e of this.service.store.snapshot(resourceId(gone))) this.service.store.remove(resourceId(gone), e.key);
+      this.registry.remove(gone.group, gone.plural);
+    }
+  }
+}
+
+function tooLargeStatus(asked: number, current: number): Status {
+  return failure(504, 'Timeout', `Timeout: Too large resource version: ${asked}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: `Too large resource version: ${asked}, current: ${current}` } as never],
+    retryAfterSeconds: 1,
+  });
+}

@@ -1,0 +1,55 @@
+/** One request the server received. */
+export interface RequestRecord {
+  readonly method: string;
+  readonly path: string;
+  /** The query string including `?`, or ''. */
+  readonly search: string;
+  readonly watch: boolean;
+  /** `group/plural` for resource requests (`/pods`, `apps/deployments`). */
+  readonly resourceId: string | undefined;
+  /** Milliseconds since the epoch. */
+  readonly time: number;
+}
+
+/** What to count; every field is optional. `path` is an exact path or a RegExp. */
+export interface RequestFilter {
+  readonly method?: string;
+  readonly path?: string | RegExp;
+  readonly watch?: boolean;
+  readonly resourceId?: string;
+}
+
+/** Records every request (method, path, query, watch or not) so tests can count them. */
+export class RequestLog {
+  private records: RequestRecord[] = [];
+
+  record(method: string, path: string, search: string, watch: boolean, resourceId: string | undefined): void {
+    this.records.push({ method, path, search, watch, resourceId, time: Date.now() });
+  }
+
+  /** All records, oldest first. */
+  all(): readonly RequestRecord[] {
+    return this.records;
+  }
+
+  /** How many requests match the filter. */
+  count(filter: RequestFilter = {}): number {
+    return this.filter(filter).length;
+  }
+
+  /** The requests that match the filter. */
+  filter(f: RequestFilter = {}): RequestRecord[] {
+    return this.records.filter(
+      (r) =>
+        (f.method === undefined || r.method === f.method.toUpperCase()) &&
+        (f.watch === undefined || r.watch === f.watch) &&
+        (f.resourceId === undefined || r.resourceId === f.resourceId) &&
+        (f.path === undefined || (typeof f.path === 'string' ? r.path === f.path : f.path.test(r.path))),
+    );
+  }
+
+  /** Forgets every record. */
+  clear(): void {
+    this.records = [];
+  }
+}

@@ -1,0 +1,239 @@
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '../../api/kube-object.js';
+import { Faults } from './faults.js';
+import { kubeConfigObject, kubeconfigYaml } from './kubeconfig.js';
+import { objectKey, ObjectStore } from './object-store.js';
+import { ObjectService, type DeleteOptions } from './object-service.js';
+import { RequestHandler } from './request-handler.js';
+import { RequestLog } from './request-log.js';
+import { resourceId, ResourceRegistry, type ResourceType } from './resource-registry.js';
+import { StatusError } from './status-error.js';
+import { generateTlsMaterial } from './tls-certificate.js';
+import { WatchHub } from './watch-hub.js';
+
+/** Options of {@link startApiServer}. */
+export interface ApiServerOptions {
+  /** TCP port; 0 (default) picks a free one. */
+  readonly port?: number;
+  /** Loopback address to bind: `127.0.0.1` (default), `::1` or `localhost`. Other hosts are refused. */
+  readonly host?: string;
+  /** Require `Authorization: Bearer <token>` (401 otherwise). `true` generates a random token. */
+  readonly token?: string | true;
+  /** Serve HTTPS with a CA and certificate generated at start; the CA goes into the kubeconfig. */
+  readonly tls?: boolean;
+  /** How many changes the history keeps (watch from / exact list at older versions → 410). Default 100000. */
+  readonly historyWindow?: number;
+  /** Interval of BOOKMARK events on watches with `allowWatchBookmarks=true`. Default 1000 ms. */
+  readonly bookmarkIntervalMs?: number;
+  /** Largest accepted request body; larger gives 413. Default 3 MiB (kube-apiserver's limit). */
+  readonly maxBodyBytes?: number;
+  /** Watch timeout when the client sends no `timeoutSeconds`; default none. */
+  readonly defaultWatchTimeoutSeconds?: number;
+  /** Refuse namespaced creates in a namespace that does not exist (404), as kube-apiserver. Default true. */
+  readonly requireNamespace?: boolean;
+  /** Namespaces created at start. Default `default`, `kube-system`, `kube-public`, `kube-node-lease`. */
+  readonly namespaces?: readonly string[];
+}
+
+/** A running embedded API server. */
+export interface ApiServer {
+  /** Base URL, e.g. `http://127.0.0.1:34567`. */
+  readonly url: string;
+  readonly port: number;
+  /** The bearer token clients must send, when auth is on. */
+  readonly token: string | undefined;
+  /** PEM of the CA that signed the server certificate (TLS only). */
+  readonly caPem: string | undefined;
+  /** A KubeConfig for @kubernetes/client-node pointing at this server (token and CA included). */
+  readonly kubeConfig: KubeConfig;
+  /** The same kubeconfig as YAML (for kubectl). */
+  readonly kubeconfigYaml: string;
+  /** Writes the kubeconfig YAML to `path`. */
+  writeKubeconfig(path: string): Promise<void>;
+  /** Fault injection. */
+  readonly faults: Faults;
+  /** Every request received (method, path, query, watch or not). */
+  readonly requests: RequestLog;
+  /** The current resourceVersion (one counter across all resources). */
+  readonly resourceVersion: number;
+  /**
+   * Creates objects directly (no HTTP), as fast as the store allows; namespaces are not checked.
+   * Each object needs apiVersion and kind. Watches see ADDED events. Returns the stored objects.
+   */
+  seed(objects: Iterable<KubeObject>): KubeObject[];
+  /** Creates one object directly (same checks as POST, 409 when it exists). */
+  create(object: KubeObject): KubeObject;
+  /** Replaces one object directly (same checks as PUT, including resourceVersion conflicts). */
+  update(object: KubeObject): KubeObject;
+  /** Deletes one object directly (finalizers honoured); returns the last state or undefined. */
+  delete(apiVersion: string, kind: string, name: string, namespace?: string, options?: DeleteOptions): KubeObject | undefined;
+  /** Reads one object directly. */
+  get(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject | undefined;
+  /** Lists objects directly (all namespaces when `namespace` is omitted), sorted by namespace/name. */
+  list(apiVersion: string, kind: string, namespace?: string): KubeObject[];
+  /** Number of open watch connections, of one resource (`/pods`, `apps/deployments`) or all. */
+  openWatches(resourceId?: string): number;
+  /** Stops the server: closes every connection. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+function resolveKind(registry: ResourceRegistry, apiVersion: string | undefined, kind: string | undefined): ResourceType {
+  const r = apiVersion !== undefined && kind !== undefined ? registry.byKind(apiVersion, kind) : undefined;
+  if (r === undefined) throw new Error(`no resource for apiVersion ${String(apiVersion)} kind ${String(kind)}`);
+  return r;
+}
+
+function versionOf(apiVersion: string | undefined): string {
+  const v = apiVersion ?? '';
+  return v.includes('/') ? v.slice(v.indexOf('/') + 1) : v;
+}
+
+function rethrow(e: unknown): never {
+  if (e instanceof StatusError) throw new Error(`${e.status.code} ${e.status.reason ?? ''}: ${e.status.message ?? ''}`, { cause: e });
+  throw e;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/**
+ * Starts an in-process Kubernetes API server on loopback that speaks kube-apiserver's HTTP
+ * protocol (CRUD, lists with paging and selectors, watches with bookmarks, Status errors), for
+ * tests, examples and benchmarks.
+ *
+ * @example
+ * const server = await startApiServer({ token: true, tls: true });
+ * const api = server.kubeConfig.makeApiClient(CoreV1Api);
+ * // ...
+ * await server.close();
+ */
+export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(host)) throw new Error(`startApiServer binds loopback only; got host ${host}`);
+  const token = options.token === true ? randomBytes(16).toString('hex') : options.token;
+  const tls = options.tls === true ? await generateTlsMaterial() : undefined;
+
+  const store = new ObjectStore(options.historyWindow ?? 100_000);
+  const registry = new ResourceRegistry();
+  const service = new ObjectService(store, { requireNamespace: options.requireNamespace ?? true });
+  const hub = new WatchHub(store);
+  const requests = new RequestLog();
+  const sockets = new Set<Socket>();
+  let port = options.port ?? 0;
+
+  const restart = async (downMs: number): Promise<void> => {
+    for (const c of hub.connections()) c.destroy();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const s of sockets) s.destroy();
+    await closed;
+    if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+    await listen(server, port, host);
+  };
+  const faults = new Faults(hub, store, restart);
+  const handler = new RequestHandler(registry, service, hub, faults, requests, {
+    token,
+    maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
+    defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds,
+  });
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => handler.handle(req, res);
+  const server: Server = tls !== undefined ? createHttpsServer({ cert: tls.cert, key: tls.key }, onRequest) : createHttpServer(onRequest);
+  server.keepAliveTimeout = 30_000;
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.setNoDelay(true);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('secureConnection', (s: Socket) => s.setNoDelay(true));
+
+  const nsType = resolveKind(registry, 'v1', 'Namespace');
+  for (const ns of options.namespaces ?? ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+    service.create(nsType, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  }
+
+  port = await listen(server, port, host);
+  const url = `${tls !== undefined ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const kcParams = { server: url, token, ca: tls?.ca };
+  const yaml = kubeconfigYaml(kcParams);
+
+  const createOne = (o: KubeObject, skipNamespaceCheck: boolean): KubeObject => {
+    const r = resolveKind(registry, o.apiVersion, o.kind);
+    try {
+      const obj = service.decode(r, versionOf(o.apiVersion), o);
+      const entry = service.create(r, r.namespaced ? (o.metadata?.namespace ?? 'default') : undefined, obj, { skipNamespaceCheck });
+      return entry.object;
+    } catch (e) {
+      return rethrow(e);
+    }
+  };
+
+  return {
+    url,
+    port,
+    token,
+    caPem: tls?.ca,
+    kubeConfig: kubeConfigObject(kcParams),
+    kubeconfigYaml: yaml,
+    writeKubeconfig: (path) => writeFile(path, yaml, { mode: 0o600 }),
+    faults,
+    requests,
+    get resourceVersion() {
+      return store.resourceVersion;
+    },
+    seed(objects) {
+      const out: KubeObject[] = [];
+      for (const o of objects) out.push(createOne(o, true));
+      return out;
+    },
+    create: (o) => createOne(o, false),
+    update(o) {
+      const r = resolveKind(registry, o.apiVersion, o.kind);
+      try {
+        const obj = service.decode(r, versionOf(o.apiVersion), o);
+        return service.update(r, o.metadata?.namespace, o.metadata?.name ?? '', obj).object;
+      } catch (e) {
+        return rethrow(e);
+      }
+    },
+    delete(apiVersion, kind, name, namespace, opts) {
+      const r = resolveKind(registry, apiVersion, kind);
+      if (store.get(resourceId(r), objectKey(r.namespaced ? namespace : undefined, name)) === undefined) return undefined;
+      try {
+        return service.delete(r, namespace, name, opts).entry.object;
+      } catch (e) {
+        return rethrow(e);
+      }
+    },
+    get(apiVersion, kind, name, namespace) {
+      const r = resolveKind(registry, apiVersion, kind);
+      return store.get(resourceId(r), objectKey(r.namespaced ? namespace : undefined, name))?.object;
+    },
+    list(apiVersion, kind, namespace) {
+      const r = resolveKind(registry, apiVersion, kind);
+      const all = store.snapshot(resourceId(r));
+      return (namespace === undefined ? all : all.filter((e) => e.key.startsWith(`${namespace}/`))).map((e) => e.object);
+    },
+    openWatches: (id) => hub.connections(id).length,
+    async close() {
+      for (const c of hub.connections()) c.destroy();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const s of sockets) s.destroy();
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { generate } from 'selfsigned';
+
+/** A server certificate, its key, and the CA that signed it (all PEM). */
+export interface TlsMaterial {
+  readonly cert: string;
+  readonly key: string;
+  readonly ca: string;
+}
+
+/**
+ * Generates, at start, a throw-away CA and a server certificate for `localhost`, `127.0.0.1` and
+ * `::1` signed by it, so clients exercise their real CA verification path.
+ */
+export async function generateTlsMaterial(): Promise<TlsMaterial> {
+  const days = 7;
+  const notAfterDate = new Date(Date.now() + days * 86_400_000);
+  const ca = await generate([{ name: 'commonName', value: 'rxkube-embedded-ca' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notAfterDate,
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    ],
+  });
+  const leaf = await generate([{ name: 'commonName', value: 'rxkube-apiserver' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notAfterDate,
+    ca: { key: ca.private, cert: ca.cert },
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
+    ],
+  });
+  return { cert: leaf.cert, key: leaf.private, ca: ca.cert };
+}
