@@ -7,3 +7,4 @@ export * from './probe-routes.js';
 export * from './leader-election-options.js';
 export * from './signal-handler.js';
 export * from './manager.js';
+export * from './lease-leadership.js';

@@ -39,8 +39,11 @@ export interface ManagerLeaderElectionOptions {
   readonly renewDeadline?: number;
   readonly retryPeriod?: number;
   readonly releaseOnCancel?: boolean;
-  /** Creates the elector. */
-  readonly elector: LeadershipFactory;
+  /**
+   * Creates the elector. Default: rxkube's Lease-based election (`leaseLeadership`) through the
+   * manager's client, on the manager's scheduler.
+   */
+  readonly elector?: LeadershipFactory;
 }
 
 /** Where in-cluster pods find their namespace. */

@@ -17,6 +17,7 @@ import { httpServerRunnable } from './http-server.js';
 import type { HttpServerRunnable } from './http-server.js';
 import type { Leadership, ManagerLeaderElectionConfig, ManagerLeaderElectionOptions } from './leader-election-options.js';
 import { resolveManagerLeaderElection } from './leader-election-options.js';
+import { clientLeaseApi, leaseLeadership } from './lease-leadership.js';
 import {
   CheckerAfterStartError,
   GracefulShutdownTimeoutError,
@@ -145,6 +146,9 @@ export function manager(options: ManagerOptions = {}): Manager {
     }
     return client;
   };
+  if (options.leaderElection && !options.leaderElection.elector && !options.client && !options.kubeConfig) {
+    throw new ManagerConfigError('leader election needs `leaderElection.elector`, `client` or `kubeConfig`');
+  }
   const recorders: EventRecorder[] = [];
   const healthzChecks = new Map<string, HealthCheck>();
   const readyzChecks = new Map<string, HealthCheck>();
@@ -228,7 +232,8 @@ export function manager(options: ManagerOptions = {}): Manager {
     const setStatus = leaderStatusMetric(metrics.registry, leConfig.id);
     let elector: Leadership;
     try {
-      elector = options.leaderElection.elector(leConfig);
+      const factory = options.leaderElection.elector ?? leaseLeadership(clientLeaseApi(getClient()), { scheduler });
+      elector = factory(leConfig);
     } catch (err) {
       reportError(err);
       return;

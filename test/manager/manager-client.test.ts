@@ -34,3 +34,10 @@ describe('manager client and event recorders', () => {
     await server.close();
   });
 });
+
+describe('default leader election', () => {
+  it('needs an elector, client or kubeConfig', () => {
+    expect(() => manager({ leaderElection: { id: 'l', namespace: 'ns' } })).toThrow(ManagerConfigError);
+    expect(() => manager({ leaderElection: { id: 'l', namespace: 'ns' }, kubeConfig: kubeConfigFor('http://127.0.0.1:1') })).not.toThrow();
+  });
+});
