@@ -1,7 +1,7 @@
-import { type Observable, catchError, defer, mergeMap, of, take, throwError, throwIfEmpty } from 'rxjs';
+import { type Observable, type SchedulerLike, asyncScheduler, catchError, defer, mergeMap, of, take, throwError, throwIfEmpty, timeout } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import { ApiError } from '../client/api-error.js';
-import type { ListOptions, ListWatcher } from './list-watcher.js';
+import type { ListOptions, ListPage, ListWatcher } from './list-watcher.js';
 
 /** A complete list assembled from one or more pages. */
 export interface AssembledList<T extends KubeObject = KubeObject> {
@@ -17,6 +17,18 @@ export interface AssembledList<T extends KubeObject = KubeObject> {
 export interface ListPagesOptions {
   /** After a later page fails with reason `Expired`, retry once as one unpaged list. Default true. */
   readonly fullListIfExpired?: boolean;
+  /** A page request unanswered this long fails with {@link ListTimeoutError}. Default: no limit. */
+  readonly pageTimeoutMs?: number;
+  /** Scheduler of the page timeout. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/** A list page request got no answer within `pageTimeoutMs` (a frozen connection). */
+export class ListTimeoutError extends Error {
+  override readonly name = 'ListTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(`list request got no answer within ${timeoutMs}ms`);
+  }
 }
 
 /** Reason `Expired` only (the pager's check; a plain 410 Gone does not qualify). */
@@ -38,15 +50,22 @@ function isReasonExpired(err: unknown): boolean {
 export function listPages<T extends KubeObject>(
   lw: ListWatcher<T>,
   options: ListOptions,
-  { fullListIfExpired = true }: ListPagesOptions = {},
+  { fullListIfExpired = true, pageTimeoutMs, scheduler = asyncScheduler }: ListPagesOptions = {},
 ): Observable<AssembledList<T>> {
+  const request = (opts: ListOptions): Observable<ListPage<T>> => {
+    const page$ = lw.list(opts).pipe(
+      take(1),
+      throwIfEmpty(() => new Error('list request completed without a page')),
+    );
+    return pageTimeoutMs === undefined
+      ? page$
+      : page$.pipe(timeout({ first: pageTimeoutMs, scheduler, with: () => throwError(() => new ListTimeoutError(pageTimeoutMs)) }));
+  };
   return defer(() => {
     const items: T[] = [];
     let pages = 0;
     const page = (opts: ListOptions): Observable<AssembledList<T>> =>
-      lw.list(opts).pipe(
-        take(1),
-        throwIfEmpty(() => new Error('list request completed without a page')),
+      request(opts).pipe(
         mergeMap((p) => {
           pages += 1;
           if (!p.continue && pages === 1) {
@@ -62,9 +81,7 @@ export function listPages<T extends KubeObject>(
       catchError((err: unknown) => {
         if (pages === 0 || !fullListIfExpired || !isReasonExpired(err)) return throwError(() => err);
         const { limit: _limit, continue: _continue, ...full } = options;
-        return lw.list(full).pipe(
-          take(1),
-          throwIfEmpty(() => new Error('list request completed without a page')),
+        return request(full).pipe(
           mergeMap((p) => of({ items: [...p.items], resourceVersion: p.resourceVersion, paginated: true, pages: pages + 1 })),
         );
       }),

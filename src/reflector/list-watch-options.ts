@@ -30,6 +30,11 @@ export interface ListWatchOptions {
    * servers that send periodic bookmarks (kube-apiserver does about once a minute). Default off.
    */
   readonly idleTimeoutMs?: number;
+  /**
+   * A list page unanswered this long is aborted and counts as a failed list (backoff, relist).
+   * kube-apiserver ends requests after 60 s (`--request-timeout`). Default 90 000; 0 disables.
+   */
+  readonly listTimeoutMs?: number;
   /** Backoff between failed attempts (BO-1, BO-2). */
   readonly backoff?: BackoffOptions;
   /** Re-watch immediately after 500 InternalError events for up to this long (RE-10). Default 0 (never). */
@@ -53,6 +58,7 @@ export interface ResolvedListWatchOptions {
   readonly minWatchTimeoutSeconds: number;
   readonly stallMarginMs: number;
   readonly idleTimeoutMs: number | undefined;
+  readonly listTimeoutMs: number | undefined;
   readonly backoff: BackoffOptions;
   readonly maxInternalErrorRetryMs: number;
   readonly authRetries: number;
@@ -80,6 +86,7 @@ export function resolveListWatchOptions(options: ListWatchOptions): ResolvedList
   nonNegative(options.minWatchTimeoutSeconds, 'minWatchTimeoutSeconds');
   nonNegative(options.stallMarginMs, 'stallMarginMs');
   nonNegative(options.idleTimeoutMs, 'idleTimeoutMs');
+  nonNegative(options.listTimeoutMs, 'listTimeoutMs');
   nonNegative(options.maxInternalErrorRetryMs, 'maxInternalErrorRetryMs');
   nonNegative(options.authRetries, 'authRetries');
   const b = options.backoff ?? {};
@@ -94,6 +101,7 @@ export function resolveListWatchOptions(options: ListWatchOptions): ResolvedList
     minWatchTimeoutSeconds: Math.max(options.minWatchTimeoutSeconds ?? 0, MIN_WATCH_TIMEOUT_SECONDS),
     stallMarginMs: options.stallMarginMs ?? 30_000,
     idleTimeoutMs: options.idleTimeoutMs,
+    listTimeoutMs: options.listTimeoutMs === 0 ? undefined : (options.listTimeoutMs ?? 90_000),
     backoff: b,
     maxInternalErrorRetryMs: options.maxInternalErrorRetryMs ?? 0,
     authRetries: options.authRetries ?? 2,

@@ -176,7 +176,10 @@ export class ReflectorRun<T extends KubeObject> {
     };
     this.status({ type: 'listing', resourceVersion: rv, limit });
     this.request?.unsubscribe();
-    this.request = listPages(this.lw, options).subscribe({
+    this.request = listPages(this.lw, options, {
+      ...(this.o.listTimeoutMs !== undefined ? { pageTimeoutMs: this.o.listTimeoutMs } : {}),
+      scheduler: this.o.scheduler,
+    }).subscribe({
       next: (result) => this.after(0, () => this.listed(result, rv)),
       error: (err: unknown) => this.after(0, () => this.listFailed(err, mayFallBack)),
     });

@@ -8,7 +8,7 @@ const failures = (n: number) => Array.from({ length: n }, () => ({ error: intern
 
 describe('reflector backoff (SEMANTICS §3.1)', () => {
   it('BO-1 delays 800ms ×2 up to a 30s cap, jittered into [d, 2d), shared by the relist loop', () => {
-    const r = run({ lists: failures(10) }, 400_000);
+    const r = run({ lists: failures(10) }, 400_000, { listTimeoutMs: 0 });
     expect(r.backoffs().map((b) => b.delayMs)).toEqual([800, 1600, 3200, 6400, 12800, 25600, 30000, 30000, 30000, 30000]);
     // each relist starts exactly when its backoff ends (sliding: the wait starts after the failure)
     expect(r.lw.listCalls.map((c) => c.at).slice(0, 4)).toEqual([0, 800, 2400, 5600]);

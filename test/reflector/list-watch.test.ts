@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ReflectorConfigError, ReflectorFatalError, WatchStalledError } from '../../src/reflector/reflector-errors.js';
+import { ListTimeoutError } from '../../src/reflector/list-pages.js';
 import { listWatch } from '../../src/reflector/list-watch.js';
 import { added, bookmark, gone, obj, page, unauthorized } from './fake-list-watcher.js';
 import { run } from './harness.js';
@@ -42,6 +43,28 @@ describe('listWatch stall detection', () => {
     const r = run({ watches: [{ events: [[10, added(obj('a', '1'))]] }] }, 400_000, { streamingList: true });
     expect(r.lw.watchCalls[0]?.unsubscribedAt).toBe(330_000);
     expect(r.lw.watchCalls[1]?.options.sendInitialEvents).toBe(true);
+  });
+});
+
+describe('listWatch list timeout', () => {
+  it('aborts a list page unanswered for listTimeoutMs, backs off and relists', () => {
+    const r = run({ lists: [{ page: page([obj('a', '1')], '1', 'C') }, { hang: true }, { page: page([], '2') }] }, 200_000);
+    // page 2 (continue C) hangs: aborted after 90 s, then a fresh list after the 800 ms backoff
+    expect(r.lw.listCalls.map((c) => [c.at, c.options.continue])).toEqual([
+      [0, undefined],
+      [0, 'C'],
+      [90_800, undefined],
+    ]);
+    expect(r.lw.listCalls[1]?.unsubscribedAt).toBe(90_000);
+    const err = r.statuses.find((x) => x.s.type === 'error')?.s as { error: unknown };
+    expect(err.error).toBeInstanceOf(ListTimeoutError);
+    expect(r.eventTypes()).toEqual(['replace']);
+  });
+
+  it('listTimeoutMs: 0 waits forever', () => {
+    const r = run({ lists: [{ hang: true }] }, 500_000, { listTimeoutMs: 0 });
+    expect(r.lw.listCalls).toHaveLength(1);
+    expect(r.lw.listCalls[0]?.unsubscribedAt).toBe(500_000);
   });
 });
 
