@@ -1,0 +1,19 @@
+/** SEMANTICS §8.5 CR-12. Ordering and grace run in virtual time; fake runnables log `<t> <name>:<event>`. */
+import { Subject } from 'rxjs';
+import { classifyRunnable, httpServerRunnable, toRunnable } from '../../src/manager/index.js';
+import { describe, expect, it } from 'vitest';
+
+describe('CR-12 Runnable classification', () => {
+  const start = () => Promise.resolve();
+  it('HTTP servers, caches, needLeaderElection=false and the default group', () => {
+    expect(classifyRunnable(httpServerRunnable({ name: 'm', port: 0, handler: () => undefined }))).toBe('httpServers');
+    expect(classifyRunnable(httpServerRunnable({ name: 'm', port: 0, handler: () => undefined, needLeaderElection: true }))).toBe('leaderElection');
+    expect(classifyRunnable({ start, waitForSync: () => Promise.resolve(true) })).toBe('caches');
+    expect(classifyRunnable({ start, synced$: new Subject<boolean>() })).toBe('caches');
+    expect(classifyRunnable({ start, needLeaderElection: false })).toBe('others');
+    expect(classifyRunnable({ start, needLeaderElection: () => false })).toBe('others');
+    expect(classifyRunnable({ start, needLeaderElection: true })).toBe('leaderElection');
+    expect(classifyRunnable({ start })).toBe('leaderElection');
+    expect(classifyRunnable(toRunnable(() => undefined))).toBe('leaderElection');
+  });
+});
