@@ -134,6 +134,9 @@ export function manager(options: ManagerOptions = {}): Manager {
   const logger = options.logger ?? noopLogger;
   const scheduler = options.scheduler ?? asyncScheduler;
   const grace = options.gracefulShutdownTimeout ?? 30_000;
+  if (typeof grace !== 'number' || Number.isNaN(grace)) {
+    throw new ManagerConfigError(`gracefulShutdownTimeout must be a number of milliseconds, got ${String(grace)}`);
+  }
   const metrics = managerMetrics(options.registry);
   const leConfig = options.leaderElection ? resolveManagerLeaderElection(options.leaderElection) : undefined;
   let client: KubeClient | undefined = options.client;

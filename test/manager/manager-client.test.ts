@@ -41,3 +41,10 @@ describe('default leader election', () => {
     expect(() => manager({ leaderElection: { id: 'l', namespace: 'ns' }, kubeConfig: kubeConfigFor('http://127.0.0.1:1') })).not.toThrow();
   });
 });
+
+describe('option validation', () => {
+  it('rejects a non-numeric graceful shutdown timeout', () => {
+    expect(() => manager({ gracefulShutdownTimeout: Number.NaN })).toThrow(ManagerConfigError);
+    expect(() => manager({ gracefulShutdownTimeout: '5s' as unknown as number })).toThrow('gracefulShutdownTimeout must be a number');
+  });
+});
