@@ -226,6 +226,7 @@ export function manager(options: ManagerOptions = {}): Manager {
   };
 
   let leaderSub: Subscription | undefined;
+  let clearLeaderStatus: () => void = () => undefined;
   const startLeaderElection = () => {
     if (!leConfig || !options.leaderElection) {
       void groups.leaderElection.start();
@@ -233,6 +234,7 @@ export function manager(options: ManagerOptions = {}): Manager {
       return;
     }
     const setStatus = leaderStatusMetric(metrics.registry, leConfig.id);
+    clearLeaderStatus = () => setStatus(false);
     let elector: Leadership;
     try {
       const factory = options.leaderElection.elector ?? leaseLeadership(clientLeaseApi(getClient()), { scheduler });
@@ -269,8 +271,8 @@ export function manager(options: ManagerOptions = {}): Manager {
   };
 
   const deadline = (): Promise<void> => {
-    if (grace < 0) return new Promise<void>(() => undefined);
     const ms = leaderLost ? 0 : grace;
+    if (ms < 0) return new Promise<void>(() => undefined);
     return new Promise<void>((resolve) => {
       deadlineSub = timer(ms, scheduler).subscribe(() => resolve());
     });
@@ -289,6 +291,7 @@ export function manager(options: ManagerOptions = {}): Manager {
     }
     deadlineSub?.unsubscribe();
     leaderSub?.unsubscribe();
+    clearLeaderStatus();
     for (const r of recorders) r.shutdown();
     state = 'stopped';
     if (!allEnded && effectiveGrace > 0) return new GracefulShutdownTimeoutError(effectiveGrace);

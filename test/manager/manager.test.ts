@@ -340,3 +340,40 @@ describe('manager robustness', () => {
     expect(o.settled && o.error === undefined).toBe(true);
   });
 });
+
+describe('leadership loss with an infinite grace period', () => {
+  it('still skips the graceful wait (timeout forced to 0) and clears the leader gauge', async () => {
+    const vt = virtualTime();
+    const leading = new Subject<boolean>();
+    const mgr = manager({
+      scheduler: vt.scheduler,
+      gracefulShutdownTimeout: -1,
+      leaderElection: { id: 'lock', namespace: 'ns', elector: () => ({ leading$: leading }) },
+    });
+    mgr.add(fakeRunnable(vt, 'ctrl', { stopAfter: Infinity }));
+    const o = outcome(mgr.start(new AbortController().signal));
+    await vt.advance(1);
+    leading.next(true);
+    await vt.advance(1);
+    expect(await mgr.metrics.text()).toContain('leader_election_master_status{name="lock"} 1');
+    leading.next(false);
+    await vt.advance(0);
+    expect((o.error as Error).message).toBe('leader election lost');
+    expect(await mgr.metrics.text()).toContain('leader_election_master_status{name="lock"} 0');
+  });
+
+  it('clears the leader gauge after a normal stop', async () => {
+    const vt = virtualTime();
+    const leading = new Subject<boolean>();
+    const mgr = manager({ scheduler: vt.scheduler, leaderElection: { id: 'lock', namespace: 'ns', elector: () => ({ leading$: leading }) } });
+    const ac = new AbortController();
+    const o = outcome(mgr.start(ac.signal));
+    await vt.advance(1);
+    leading.next(true);
+    await vt.advance(1);
+    ac.abort();
+    await vt.advance(1);
+    expect(o.settled && o.error === undefined).toBe(true);
+    expect(await mgr.metrics.text()).toContain('leader_election_master_status{name="lock"} 0');
+  });
+});
