@@ -111,11 +111,16 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElection {
         attempt();
       }, Math.max(0, delay));
     };
+    let lastAttemptStart = Number.NEGATIVE_INFINITY;
     const acquireWait = (): number => {
       const jittered = cfg.retryPeriod * (1 + cfg.jitterFactor * cfg.random());
       const holder = elector.observedHolder();
-      const untilExpiry = elector.observedExpiry() - scheduler.now();
-      return holder !== undefined && holder !== identity && untilExpiry > 0 ? Math.min(jittered, untilExpiry) : jittered;
+      if (holder === undefined || holder === identity) return jittered;
+      const expiry = elector.observedExpiry();
+      const now = scheduler.now();
+      if (expiry > now) return Math.min(jittered, expiry - now);
+      // The lease expired while the last attempt (which still saw it valid) was in flight: go now.
+      return expiry > lastAttemptStart ? 0 : jittered;
     };
     const lose = (): void => {
       deadlineSub?.unsubscribe();
@@ -128,6 +133,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElection {
     };
     const attempt = (): void => {
       const start = scheduler.now();
+      lastAttemptStart = start;
       const budget = leading ? Math.min(cfg.requestTimeout, deadlineAt - start) : cfg.requestTimeout;
       if (budget <= 0) {
         lose();
