@@ -119,8 +119,12 @@ describe.skipIf(!hasCluster)('reflector against a real kube-apiserver', () => {
       status: { next: (s) => statuses.push(s) },
     }).subscribe({ next: (e) => mirror.apply(e), error: (e: unknown) => (streamError = e) });
 
+    const t0 = Date.now();
+    const phases: string[] = [];
+    const mark = (what: string) => phases.push(`${what} @${((Date.now() - t0) / 1000).toFixed(1)}s`);
     try {
       await waitFor(() => mirror.replaces >= 1, 30_000, 'first replace');
+      mark('first replace');
 
       // churn: create, update and delete from a second client, tolerating the restart windows
       let stop = false;
@@ -144,8 +148,11 @@ describe.skipIf(!hasCluster)('reflector against a real kube-apiserver', () => {
 
       await waitFor(() => ops >= 100, 60_000, '100 churn operations');
       const restartsBefore = mirror.replaces;
+      mark('restart');
       await restartApiServer(2);
+      mark('apiserver ready');
       await waitFor(() => ops >= 250, 90_000, 'churn after restart');
+      mark('churn done');
 
       // force a 410: pause churn, move the global RV on elsewhere, compact etcd, restart
       stop = true;
@@ -156,18 +163,22 @@ describe.skipIf(!hasCluster)('reflector against a real kube-apiserver', () => {
       expect(compactedAt).toBeGreaterThan(0);
       const expiredBefore = statuses.filter((s) => s.type === 'error' && isExpired(s.error)).length;
       await restartApiServer(1);
+      mark('compacted + restarted');
       await waitFor(
         () => statuses.filter((s) => s.type === 'error' && isExpired(s.error)).length > expiredBefore,
         60_000,
         '410 after compaction + restart',
       );
 
+      mark('410 seen');
       // some more changes after recovery, then compare
       for (let i = 0; i < 20; i++) await cms.create({ metadata: { name: `post-${i}` }, data: { v: 'x' } });
       await cms.delete('pre-0');
       const expected = async () => new Map((await cms.list()).items.map((o) => [o.metadata?.name ?? '', o.metadata?.resourceVersion ?? '']));
       let server = await expected();
       await waitFor(() => sameMap(mirror.state, server), 60_000, 'mirror converges');
+      mark(`converged (${ops} churn ops, ${mirror.replaces} replaces)`);
+      console.info(`reflector e2e phases: ${phases.join(', ')}`);
       server = await expected();
       expect(sameMap(mirror.state, server)).toBe(true);
       expect(mirror.state.size).toBe(server.size);
