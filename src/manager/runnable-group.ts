@@ -30,14 +30,26 @@ export function runToCompletion(r: Runnable, signal: AbortSignal): Promise<void>
 }
 
 /**
- * Resolves when the runnable is ready: caches once synced (false if they gave up), HTTP servers
- * once listening, everything else at once. Rejects only if `listening` rejects.
+ * Resolves when the runnable is ready: caches once synced (`synced$` emits true, else
+ * `waitForSync(signal)`; false if they gave up), HTTP servers once listening, everything else at
+ * once. Rejects only if `listening` rejects.
  */
 export function whenReady(r: Runnable, signal: AbortSignal): Promise<boolean> {
-  if (typeof r.waitForSync === 'function') return r.waitForSync(signal);
   const synced$ = r.synced$;
   if (synced$ !== undefined) {
     return new Promise<boolean>((resolve) => {
+      let done = false;
+      const held: { sub?: { unsubscribe(): void } } = {};
+      const onAbort = () => finish(false);
+      function finish(v: boolean) {
+        if (done) return;
+        done = true;
+        signal.removeEventListener('abort', onAbort);
+        held.sub?.unsubscribe();
+        resolve(v);
+      }
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) return finish(false);
       const sub = synced$.subscribe({
         next: (v) => {
           if (v) finish(true);
@@ -45,16 +57,11 @@ export function whenReady(r: Runnable, signal: AbortSignal): Promise<boolean> {
         error: () => finish(false),
         complete: () => finish(false),
       });
-      const onAbort = () => finish(false);
-      signal.addEventListener('abort', onAbort, { once: true });
-      function finish(v: boolean) {
-        signal.removeEventListener('abort', onAbort);
-        queueMicrotask(() => sub.unsubscribe());
-        resolve(v);
-      }
-      if (signal.aborted) finish(false);
+      held.sub = sub;
+      if (done) sub.unsubscribe();
     });
   }
+  if (typeof r.waitForSync === 'function') return r.waitForSync(signal);
   if (r.listening !== undefined) return r.listening.then(() => true);
   return Promise.resolve(true);
 }

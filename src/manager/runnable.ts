@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import { ignoreElements } from 'rxjs';
 
 /** What a runnable's `start` may return: a Promise that settles when it ends, an Observable, or nothing. */
 export type RunnableResult = Promise<void> | Observable<unknown> | void;
@@ -13,8 +14,8 @@ export type RunnableResult = Promise<void> | Observable<unknown> | void;
  *
  * Optional capabilities decide its group (CR-12):
  * - `isHttpServer: true` → started first, stopped last;
- * - `waitForSync(signal)` or `synced$` → a cache: the manager waits until it has synced before
- *   starting anything that is not an HTTP server;
+ * - `synced$` or `waitForSync(signal)` → a cache: the manager waits until it has synced before
+ *   starting anything that is not an HTTP server (`synced$` wins when both exist);
  * - `needLeaderElection` false → starts without leadership; true/absent → only while leading.
  */
 export interface Runnable {
@@ -62,4 +63,26 @@ export function classifyRunnable(r: Runnable): RunnableGroupName {
   if (isCacheRunnable(r)) return 'caches';
   if (needsLeaderElection(r) === false) return 'others';
   return 'leaderElection';
+}
+
+/** Options of {@link cacheRunnable}. */
+export interface CacheRunnableOptions {
+  readonly name?: string;
+  /** Kept subscribed while the manager runs (e.g. an informer's event stream); its error is a runnable error. */
+  readonly source: Observable<unknown>;
+  /** Emits true once the cache has synced (e.g. the informer's `synced$`). */
+  readonly synced$: Observable<boolean>;
+}
+
+/**
+ * Wraps a cache that runs while subscribed (a shared informer, a factory's combined stream) as a
+ * cache runnable: the manager subscribes `source` when caches start, waits for `synced$` before
+ * starting controllers, and unsubscribes when caches stop.
+ */
+export function cacheRunnable(options: CacheRunnableOptions): Runnable {
+  return {
+    ...(options.name === undefined ? {} : { name: options.name }),
+    start: () => options.source.pipe(ignoreElements()),
+    synced$: options.synced$,
+  };
 }

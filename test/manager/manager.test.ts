@@ -1,4 +1,4 @@
-import { Observable, Subject, finalize } from 'rxjs';
+import { BehaviorSubject, Observable, Subject, finalize } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import {
   GracefulShutdownTimeoutError,
@@ -375,5 +375,47 @@ describe('leadership loss with an infinite grace period', () => {
     await vt.advance(1);
     expect(o.settled && o.error === undefined).toBe(true);
     expect(await mgr.metrics.text()).toContain('leader_election_master_status{name="lock"} 0');
+  });
+});
+
+describe('cacheRunnable', () => {
+  it('keeps the source subscribed while running and gates controllers on synced$', async () => {
+    const vt = virtualTime();
+    const { cacheRunnable } = await import('../../src/manager/index.js');
+    const synced = new BehaviorSubject(false);
+    const source = new Observable<number>(() => {
+      vt.record('source:subscribed');
+      return () => vt.record('source:unsubscribed');
+    });
+    const mgr = manager({ scheduler: vt.scheduler });
+    mgr.add(cacheRunnable({ name: 'pods', source, synced$: synced }));
+    mgr.add(fakeRunnable(vt, 'ctrl'));
+    const ac = new AbortController();
+    const o = outcome(mgr.start(ac.signal));
+    await vt.advance(10);
+    synced.next(true);
+    await vt.advance(1);
+    ac.abort();
+    await vt.advance(1);
+    expect(o.settled && o.error === undefined).toBe(true);
+    expect(vt.log).toEqual(['0 source:subscribed', '10 ctrl:start', '11 ctrl:abort', '11 ctrl:stopped', '11 source:unsubscribed']);
+  });
+
+  it('prefers synced$ over a waitForSync with another signature', async () => {
+    const vt = virtualTime();
+    const mgr = manager({ scheduler: vt.scheduler });
+    mgr.add({
+      start: () => new Observable<never>(),
+      synced$: new BehaviorSubject(true),
+      waitForSync: (timeout: unknown) => Promise.resolve(typeof timeout === 'number'),
+    });
+    mgr.add(fakeRunnable(vt, 'ctrl'));
+    const ac = new AbortController();
+    const o = outcome(mgr.start(ac.signal));
+    await vt.advance(1);
+    expect(vt.log).toEqual(['0 ctrl:start']);
+    ac.abort();
+    await vt.advance(1);
+    expect(o.settled && o.error === undefined).toBe(true);
   });
 });
