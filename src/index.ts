@@ -6,3 +6,4 @@ export * from './logging/index.js';
 export * from './metrics/index.js';
 export * from './events/index.js';
 export * from './manager/index.js';
+export * from './leader-election/index.js';

@@ -6,3 +6,4 @@ export * from './leader-elector.js';
 export * from './leader-election.js';
 export * from './while-leading.js';
 export * from './in-memory-lease-api.js';
+export * from './kube-client-lease-api.js';

@@ -1,0 +1,40 @@
+import { Observable } from 'rxjs';
+import type { Resource } from '../api/resource.js';
+import type { KubeClient } from '../client/kube-client.js';
+import type { LeaseApi } from './lease-api.js';
+import type { Lease } from './lease.js';
+
+/** `coordination.k8s.io/v1` Leases (resolved, so no discovery request is needed). */
+export const LEASE_RESOURCE: Resource = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases', namespaced: true };
+
+/**
+ * A {@link LeaseApi} over rxkube's HTTP client: GET, POST and PUT (`replace`, conditional on
+ * `metadata.resourceVersion`) of Leases. Each call is a cold Observable; unsubscribing aborts the
+ * request. Errors are the client's `ApiError` (404 NotFound, 409 Conflict, …) or `NetworkError`.
+ *
+ * ```ts
+ * const lock = new LeaseLock(kubeClientLeaseApi(client), { namespace: 'kube-system', name: 'my-ctrl' }, identity);
+ * ```
+ */
+export function kubeClientLeaseApi(client: KubeClient): LeaseApi {
+  const leases = (namespace: string | undefined) => client.objects<Lease>(LEASE_RESOURCE, namespace);
+  return {
+    get: (ref) => abortable((signal) => leases(ref.namespace).get(ref.name, { signal })),
+    create: (lease) => abortable((signal) => leases(lease.metadata?.namespace).create(lease, { signal })),
+    update: (lease) => abortable((signal) => leases(lease.metadata?.namespace).replace(lease, { signal })),
+  };
+}
+
+function abortable<T>(call: (signal: AbortSignal) => Promise<T>): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const controller = new AbortController();
+    call(controller.signal).then(
+      (value) => {
+        subscriber.next(value);
+        subscriber.complete();
+      },
+      (err: unknown) => subscriber.error(err),
+    );
+    return () => controller.abort();
+  });
+}
