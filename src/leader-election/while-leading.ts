@@ -5,9 +5,10 @@ import { distinctUntilChanged, EMPTY, type Observable, switchMap } from 'rxjs';
  * (synchronously, on the `false` emission), starting a fresh `work()` on each new term.
  *
  * ```
- * leading$: f---t-------f---t---
- * work():       a-b-c-     a-b-
- * result:   ----a-b-c---------a-b-
+ * leading$: f---t------f----t-----
+ * work():       a-b-c-d-e-f          (cold, subscribed anew on each term)
+ * result:   ----a-b-c-d-----a-b-c-
+ *               ^------!    ^----      (work subscriptions)
  * ```
  */
 export function whileLeading<T>(leading$: Observable<boolean>, work: () => Observable<T>): Observable<T> {
