@@ -10,6 +10,7 @@ import type { ObjectService, DeleteOptions } from './object-service.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import type { RequestLog } from './request-log.js';
 import { apiVersionOf, crdProblems, resourceFromCrd, resourceId, type ResourceRegistry, type ResourceType } from './resource-registry.js';
+import { openApiV3Document, openApiV3Index } from './openapi.js';
 import { parseRoute, type Route } from './route.js';
 import {
   badRequest, failure, invalid, methodNotAllowed, reasonForCode, StatusError, tooLarge, unauthorized,
@@ -164,7 +165,12 @@ export class RequestHandler {
         if (l === undefined) throw unknownPath();
         return sendJson(res, 200, l);
       }
-      case 'openapi':
+      case 'openapi': {
+        if (url.pathname === '/openapi/v3' || url.pathname === '/openapi/v3/') return sendJson(res, 200, openApiV3Index(this.registry));
+        const doc = url.pathname.startsWith('/openapi/v3/') ? openApiV3Document(this.registry, url.pathname.slice('/openapi/v3/'.length)) : undefined;
+        if (doc === undefined) throw unknownPath();
+        return sendJson(res, 200, doc);
+      }
       case 'unknown':
         throw unknownPath();
       case 'resource': {
@@ -180,6 +186,11 @@ export class RequestHandler {
     if (t.namespace !== undefined && !r.namespaced) throw unknownPath();
     if (t.subresource !== undefined && !(t.subresource === 'status' && r.hasStatus)) throw unknownPath();
     const version = t.version;
+    const bodyType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+    if ((method === 'POST' || method === 'PUT') && bodyType !== '' && bodyType !== 'application/json' && bodyType !== '*/*') {
+      req.resume();
+      throw unsupportedMediaType(bodyType);
+    }
     if (t.name === undefined) {
       if (watch) return this.watch(res, t, q, method);
       switch (method) {

@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Runs the embedded API server standalone (see docs/embedded-api-server.md).
+// Uses the compiled build when present; in a source checkout it runs the TypeScript through tsx.
+import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const built = join(root, 'dist', 'src', 'testing', 'api-server', 'cli.js');
+
+if (existsSync(built)) {
+  const { main } = await import(pathToFileURL(built).href);
+  process.exitCode = await main(process.argv.slice(2));
+} else {
+  const source = join(root, 'src', 'testing', 'api-server', 'cli-main.ts');
+  const require = createRequire(import.meta.url);
+  let tsx;
+  try {
+    tsx = require.resolve('tsx/cli');
+  } catch {
+    process.stderr.write('rxkube-apiserver: no build found (run `npm run build`) and tsx is not installed\n');
+    process.exit(1);
+  }
+  const child = spawn(process.execPath, [tsx, source, ...process.argv.slice(2)], { stdio: 'inherit' });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}

@@ -1,0 +1,78 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startApiServer, type ApiServerOptions } from './start-api-server.js';
+
+const USAGE = `rxkube-apiserver: an embedded Kubernetes API server on loopback, for development and tests.
+
+Usage: rxkube-apiserver [--port N] [--host 127.0.0.1] [--token [VALUE]] [--tls]
+                        [--history-window N] [--bookmark-interval-ms N] [--kubeconfig PATH]
+
+  --port N                 TCP port (default: a free port)
+  --host H                 loopback address to bind (127.0.0.1, ::1 or localhost)
+  --token [VALUE]          require a bearer token (random when no value is given)
+  --tls                    serve HTTPS with a generated CA (written into the kubeconfig)
+  --history-window N       changes kept for watch resumption (default 100000)
+  --bookmark-interval-ms N interval of watch bookmarks (default 1000)
+  --kubeconfig PATH        where to write the kubeconfig (default: a new temporary folder)
+
+Prints the URL and the kubeconfig path, then serves until SIGINT or SIGTERM.`;
+
+function int(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new Error(`--${name} needs a non-negative integer, got "${v}"`);
+  return Number(v);
+}
+
+/** Runs the command line; resolves when the server has stopped. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        token: { type: 'string' },
+        tls: { type: 'boolean' },
+        'history-window': { type: 'string' },
+        'bookmark-interval-ms': { type: 'string' },
+        kubeconfig: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    // `--token` without a value: parseArgs refuses it; treat it as "generate one".
+    const i = argv.indexOf('--token');
+    if (i >= 0 && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('--'))) {
+      return main([...argv.slice(0, i + 1), '', ...argv.slice(i + 1)]);
+    }
+    process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help === true) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const options: ApiServerOptions = {
+    port: int('port', values.port),
+    host: values.host,
+    token: values.token === undefined ? undefined : values.token === '' ? true : values.token,
+    tls: values.tls === true,
+    historyWindow: int('history-window', values['history-window']),
+    bookmarkIntervalMs: int('bookmark-interval-ms', values['bookmark-interval-ms']),
+  };
+  const server = await startApiServer(options);
+  const path = values.kubeconfig ?? join(await mkdtemp(join(tmpdir(), 'rxkube-apiserver-')), 'kubeconfig');
+  await server.writeKubeconfig(path);
+  process.stdout.write(`rxkube-apiserver listening on ${server.url}\nKUBECONFIG=${path}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,52 @@
+import type { ResourceRegistry } from './resource-registry.js';
+import { apiVersionOf } from './resource-registry.js';
+
+/** The `/openapi/v3` path of a group-version: `api/v1` or `apis/{group}/{version}`. */
+function gvPath(group: string, version: string): string {
+  return group === '' ? `api/${version}` : `apis/${group}/${version}`;
+}
+
+/**
+ * `/openapi/v3`: the index of per-group-version documents. The documents are minimal (see
+ * {@link openApiV3Document}); the index hash changes when the set of resources changes.
+ */
+export function openApiV3Index(registry: ResourceRegistry): object {
+  const paths: Record<string, { serverRelativeURL: string }> = {};
+  const hash = registry.all().map((r) => `${r.group}/${r.plural}@${r.versions.join(',')}`).join(';').length.toString(16);
+  for (const { group, versions } of registry.groups()) {
+    for (const v of versions) paths[gvPath(group, v)] = { serverRelativeURL: `/openapi/v3/${gvPath(group, v)}?hash=${hash}${v}` };
+  }
+  return { paths };
+}
+
+const PARAMS = ['dryRun', 'fieldManager', 'fieldValidation', 'force'].map((name) => ({
+  name,
+  in: 'query',
+  schema: { type: name === 'force' ? 'boolean' : 'string', uniqueItems: true },
+}));
+
+/**
+ * `/openapi/v3/{api/v1|apis/g/v}`: one PATCH (and POST / PUT) operation per resource, each tagged
+ * with `x-kubernetes-group-version-kind` and declaring the `fieldValidation` query parameter, so
+ * kubectl sees server-side field validation and does not need schemas. No component schemas:
+ * kubectl then computes strategic merge patches from its built-in types.
+ */
+export function openApiV3Document(registry: ResourceRegistry, path: string): object | undefined {
+  const parts = path.split('/').filter((p) => p !== '');
+  const [kind, a, b] = parts;
+  const group = kind === 'api' ? '' : (a ?? '');
+  const version = kind === 'api' ? (a ?? '') : (b ?? '');
+  if ((kind === 'api' && parts.length !== 2) || (kind === 'apis' && parts.length !== 3) || (kind !== 'api' && kind !== 'apis')) return undefined;
+  const rs = registry.all().filter((r) => r.group === group && r.versions.includes(version));
+  if (rs.length === 0) return undefined;
+  const prefix = `/${gvPath(group, version)}`;
+  const paths: Record<string, object> = {};
+  for (const r of rs) {
+    const gvk = { group, version, kind: r.kind };
+    const op = (verb: string) => ({ operationId: `${verb}${r.kind}`, parameters: PARAMS, 'x-kubernetes-action': verb, 'x-kubernetes-group-version-kind': gvk, responses: {} });
+    const base = r.namespaced ? `${prefix}/namespaces/{namespace}/${r.plural}` : `${prefix}/${r.plural}`;
+    paths[base] = { post: op('post'), get: op('list') };
+    paths[`${base}/{name}`] = { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
+  }
+  return { openapi: '3.0.0', info: { title: 'Kubernetes (rxkube embedded)', version: apiVersionOf(group, version) }, paths, components: { schemas: {} } };
+}
