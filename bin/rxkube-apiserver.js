@@ -2,6 +2,7 @@
 // Runs the embedded API server standalone (see docs/embedded-api-server.md).
 // Uses the compiled build when present; in a source checkout it runs the TypeScript through tsx.
 import { existsSync } from 'node:fs';
+import process from 'node:process';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
