@@ -1,4 +1,5 @@
 import { splitApiVersion, type Resource } from '../api/resource.js';
+import { isNotFound } from './api-error.js';
 import type { KubeConnection } from './kube-connection.js';
 import { isResolved, type ResourceRef } from './resource-path.js';
 
@@ -15,8 +16,9 @@ export class UnknownResourceError extends Error {
   constructor(
     readonly apiVersion: string,
     readonly kind: string,
+    options: { cause?: unknown } = {},
   ) {
-    super(`the server serves no kind ${kind} in ${apiVersion}`);
+    super(`the server serves no kind ${kind} in ${apiVersion}`, options);
   }
 }
 
@@ -24,7 +26,8 @@ export class UnknownResourceError extends Error {
  * Resolves `{ apiVersion, kind }` to a {@link Resource} (plural and scope) through the discovery
  * endpoints `/api/v1` and `/apis/{group}/{version}`. Each group/version document is fetched once
  * and cached; a kind missing from a cached document triggers one refetch (a CRD installed since),
- * and failed fetches are not cached.
+ * and failed fetches are not cached. A kind or group/version the server does not serve rejects
+ * with {@link UnknownResourceError}.
  */
 export class Discovery {
   private readonly cache = new Map<string, Promise<readonly ApiResource[]>>();
@@ -34,6 +37,16 @@ export class Discovery {
   /** The full resource for `ref`; a `ref` that is already complete is returned as is. */
   async resolve(ref: ResourceRef, signal?: AbortSignal): Promise<Resource> {
     if (isResolved(ref)) return ref;
+    try {
+      return await this.lookup(ref, signal);
+    } catch (err) {
+      // 404 on the discovery document: the group/version itself is not served.
+      if (isNotFound(err)) throw new UnknownResourceError(ref.apiVersion, ref.kind, { cause: err });
+      throw err;
+    }
+  }
+
+  private async lookup(ref: { readonly apiVersion: string; readonly kind: string }, signal?: AbortSignal): Promise<Resource> {
     const found = (await this.resources(ref.apiVersion, false, signal)).find((r) => r.kind === ref.kind);
     if (found !== undefined) return toResource(ref.apiVersion, found);
     const fresh = (await this.resources(ref.apiVersion, true, signal)).find((r) => r.kind === ref.kind);

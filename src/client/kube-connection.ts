@@ -29,6 +29,8 @@ export interface KubeConnectionOptions {
   readonly agentOptions?: Omit<https.AgentOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'>;
 }
 
+const USER_AGENT = `rxkube (node ${process.version})`;
+
 /** TLS fields client-node's `applyToHTTPSOptions` may set, which the agent is built from. */
 const TLS_FIELDS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
 
@@ -215,7 +217,7 @@ export class KubeConnection {
     const method = methodOf(request);
     const path = joinPath(this.server.pathname, request.path) + queryString(request.query);
     let payload: string | undefined;
-    const headers: Record<string, string> = { Accept: 'application/json', ...prepared.headers };
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': USER_AGENT, ...prepared.headers };
     if (request.body !== undefined) {
       payload = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
       headers['Content-Type'] = request.contentType ?? 'application/json';

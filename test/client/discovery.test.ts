@@ -56,10 +56,12 @@ describe('Discovery', () => {
     expect(server.requests.map((r) => r.path)).toEqual(['/apis/example.com/v1', '/apis/example.com/v1', '/apis/example.com/v1']);
   });
 
-  it('does not cache a failed fetch', async () => {
+  it('reports an unserved group/version as UnknownResourceError and does not cache the failure', async () => {
     const d = await setup(() => []);
-    await expect(d.resolve({ apiVersion: 'nope.io/v1', kind: 'X' })).rejects.toMatchObject({ code: 404 });
-    await expect(d.resolve({ apiVersion: 'nope.io/v1', kind: 'X' })).rejects.toMatchObject({ code: 404 });
+    const first = await d.resolve({ apiVersion: 'nope.io/v1', kind: 'X' }).catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(UnknownResourceError);
+    expect((first as Error).cause).toMatchObject({ code: 404 });
+    await expect(d.resolve({ apiVersion: 'nope.io/v1', kind: 'X' })).rejects.toBeInstanceOf(UnknownResourceError);
     expect(server.requests).toHaveLength(2);
   });
 });

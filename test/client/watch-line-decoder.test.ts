@@ -181,6 +181,6 @@ describe('WatchLineDecoder', () => {
     for (let o = 0; o < many.length; o += 16_384) decoder.push(many.subarray(o, o + 16_384), () => n++);
     const seconds = (performance.now() - t) / 1000;
     expect(n).toBe(50_000);
-    expect(n / seconds).toBeGreaterThan(50_000);
+    expect(n / seconds).toBeGreaterThan(20_000);
   });
 });
