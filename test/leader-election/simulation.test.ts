@@ -7,6 +7,10 @@ import { simulateFailovers, type SimulationReport } from './helpers/simulation.j
  * What is measured:
  * - safety: at no instant do two processes lead (leading$ true) while neither is paused; a paused
  *   leader must have dropped leadership the instant it resumes (checked 0.5 ms after resuming).
+ *   Also, each leader runs leader-only work (a tick every second through whileLeading, on its own
+ *   pausable clock) that checks isLeading() before acting; no tick may act while another process
+ *   leads unpaused. Ticks that were due during a pause run late when it ends; the guard refuses
+ *   them ("guarded"), which is why work with outside effects should check isLeading().
  * - recovery of each failover: (first instant the new leader leads) − (server time of the old
  *   leader's last applied write as holder). Bound:
  *     (leaseDuration + retryPeriod·(1 + jitterFactor)) / minClockRate + 14 · maxDelay
@@ -22,8 +26,9 @@ import { simulateFailovers, type SimulationReport } from './helpers/simulation.j
 
 function print(label: string, r: SimulationReport): void {
   console.log(
-    `[le-sim] ${label}: failovers=${r.failovers} violations=${r.overlaps.length + r.slowRecoveries.length + r.stalls} ` +
-      `(overlaps=${r.overlaps.length} slowRecoveries=${r.slowRecoveries.length} stalls=${r.stalls}) ` +
+    `[le-sim] ${label}: failovers=${r.failovers} violations=${r.overlaps.length + r.unsafeActs.length + r.slowRecoveries.length + r.stalls} ` +
+      `(overlaps=${r.overlaps.length} unsafeActs=${r.unsafeActs.length} slowRecoveries=${r.slowRecoveries.length} stalls=${r.stalls}) ` +
+      `work acted=${r.work.acted} guarded=${r.work.guarded} (of which another led: ${r.work.guardedWhileOtherLeads}) ` +
       `recovery max=${r.maxRecovery.toFixed(0)}ms mean=${r.meanRecovery.toFixed(0)}ms bound=${r.bound.toFixed(0)}ms ` +
       `faults=${JSON.stringify(r.faults)} simulated=${(r.simulatedMs / 3_600_000).toFixed(1)}h`,
   );
@@ -35,8 +40,12 @@ describe('leader election simulation (3 candidates, faults, skew, delays)', () =
     print(`seed ${seed}`, report);
     expect(report.failovers).toBe(2_000);
     expect(report.overlaps).toEqual([]);
+    expect(report.unsafeActs).toEqual([]);
     expect(report.slowRecoveries).toEqual([]);
     expect(report.stalls).toBe(0);
+    expect(report.work.acted).toBeGreaterThan(0);
+    // pauses of a leader really happen: stale ticks after resuming exist, and only the guard stops them
+    expect(report.work.guardedWhileOtherLeads).toBeGreaterThan(0);
     expect(Object.values(report.faults).every((n) => n > 100)).toBe(true);
   });
 
@@ -44,6 +53,7 @@ describe('leader election simulation (3 candidates, faults, skew, delays)', () =
     const report = simulateFailovers({ seed: 5, failovers: 1_000, rateSkew: 0, rates: [0.76, 1.1, 1.1], maxDelay: 200 });
     print('edge skew', report);
     expect(report.overlaps).toEqual([]);
+    expect(report.unsafeActs).toEqual([]);
     expect(report.slowRecoveries).toEqual([]);
   });
 
@@ -52,6 +62,7 @@ describe('leader election simulation (3 candidates, faults, skew, delays)', () =
     print('ideal', report);
     expect(report.bound).toBe(17_000);
     expect(report.overlaps).toEqual([]);
+    expect(report.unsafeActs).toEqual([]);
     expect(report.slowRecoveries).toEqual([]);
   });
 
@@ -59,5 +70,6 @@ describe('leader election simulation (3 candidates, faults, skew, delays)', () =
     const report = simulateFailovers({ seed: 4, failovers: 1_000, rateSkew: 0, rates: [0.6, 1, 1], maxDelay: 200 });
     print('beyond bound (expected violations)', report);
     expect(report.overlaps.length).toBeGreaterThan(0);
+    expect(report.unsafeActs.length).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,4 @@
-import { type Subscription, VirtualAction, VirtualTimeScheduler } from 'rxjs';
+import { interval, type Subscription, VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import {
   InMemoryLeaseApi,
   type LeaderElection,
@@ -49,6 +49,12 @@ export class Cluster {
   readonly candidates = new Map<string, Candidate>();
   readonly terms: Term[] = [];
   readonly overlaps: string[] = [];
+  /** Work ticks done while `isLeading()` held (acted) and ticks it refused (guarded). */
+  readonly work = { acted: 0, guarded: 0, guardedWhileOtherLeads: 0 };
+  /** Work ticks that acted while another candidate led unpaused. */
+  readonly unsafeActs: string[] = [];
+  /** When > 0, every candidate runs `whileLeading(interval(workTick))` and checks `isLeading()` before each act. */
+  workTick = 0;
   private readonly open = new Map<string, Term>();
   private generation = 0;
 
@@ -76,6 +82,9 @@ export class Cluster {
     });
     const candidate: Candidate = { id, process, election, subscription: undefined };
     candidate.subscription = election.leading$.subscribe((leading) => this.onLeading(candidate, leading));
+    if (this.workTick > 0) {
+      candidate.subscription.add(election.whileLeading(() => interval(this.workTick, process)).subscribe(() => this.act(candidate)));
+    }
     this.candidates.set(id, candidate);
     return candidate;
   }
@@ -124,6 +133,21 @@ export class Cluster {
       if (w !== undefined && w.client === id && w.lease.spec?.holderIdentity === id) return w.at;
     }
     return undefined;
+  }
+
+  /** A unit of leader-only work: acts only if the clock-checked `isLeading()` holds. */
+  private act(candidate: Candidate): void {
+    const othersLeading = [...this.open.keys()].filter((other) => {
+      const otherProcess = this.candidates.get(other)?.process;
+      return other !== candidate.id && otherProcess !== undefined && !otherProcess.paused;
+    });
+    if (!candidate.election.isLeading()) {
+      this.work.guarded++;
+      if (othersLeading.length > 0) this.work.guardedWhileOtherLeads++;
+      return;
+    }
+    this.work.acted++;
+    for (const other of othersLeading) this.unsafeActs.push(`${candidate.id} acted at ${this.now} while ${other} leads`);
   }
 
   private onLeading(candidate: Candidate, leading: boolean): void {

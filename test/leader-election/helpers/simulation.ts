@@ -25,6 +25,10 @@ export interface SimulationReport {
   readonly simulatedMs: number;
   /** Two processes leading while neither is paused, at any instant. */
   readonly overlaps: readonly string[];
+  /** Leader-only work ticks (every second, guarded by isLeading()) done while another led. */
+  readonly unsafeActs: readonly string[];
+  /** Work ticks done, and ticks refused by the isLeading() guard (e.g. stale timers after a pause). */
+  readonly work: { readonly acted: number; readonly guarded: number; readonly guardedWhileOtherLeads: number };
   /** Failovers whose recovery exceeded `bound`. */
   readonly slowRecoveries: readonly string[];
   /** Periods of more than 120 s without any leader. */
@@ -54,6 +58,7 @@ export function simulateFailovers(options: SimulationOptions): SimulationReport 
   const random = seededRandom(options.seed);
   const uniform = (lo: number, hi: number) => lo + (hi - lo) * random();
   const cluster = new Cluster({ seed: options.seed, leaseDuration: L, retryPeriod: RETRY, jitterFactor: JITTER });
+  cluster.workTick = 1_000;
   const faulted = new Map<string, { kind: 'partition' | 'lost-renewals' | 'slow-network'; until: number }>();
   cluster.api.latency = (request) => {
     const fault = faulted.get(request.client);
@@ -158,6 +163,8 @@ export function simulateFailovers(options: SimulationOptions): SimulationReport 
     faults,
     simulatedMs: cluster.now,
     overlaps: cluster.overlaps,
+    unsafeActs: cluster.unsafeActs,
+    work: cluster.work,
     slowRecoveries,
     stalls,
     maxRecovery: Math.max(0, ...recoveries),
