@@ -24,7 +24,7 @@ describe('client against the embedded API server (token + TLS)', () => {
   let client: KubeClient;
 
   beforeAll(async () => {
-    server = await startApiServer({ token: TOKEN, tls: true, namespaces: ['default', 'paging', 'watching', 'errors', 'crd'] });
+    server = await startApiServer({ token: TOKEN, tls: true, namespaces: ['default', 'paging', 'watching', 'errors', 'crd', 'burst'] });
     client = KubeClient.fromKubeConfig(server.kubeConfig);
   });
   afterAll(async () => {
@@ -174,6 +174,44 @@ describe('client against the embedded API server (token + TLS)', () => {
     expect((await widgets.patchStatus('w1', { status: { ready: true } })).status).toEqual({ ready: true });
     const page = await firstValueFrom(client.listWatcher(ref, { namespace: 'crd' }).list({}));
     expect(page.items.map((i) => i.metadata?.name)).toEqual(['w1']);
+  });
+
+  it('delivers every event of a 20,000-object burst over one watch, in order', async () => {
+    const lw = client.listWatcher<ConfigMap>(CM, { namespace: 'burst' });
+    const start = await firstValueFrom(lw.list({}));
+    let n = 0;
+    let lastRv = 0n;
+    let ordered = true;
+    const t0 = performance.now();
+    const done = lastValueFrom(
+      lw.watch({ resourceVersion: start.resourceVersion }).pipe(
+        takeWhile((e) => {
+          if (e.type === 'ADDED') {
+            n++;
+            const rv = BigInt(String(e.object.metadata?.resourceVersion));
+            ordered &&= rv > lastRv;
+            lastRv = rv;
+          }
+          return n < 20_000;
+        }, true),
+      ),
+    );
+    done.catch(() => undefined);
+    for (let i = 0; i < 200 && server.requests.count({ watch: true, path: /burst/ }) === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
+    server.seed(
+      Array.from({ length: 20_000 }, (_, i) => ({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `b-${i}`, namespace: 'burst', labels: { app: 'burst' } },
+        data: { i: String(i), pad: 'x'.repeat(200) },
+      })),
+    );
+    await done;
+    const seconds = (performance.now() - t0) / 1000;
+    expect(n).toBe(20_000);
+    expect(ordered).toBe(true);
+    console.info(`watch burst: 20000 events in ${seconds.toFixed(2)} s (${Math.round(20_000 / seconds)} events/s end to end, TLS)`);
   });
 
   describe('faults, as the transport reports them', () => {
