@@ -65,9 +65,10 @@ export interface LeaderElection {
  *   defaults).
  * - after losing, the candidate keeps competing (it does not stop); unsubscribe to stop.
  *
+ * Marble (virtual time, zero latency, free lease; every write fails from t = 1 ms on):
  * ```
- * leading$ (alone, free lease):        (ft)-------...
- * leading$ (renewals failing, 10s):    (ft) 9999ms f
+ * leading$:  (ft) 9996ms f        t at 0 (acquired), f at 10 000 = start of last success + renewDeadline
+ * requests:  get,create@0  update@2000 ✗  update@4000 ✗ … (renewals every retryPeriod)
  * ```
  */
 export function leaderElection(config: LeaderElectionConfig): LeaderElection {

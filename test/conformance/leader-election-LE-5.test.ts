@@ -101,6 +101,24 @@ describe('LE-5 acquire / renew loop (virtual time)', () => {
   );
 
   it(
+    'regression: when the lease expires while an attempt (that still saw it valid) is in flight, retries at once',
+    marbles((m) => {
+      const { election, api } = setup(m, { random: () => 0 });
+      api
+        .create({
+          metadata: { name: LEASE_REF.name, namespace: LEASE_REF.namespace },
+          spec: { holderIdentity: 'ghost', leaseDurationSeconds: 15, renewTime: formatMicroTime(0), acquireTime: formatMicroTime(0), leaseTransitions: 0 },
+        })
+        .subscribe();
+      api.latency = () => ({ request: 1_000, response: 1_000 });
+      // first get observed at 2000 → expiry 17000; attempts start 4000, 8000, 12000, 16000 (each a 2 s
+      // get); the one started at 16000 sees a valid lease and ends at 18000 after the expiry →
+      // next attempt at once: get 18000→20000, update 20000→22000. (A full retry wait would lead at 24000.)
+      m.expect(election.leading$, '^ 30000ms !').toBeObservable('f 21999ms t', B);
+    }),
+  );
+
+  it(
     'onStoppedLeading is called when the election stops even if it never led; no request after stop',
     marbles((m) => {
       let stopped = 0;
