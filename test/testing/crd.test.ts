@@ -59,4 +59,12 @@ describe('embedded API server: CustomResourceDefinitions', () => {
     expect((await call('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.com')).status).toBe(200);
     expect((await call('GET', '/apis/example.com/v1/gadgets')).status).toBe(404);
   });
+
+  it('CRDs are Established at once and can be seeded programmatically', async () => {
+    const [stored] = server.seed([crd('gizmos', 'Gizmo', 'Namespaced')]);
+    const conditions = (stored?.['status'] as { conditions: { type: string; status: string }[] }).conditions;
+    expect(conditions.map((c) => [c.type, c.status])).toEqual([['NamesAccepted', 'True'], ['Established', 'True']]);
+    server.seed([{ apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name: 'g', namespace: 'default' } }]);
+    expect((await call('GET', '/apis/example.com/v1/namespaces/default/gizmos/g')).status).toBe(200);
+  });
 });

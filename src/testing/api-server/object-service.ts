@@ -54,7 +54,11 @@ function specPart(o: KubeObject): string {
 export class ObjectService {
   constructor(
     readonly store: ObjectStore,
-    private readonly options: { readonly requireNamespace: boolean },
+    private readonly options: {
+      readonly requireNamespace: boolean;
+      /** Admission on create (e.g. CRD validation and status); may throw a StatusError. */
+      readonly admitCreate?: (r: ResourceType, obj: KubeObject) => KubeObject;
+    },
   ) {}
 
   private target(r: ResourceType, name: string) {
@@ -136,7 +140,8 @@ export class ObjectService {
     delete newMeta['deletionGracePeriodSeconds'];
     if (r.hasGeneration) newMeta['generation'] = 1;
     else delete newMeta['generation'];
-    const stored: Mutable = { ...obj, metadata: newMeta };
+    let stored: Mutable = { ...obj, metadata: newMeta };
+    if (this.options.admitCreate !== undefined) stored = { ...this.options.admitCreate(r, stored as KubeObject) };
     if (r.plural === 'namespaces') {
       stored['spec'] = { finalizers: ['kubernetes'], ...((obj['spec'] as object | undefined) ?? {}) };
       stored['status'] = { phase: 'Active' };

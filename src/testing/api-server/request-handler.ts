@@ -9,7 +9,7 @@ import { invalidListOptions, listJson, listPage } from './list-operation.js';
 import type { ObjectService, DeleteOptions } from './object-service.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import type { RequestLog } from './request-log.js';
-import { apiVersionOf, crdProblems, resourceFromCrd, resourceId, type ResourceRegistry, type ResourceType } from './resource-registry.js';
+import { apiVersionOf, resourceId, type ResourceRegistry, type ResourceType } from './resource-registry.js';
 import { openApiV3Document, openApiV3Index } from './openapi.js';
 import { parseRoute, type Route } from './route.js';
 import {
@@ -198,9 +198,7 @@ export class RequestHandler {
         case 'POST': {
           const body = parseJsonBody(await readBody(req, this.settings.maxBodyBytes), r);
           const obj = this.service.decode(r, version, body);
-          this.beforeCreate(r, obj);
           const entry = this.service.create(r, t.namespace, obj);
-          this.afterWrite(r, entry.object);
           return sendJson(res, 201, entry.json);
         }
         case 'DELETE': return this.deleteCollection(res, t, q);
@@ -218,14 +216,12 @@ export class RequestHandler {
         const body = parseJsonBody(await readBody(req, this.settings.maxBodyBytes), r);
         const obj = this.service.decode(r, version, body);
         const entry = this.service.update(r, t.namespace, t.name, obj, sub);
-        this.afterWrite(r, entry.object);
         return sendJson(res, 200, entry.json);
       }
       case 'PATCH': {
         const ct = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
         const raw = await readBody(req, this.settings.maxBodyBytes);
         const entry = this.patch(r, t, ct, raw, sub);
-        this.afterWrite(r, entry.object);
         return sendJson(res, 200, entry.json);
       }
       case 'DELETE': {
@@ -233,7 +229,6 @@ export class RequestHandler {
         const raw = await readBody(req, this.settings.maxBodyBytes);
         const opts = raw.length > 0 ? (parseJsonBody(raw, undefined) as DeleteOptions) : {};
         const { entry, deleted } = this.service.delete(r, t.namespace, t.name, typeof opts === 'object' && opts !== null ? opts : {});
-        if (deleted) this.afterDelete(r, entry.object);
         if (!deleted || r.custom || r.plural === 'pods' || r.plural === 'namespaces') return sendJson(res, 200, entry.json);
         const uid = entry.object.metadata?.uid;
         return sendJson(res, 200, {
@@ -323,9 +318,7 @@ export class RequestHandler {
     const out = [];
     for (const e of page.items) {
       const name = e.object.metadata?.name ?? '';
-      const { entry, deleted } = this.service.delete(r, e.object.metadata?.namespace, name);
-      if (deleted) this.afterDelete(r, entry.object);
-      out.push(entry);
+      out.push(this.service.delete(r, e.object.metadata?.namespace, name).entry);
     }
     sendJson(res, 200, listJson(r.kind, apiVersionOf(r.group, t.version), { resourceVersion: this.service.store.resourceVersion, items: out, continueToken: undefined, remainingItemCount: undefined }));
   }
@@ -363,6 +356,7 @@ export class RequestHandler {
       bookmarkIntervalMs: this.settings.bookmarkIntervalMs,
       timeoutMs: timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined,
       maxEvents: this.faults.takeWatchLimit(method, t.path),
+      ...(fromRv !== undefined && !sendInitial ? { afterRv: fromRv } : {}),
     });
     if (sendInitial || fromRv === undefined) {
       // From "now": the current state as ADDED events (then the initial-events-end bookmark).
@@ -379,32 +373,6 @@ export class RequestHandler {
     } catch (e) {
       if (e instanceof StatusError) conn.error(e.status);
       else throw e;
-    }
-  }
-
-  private beforeCreate(r: ResourceType, obj: KubeObject): void {
-    if (r.plural === 'customresourcedefinitions' && r.group === 'apiextensions.k8s.io') {
-      const problems = crdProblems(obj);
-      if (problems.length > 0) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', problems.map((p) => ({ ...p, reason: 'FieldValueInvalid' })));
-      const nr = resourceFromCrd(obj);
-      const existing = this.registry.byGroupPlural(nr.group, nr.plural);
-      if (existing !== undefined && !existing.custom) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', [{ field: 'spec.names.plural', message: `Invalid value: "${nr.plural}": is already in use` }]);
-    }
-  }
-
-  private afterWrite(r: ResourceType, obj: KubeObject): void {
-    if (r.plural === 'customresourcedefinitions' && r.group === 'apiextensions.k8s.io' && obj.metadata?.deletionTimestamp === undefined) {
-      const nr = resourceFromCrd(obj);
-      this.registry.add(nr);
-    }
-  }
-
-  private afterDelete(r: ResourceType, obj: KubeObject): void {
-    if (r.plural === 'customresourcedefinitions' && r.group === 'apiextensions.k8s.io') {
-      const gone = resourceFromCrd(obj);
-      for (const c of this.hub.connections(resourceId(gone))) c.end();
-      for (const e of this.service.store.snapshot(resourceId(gone))) this.service.store.remove(resourceId(gone), e.key);
-      this.registry.remove(gone.group, gone.plural);
     }
   }
 }

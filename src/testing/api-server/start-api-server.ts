@@ -5,6 +5,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../../api/kube-object.js';
+import { CRD_RESOURCE_ID, CrdController } from './crd-controller.js';
 import { Faults } from './faults.js';
 import { kubeConfigObject, kubeconfigYaml } from './kubeconfig.js';
 import { objectKey, ObjectStore } from './object-store.js';
@@ -129,8 +130,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 
   const store = new ObjectStore(options.historyWindow ?? 100_000);
   const registry = new ResourceRegistry();
-  const service = new ObjectService(store, { requireNamespace: options.requireNamespace ?? true });
   const hub = new WatchHub(store);
+  const crds = new CrdController(registry, store, hub);
+  const service = new ObjectService(store, {
+    requireNamespace: options.requireNamespace ?? true,
+    admitCreate: (r, obj) => (resourceId(r) === CRD_RESOURCE_ID ? crds.admitCreate(r, obj) : obj),
+  });
   const requests = new RequestLog();
   const sockets = new Set<Socket>();
   let port = options.port ?? 0;

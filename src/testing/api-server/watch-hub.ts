@@ -21,6 +21,8 @@ export interface WatchConnectionOptions {
   readonly timeoutMs: number | undefined;
   /** Close after this many events (fault injection); undefined = never. */
   readonly maxEvents: number | undefined;
+  /** Only events with a newer resourceVersion are sent (a watch from a version in the future). */
+  readonly afterRv?: number;
 }
 
 /** An open watch: filters store events, serializes them into JSON lines and writes them in batches. */
@@ -71,7 +73,7 @@ export class WatchConnection {
 
   /** Translates a store event through the filter: leaving the selector is DELETED, entering is ADDED. */
   deliver(event: StoreEvent): void {
-    if (this.closed || !this.inScope(event.entry)) return;
+    if (this.closed || !this.inScope(event.entry) || event.rv <= (this.options.afterRv ?? 0)) return;
     const m = this.options.filter.matches;
     if (event.type === 'DELETED') {
       if (m(event.entry.object)) this.push(`{"type":"DELETED","object":${event.entry.json}}\n`);
