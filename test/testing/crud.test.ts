@@ -156,4 +156,18 @@ describe('embedded API server: CRUD over HTTP', () => {
     expect(server.requests.count({ watch: true })).toBe(0);
     expect(server.requests.count({ resourceId: '/configmaps' })).toBe(2);
   });
+
+  it('dryRun=All validates and answers but stores nothing', async () => {
+    const rv = server.resourceVersion;
+    const created = await call('POST', `${cms}?dryRun=All`, { metadata: { name: 'dry' }, data: { a: 'b' } });
+    expect(created.status).toBe(201);
+    expect(created.body.metadata.uid).toBeDefined();
+    expect((await call('GET', `${cms}/dry`)).status).toBe(404);
+    expect((await call('POST', `${cms}?dryRun=All`, { metadata: { name: 'crud-a' } })).status).toBe(409);
+    expect((await call('PATCH', `${cms}/crud-a?dryRun=All`, { data: { z: 'z' } }, 'application/merge-patch+json')).body.data).toMatchObject({ z: 'z' });
+    expect((await call('DELETE', `${cms}/crud-a?dryRun=All`)).status).toBe(200);
+    expect((await call('GET', `${cms}/crud-a`)).body.data).not.toHaveProperty('z');
+    expect(server.resourceVersion).toBe(rv);
+    expect((await call('POST', `${cms}?dryRun=Some`, { metadata: { name: 'dry' } })).status).toBe(400);
+  });
 });

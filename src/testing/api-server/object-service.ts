@@ -61,6 +61,35 @@ export class ObjectService {
     },
   ) {}
 
+  private dry = false;
+
+  /**
+   * Runs `fn` as a dry run (`?dryRun=All`): every check and default applies, nothing is stored,
+   * no resourceVersion is consumed and no watch sees anything.
+   */
+  dryRun<T>(fn: () => T): T {
+    this.dry = true;
+    try {
+      return fn();
+    } finally {
+      this.dry = false;
+    }
+  }
+
+  private put(id: string, key: string, obj: KubeObject): StoredEntry {
+    if (!this.dry) return this.store.put(id, key, obj);
+    const prev = this.store.get(id, key);
+    const rv = prev?.rv ?? this.store.resourceVersion;
+    const meta = { ...(obj.metadata ?? {}) };
+    delete (meta as Mutable)['resourceVersion'];
+    const object = { ...obj, metadata: prev !== undefined ? { ...meta, resourceVersion: String(rv) } : meta };
+    return { key, object, json: JSON.stringify(object), rv };
+  }
+
+  private remove(id: string, key: string): StoredEntry | undefined {
+    return this.dry ? this.store.get(id, key) : this.store.remove(id, key);
+  }
+
   private target(r: ResourceType, name: string) {
     return { plural: r.plural, group: r.group, name };
   }
@@ -146,7 +175,7 @@ export class ObjectService {
       stored['spec'] = { finalizers: ['kubernetes'], ...((obj['spec'] as object | undefined) ?? {}) };
       stored['status'] = { phase: 'Active' };
     }
-    return this.store.put(resourceId(r), key, stored as KubeObject);
+    return this.put(resourceId(r), key, stored as KubeObject);
   }
 
   /** The stored object or 404. */
@@ -217,10 +246,10 @@ export class ObjectService {
     const fin = nextMeta['finalizers'];
     if (nextMeta['deletionTimestamp'] !== undefined && (!Array.isArray(fin) || fin.length === 0)) {
       // The last finalizer went away from an object being deleted: it is deleted now.
-      this.store.put(resourceId(r), current.key, next as KubeObject);
-      return this.store.remove(resourceId(r), current.key) ?? current;
+      this.put(resourceId(r), current.key, next as KubeObject);
+      return this.remove(resourceId(r), current.key) ?? current;
     }
-    return this.store.put(resourceId(r), current.key, next as KubeObject);
+    return this.put(resourceId(r), current.key, next as KubeObject);
   }
 
   /**
@@ -243,9 +272,9 @@ export class ObjectService {
     if (finalizers.length > 0) {
       if (meta.deletionTimestamp !== undefined) return { entry: current, deleted: false };
       const marked = { ...current.object, metadata: { ...meta, deletionTimestamp: now(), deletionGracePeriodSeconds: 0 } };
-      return { entry: this.store.put(id, current.key, marked), deleted: false };
+      return { entry: this.put(id, current.key, marked), deleted: false };
     }
-    const removed = this.store.remove(id, current.key);
+    const removed = this.remove(id, current.key);
     return { entry: removed ?? current, deleted: true };
   }
 
@@ -254,7 +283,7 @@ export class ObjectService {
     const prefix = `${ns}/`;
     for (const id of this.store.resourceIds()) {
       for (const e of this.store.snapshot(id)) {
-        if (e.key.startsWith(prefix)) this.store.remove(id, e.key);
+        if (e.key.startsWith(prefix)) this.remove(id, e.key);
       }
     }
   }

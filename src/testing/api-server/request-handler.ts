@@ -185,48 +185,45 @@ export class RequestHandler {
     const { r } = t;
     if (t.namespace !== undefined && !r.namespaced) throw unknownPath();
     if (t.subresource !== undefined && !(t.subresource === 'status' && r.hasStatus)) throw unknownPath();
-    const version = t.version;
     const bodyType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
     if ((method === 'POST' || method === 'PUT') && bodyType !== '' && bodyType !== 'application/json' && bodyType !== '*/*') {
       req.resume();
       throw unsupportedMediaType(bodyType);
     }
+    if (watch) return this.watch(res, t, q, method, t.name);
+    if (method === 'GET') {
+      if (t.name === undefined) return this.list(res, t, q);
+      return sendJson(res, 200, this.service.get(r, t.namespace, t.name).json);
+    }
+    if (method === 'DELETE' && t.name === undefined) return this.deleteCollection(res, t, q);
+    const body = await readBody(req, this.settings.maxBodyBytes);
+    const dryRun = q.getAll('dryRun');
+    const unsupported = dryRun.find((d) => d !== 'All');
+    if (unsupported !== undefined) throw badRequest(`Unsupported value: "${unsupported}": supported values: "All"`);
+    const write = () => this.write(res, t, method, body, bodyType);
+    return dryRun.length > 0 ? this.service.dryRun(write) : write();
+  }
+
+  /** POST, PUT, PATCH and DELETE of one object (synchronous, so a dry run can wrap it). */
+  private write(res: ServerResponse, t: Resolved, method: string, raw: Buffer, contentType: string): void {
+    const { r } = t;
+    const version = t.version;
     if (t.name === undefined) {
-      if (watch) return this.watch(res, t, q, method);
-      switch (method) {
-        case 'GET': return this.list(res, t, q);
-        case 'POST': {
-          const body = parseJsonBody(await readBody(req, this.settings.maxBodyBytes), r);
-          const obj = this.service.decode(r, version, body);
-          const entry = this.service.create(r, t.namespace, obj);
-          return sendJson(res, 201, entry.json);
-        }
-        case 'DELETE': return this.deleteCollection(res, t, q);
-        default: throw methodNotAllowed(method);
-      }
+      if (method !== 'POST') throw methodNotAllowed(method);
+      const obj = this.service.decode(r, version, parseJsonBody(raw, r));
+      return sendJson(res, 201, this.service.create(r, t.namespace, obj).json);
     }
-    if (watch) {
-      // A watch on one object: `/watch/.../name` or `?watch=1&fieldSelector=metadata.name=...`.
-      return this.watch(res, t, q, method, t.name);
-    }
+    if (method === 'POST') throw methodNotAllowed(method);
     const sub = t.subresource === 'status' ? 'status' : undefined;
     switch (method) {
-      case 'GET': return sendJson(res, 200, this.service.get(r, t.namespace, t.name).json);
       case 'PUT': {
-        const body = parseJsonBody(await readBody(req, this.settings.maxBodyBytes), r);
-        const obj = this.service.decode(r, version, body);
-        const entry = this.service.update(r, t.namespace, t.name, obj, sub);
-        return sendJson(res, 200, entry.json);
+        const obj = this.service.decode(r, version, parseJsonBody(raw, r));
+        return sendJson(res, 200, this.service.update(r, t.namespace, t.name, obj, sub).json);
       }
-      case 'PATCH': {
-        const ct = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
-        const raw = await readBody(req, this.settings.maxBodyBytes);
-        const entry = this.patch(r, t, ct, raw, sub);
-        return sendJson(res, 200, entry.json);
-      }
+      case 'PATCH':
+        return sendJson(res, 200, this.patch(r, t, contentType, raw, sub).json);
       case 'DELETE': {
         if (sub !== undefined) throw methodNotAllowed(method);
-        const raw = await readBody(req, this.settings.maxBodyBytes);
         const opts = raw.length > 0 ? (parseJsonBody(raw, undefined) as DeleteOptions) : {};
         const { entry, deleted } = this.service.delete(r, t.namespace, t.name, typeof opts === 'object' && opts !== null ? opts : {});
         if (!deleted || r.custom || r.plural === 'pods' || r.plural === 'namespaces') return sendJson(res, 200, entry.json);
@@ -236,7 +233,8 @@ export class RequestHandler {
           details: { name: t.name, ...(r.group !== '' ? { group: r.group } : {}), kind: r.plural, ...(uid !== undefined ? { uid } : {}) },
         });
       }
-      default: throw methodNotAllowed(method);
+      default:
+        throw methodNotAllowed(method);
     }
   }
 
