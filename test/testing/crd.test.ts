@@ -30,6 +30,7 @@ describe('embedded API server: CustomResourceDefinitions', () => {
     expect((await call('GET', '/apis/example.com/v1/namespaces/default/widgets')).status).toBe(404);
     const c = await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('widgets', 'Widget', 'Namespaced', true));
     expect(c.status).toBe(201);
+    expect(c.body.status.conditions.map((x: { type: string }) => x.type)).toEqual(['NamesAccepted', 'Established']);
     const groups = (await call('GET', '/apis')).body.groups.map((g: { name: string }) => g.name);
     expect(groups).toContain('example.com');
     const rl = (await call('GET', '/apis/example.com/v1')).body;

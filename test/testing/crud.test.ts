@@ -170,4 +170,13 @@ describe('embedded API server: CRUD over HTTP', () => {
     expect(server.resourceVersion).toBe(rv);
     expect((await call('POST', `${cms}?dryRun=Some`, { metadata: { name: 'dry' } })).status).toBe(400);
   });
+
+  it('status is not settable on create (only through /status); pods start Pending', async () => {
+    const pod = await call('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'st' }, status: { phase: 'Running' } });
+    expect(pod.body.status).toEqual({ phase: 'Pending' });
+    const d = await call('POST', '/apis/apps/v1/namespaces/default/deployments', { metadata: { name: 'st' }, status: { replicas: 5 } });
+    expect(d.body.status).toBeUndefined();
+    const cm = await call('POST', cms, { metadata: { name: 'st' }, status: { kept: true } });
+    expect(cm.body.status).toEqual({ kept: true }); // no status subresource: just a field
+  });
 });

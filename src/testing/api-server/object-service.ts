@@ -150,7 +150,7 @@ export class ObjectService {
   }
 
   /** Creates an object (POST). */
-  create(r: ResourceType, namespace: string | undefined, obj: KubeObject, opts: { skipNamespaceCheck?: boolean } = {}): StoredEntry {
+  create(r: ResourceType, namespace: string | undefined, obj: KubeObject, opts: { skipNamespaceCheck?: boolean; keepStatus?: boolean } = {}): StoredEntry {
     const ns = this.checkNamespace(r, namespace, obj);
     const meta = metaOf(obj);
     let name = meta.name;
@@ -170,11 +170,16 @@ export class ObjectService {
     if (r.hasGeneration) newMeta['generation'] = 1;
     else delete newMeta['generation'];
     let stored: Mutable = { ...obj, metadata: newMeta };
-    if (this.options.admitCreate !== undefined) stored = { ...this.options.admitCreate(r, stored as KubeObject) };
-    if (r.plural === 'namespaces') {
+    if (r.hasStatus && opts.keepStatus !== true) {
+      // As kube-apiserver's strategies: status is not settable on create (only via /status).
+      delete stored['status'];
+      if (r.plural === 'pods' && r.group === '') stored['status'] = { phase: 'Pending' };
+    }
+    if (r.plural === 'namespaces' && r.group === '') {
       stored['spec'] = { finalizers: ['kubernetes'], ...((obj['spec'] as object | undefined) ?? {}) };
       stored['status'] = { phase: 'Active' };
     }
+    if (this.options.admitCreate !== undefined) stored = { ...this.options.admitCreate(r, stored as KubeObject) };
     return this.put(resourceId(r), key, stored as KubeObject);
   }
 

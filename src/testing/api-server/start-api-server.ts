@@ -63,8 +63,9 @@ export interface ApiServer {
   /** The current resourceVersion (one counter across all resources). */
   readonly resourceVersion: number;
   /**
-   * Creates objects directly (no HTTP), as fast as the store allows; namespaces are not checked.
-   * Each object needs apiVersion and kind. Watches see ADDED events. Returns the stored objects.
+   * Creates objects directly (no HTTP), as fast as the store allows; namespaces are not checked
+   * and `status` is kept (a POST drops it, as kube-apiserver does). Each object needs apiVersion
+   * and kind. Watches see ADDED events. Returns the stored objects.
    */
   seed(objects: Iterable<KubeObject>): KubeObject[];
   /** Creates one object directly (same checks as POST, 409 when it exists). */
@@ -179,7 +180,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     const r = resolveKind(registry, o.apiVersion, o.kind);
     try {
       const obj = service.decode(r, versionOf(o.apiVersion), o);
-      const entry = service.create(r, r.namespaced ? (o.metadata?.namespace ?? 'default') : undefined, obj, { skipNamespaceCheck });
+      const entry = service.create(r, r.namespaced ? (o.metadata?.namespace ?? 'default') : undefined, obj, { skipNamespaceCheck, keepStatus: skipNamespaceCheck });
       return entry.object;
     } catch (e) {
       return rethrow(e);
