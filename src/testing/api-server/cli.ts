@@ -56,15 +56,21 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const options: ApiServerOptions = {
-    port: int('port', values.port),
-    host: values.host,
-    token: values.token === undefined ? undefined : values.token === '' ? true : values.token,
-    tls: values.tls === true,
-    historyWindow: int('history-window', values['history-window']),
-    bookmarkIntervalMs: int('bookmark-interval-ms', values['bookmark-interval-ms']),
-  };
-  const server = await startApiServer(options);
+  let server;
+  try {
+    const options: ApiServerOptions = {
+      port: int('port', values.port),
+      host: values.host,
+      token: values.token === undefined ? undefined : values.token === '' ? true : values.token,
+      tls: values.tls === true,
+      historyWindow: int('history-window', values['history-window']),
+      bookmarkIntervalMs: int('bookmark-interval-ms', values['bookmark-interval-ms']),
+    };
+    server = await startApiServer(options);
+  } catch (e) {
+    process.stderr.write(`rxkube-apiserver: ${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
   const path = values.kubeconfig ?? join(await mkdtemp(join(tmpdir(), 'rxkube-apiserver-')), 'kubeconfig');
   await server.writeKubeconfig(path);
   process.stdout.write(`rxkube-apiserver listening on ${server.url}\nKUBECONFIG=${path}\n`);
