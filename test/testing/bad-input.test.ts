@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '../../src/testing/index.js';
 import { makeClient } from './helpers.js';
@@ -30,6 +31,8 @@ describe('embedded API server: bad input gets the right Status and changes nothi
     ['a name that is not a DNS subdomain', () => call('POST', cms, { metadata: { name: 'Bad_Name' } }), 422, 'Invalid'],
     ['an unknown resource', () => call('GET', '/api/v1/namespaces/default/widgets'), 404, 'NotFound'],
     ['an unknown group', () => call('POST', '/apis/example.com/v1/namespaces/default/widgets', { metadata: { name: 'x' } }), 404, 'NotFound'],
+    ['a malformed URL escape', () => call('GET', '/api/v1/namespaces/%zz/configmaps'), 404, 'NotFound'],
+    ['a watch with a bad timeoutSeconds', () => call('GET', `${cms}?watch=1&timeoutSeconds=soon`), 400, 'BadRequest'],
     ['an unknown version', () => call('GET', '/apis/apps/v9/deployments'), 404, 'NotFound'],
     ['an oversized body', () => call('POST', cms, { metadata: { name: 'big' }, data: { x: 'y'.repeat(20_000) } }), 413, 'RequestEntityTooLarge'],
     ['a bad label selector', () => call('GET', `${cms}?labelSelector=${encodeURIComponent('a in (b')}`), 400, 'BadRequest'],
@@ -58,5 +61,46 @@ describe('embedded API server: bad input gets the right Status and changes nothi
   it('survives garbage after all of that', async () => {
     expect((await call('GET', '/healthz')).status).toBe(200);
     expect((await call('GET', `${cms}/keep`)).body.data).toEqual({ k: 'v' });
+  });
+
+  it('random non-object bodies, selectors and paths never give 5xx and change nothing', async () => {
+    const before = await snapshot();
+    const notAnObject = fc.string().filter((t) => {
+      try {
+        const v: unknown = JSON.parse(t);
+        return typeof v !== 'object' || v === null || Array.isArray(v);
+      } catch {
+        return true;
+      }
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('POST', 'PUT', 'PATCH'),
+        fc.constantFrom(cms, `${cms}/keep`, '/api/v1/namespaces', '/apis/apps/v1/namespaces/default/deployments'),
+        fc.constantFrom('application/json', 'application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json'),
+        notAnObject,
+        async (method, path, type, body) => {
+          const r = await call(method, path, body, type);
+          expect(r.status).toBeGreaterThanOrEqual(400);
+          expect(r.status).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.string(), fc.string(), async (label, field) => {
+        const r = await call('GET', `${cms}?labelSelector=${encodeURIComponent(label)}&fieldSelector=${encodeURIComponent(field)}`);
+        expect([200, 400]).toContain(r.status);
+      }),
+      { numRuns: 150 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.string({ minLength: 1 }), { maxLength: 6 }), async (segs) => {
+        const r = await call('GET', `/${segs.map(encodeURIComponent).join('/')}`);
+        expect(r.status).toBeLessThan(500);
+      }),
+      { numRuns: 150 },
+    );
+    expect(await snapshot()).toBe(before);
   });
 });

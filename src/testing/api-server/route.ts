@@ -27,7 +27,12 @@ export type Route =
  * `/namespaces/{x}/{plural}` names a namespaced resource or a namespace subresource (`status`).
  */
 export function parseRoute(pathname: string, isResource: (group: string, plural: string) => boolean): Route {
-  const parts = pathname.split('/').filter((p) => p !== '').map((p) => decodeURIComponent(p));
+  let parts: string[];
+  try {
+    parts = pathname.split('/').filter((p) => p !== '').map((p) => decodeURIComponent(p));
+  } catch {
+    return { type: 'unknown' };
+  }
   const [first, ...rest] = parts;
   if (first === undefined) return { type: 'root' };
   if (first === 'version' && rest.length === 0) return { type: 'version' };
