@@ -86,8 +86,8 @@ export class ObjectService {
     return { key, object, json: JSON.stringify(object), rv };
   }
 
-  private remove(id: string, key: string): StoredEntry | undefined {
-    return this.dry ? this.store.get(id, key) : this.store.remove(id, key);
+  private remove(id: string, key: string, last?: KubeObject): StoredEntry | undefined {
+    return this.dry ? this.store.get(id, key) : this.store.remove(id, key, last);
   }
 
   private target(r: ResourceType, name: string) {
@@ -251,8 +251,8 @@ export class ObjectService {
     const fin = nextMeta['finalizers'];
     if (nextMeta['deletionTimestamp'] !== undefined && (!Array.isArray(fin) || fin.length === 0)) {
       // The last finalizer went away from an object being deleted: it is deleted now.
-      this.put(resourceId(r), current.key, next as KubeObject);
-      return this.remove(resourceId(r), current.key) ?? current;
+      // One DELETED event, carrying the final state (as kube-apiserver: no MODIFIED first).
+      return this.remove(resourceId(r), current.key, next as KubeObject) ?? current;
     }
     return this.put(resourceId(r), current.key, next as KubeObject);
   }

@@ -107,13 +107,16 @@ export class ObjectStore {
     return entry;
   }
 
-  /** Removes an object; the DELETED event carries its last state with a new resourceVersion. */
-  remove(resourceId: string, key: string): StoredEntry | undefined {
+  /**
+   * Removes an object; the DELETED event carries its last state (or `last`, when the deleting
+   * write also changed it, e.g. removed the last finalizer) with a new resourceVersion.
+   */
+  remove(resourceId: string, key: string, last?: KubeObject): StoredEntry | undefined {
     const b = this.buckets.get(resourceId);
     const prev = b?.get(key);
     if (b === undefined || prev === undefined) return undefined;
     const rv = ++this.revision;
-    const { object, json } = withRv(prev.object, rv);
+    const { object, json } = withRv(last ?? prev.object, rv);
     const entry: StoredEntry = { key, object, json, rv };
     b.delete(key);
     this.record({ type: 'DELETED', rv, resourceId, entry, prev });

@@ -36,6 +36,8 @@ export class WatchConnection {
   private readonly timers: NodeJS.Timeout[] = [];
   /** Events written (or queued) so far, bookmarks included. */
   eventCount = 0;
+  /** The newest resourceVersion this watch has told its client about. */
+  private seenRv: number;
 
   constructor(
     private readonly res: ServerResponse,
@@ -44,10 +46,11 @@ export class WatchConnection {
     private readonly onClose: (c: WatchConnection) => void,
   ) {
     this.eventsLeft = options.maxEvents ?? Infinity;
+    this.seenRv = options.afterRv ?? store.resourceVersion;
     res.on('close', () => this.finish());
     if (options.timeoutMs !== undefined) this.timers.push(setTimeout(() => this.end(), options.timeoutMs));
     if (options.bookmarks && options.bookmarkIntervalMs > 0) {
-      this.timers.push(setInterval(() => this.bookmark(), options.bookmarkIntervalMs));
+      this.timers.push(setInterval(() => this.periodicBookmark(), options.bookmarkIntervalMs));
     }
   }
 
@@ -74,6 +77,7 @@ export class WatchConnection {
   /** Translates a store event through the filter: leaving the selector is DELETED, entering is ADDED. */
   deliver(event: StoreEvent): void {
     if (this.closed || !this.inScope(event.entry) || event.rv <= (this.options.afterRv ?? 0)) return;
+    this.seenRv = Math.max(this.seenRv, event.rv);
     const m = this.options.filter.matches;
     if (event.type === 'DELETED') {
       if (m(event.entry.object)) this.push(`{"type":"DELETED","object":${event.entry.json}}\n`);
@@ -86,9 +90,19 @@ export class WatchConnection {
     else if (before) this.push(`{"type":"DELETED","object":${event.entry.json}}\n`);
   }
 
+  /**
+   * Timer tick: a BOOKMARK when the resourceVersion moved past what the client has seen (changes
+   * it did not get, e.g. in other namespaces or resources). Like kube-apiserver's watch cache,
+   * an idle server sends no bookmarks.
+   */
+  private periodicBookmark(): void {
+    if (this.store.resourceVersion > this.seenRv) this.bookmark();
+  }
+
   /** Sends a BOOKMARK at the current resourceVersion (optionally with annotations). */
   bookmark(annotations?: Readonly<Record<string, string>>): void {
     if (this.closed) return;
+    this.seenRv = this.store.resourceVersion;
     const object = {
       kind: this.options.kind,
       apiVersion: this.options.apiVersion,
