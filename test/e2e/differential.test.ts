@@ -121,6 +121,8 @@ function httpTarget(name: string, server: string, token: string | undefined, ca:
 /** One observation: a step name and what the client saw. */
 type Observation = readonly [step: string, seen: unknown];
 
+/** The Status message with the random namespace and numbers masked. */
+const messageOf = (r: Reply, ns: string) => String(r.body?.message ?? '').replaceAll(ns, '<ns>').replace(/\d+/g, 'N').replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<uid>');
 const statusOf = (r: Reply) => (typeof r.body === 'object' && r.body !== null && r.body.kind === 'Status' ? { code: r.status, reason: r.body.reason ?? '', status: r.body.status } : { code: r.status, kind: r.body?.kind });
 /** Watch types with runs of BOOKMARKs collapsed (servers differ in how often they send them). */
 const typesOf = (events: readonly WatchEventSeen[]) => events.map((e) => e.type).filter((t, i, a) => !(t === 'BOOKMARK' && a[i - 1] === 'BOOKMARK'));
@@ -141,13 +143,17 @@ async function scenario(t: Target): Promise<Observation[]> {
     see('resourceVersions increase', rvs.every((v, i) => i === 0 || v > (rvs[i - 1] ?? 0)));
     const startRv = String(rvs[0]);
 
-    see('create duplicate', statusOf(await t.call('POST', cms, cm('a'))));
-    see('get missing', statusOf(await t.call('GET', `${cms}/missing`)));
+    const dup = await t.call('POST', cms, cm('a'));
+    see('create duplicate', [statusOf(dup), messageOf(dup, ns), dup.body.details]);
+    const missing = await t.call('GET', `${cms}/missing`);
+    see('get missing', [statusOf(missing), messageOf(missing, ns), missing.body.details]);
     const a = (await t.call('GET', `${cms}/a`)).body;
     see('get has server metadata', [typeof a.metadata.uid, typeof a.metadata.creationTimestamp, a.metadata.namespace === ns]);
     const upd = await t.call('PUT', `${cms}/a`, { ...a, data: { k: 'a2' } });
     see('update with current resourceVersion', statusOf(upd));
-    see('update with stale resourceVersion (conflict)', statusOf(await t.call('PUT', `${cms}/a`, { ...a, data: { k: 'a3' } })));
+    const stale = await t.call('PUT', `${cms}/a`, { ...a, data: { k: 'a3' } });
+    see('update with stale resourceVersion (conflict)', statusOf(stale));
+    see('conflict message', [messageOf(stale, ns), stale.body.details]);
     see('merge patch', statusOf(await t.call('PATCH', `${cms}/b`, { data: { k: 'b2' } }, 'application/merge-patch+json')));
     see('strategic merge patch', statusOf(await t.call('PATCH', `${cms}/b`, { metadata: { labels: { extra: 'x' } } }, 'application/strategic-merge-patch+json')));
     see('json patch', statusOf(await t.call('PATCH', `${cms}/c`, [{ op: 'replace', path: '/data/k', value: 'c2' }], 'application/json-patch+json')));
@@ -177,8 +183,10 @@ async function scenario(t: Target): Promise<Observation[]> {
     see('unknown resource', statusOf(await t.call('GET', `/api/v1/namespaces/${ns}/widgets`)));
     see('malformed JSON', statusOf(await t.call('POST', cms, '{"metadata": {')));
     see('wrong kind', statusOf(await t.call('POST', cms, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' } })));
-    see('missing name', statusOf(await t.call('POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} })));
-    see('namespace mismatch', statusOf(await t.call('POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'other' } })));
+    const noName = await t.call('POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} });
+    see('missing name', [statusOf(noName), messageOf(noName, ns), noName.body.details]);
+    const mismatch = await t.call('POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'other' } });
+    see('namespace mismatch', [statusOf(mismatch), messageOf(mismatch, ns)]);
 
     // Watch from an old (retained) version replays what happened since, in order.
     const replay = await t.watch(`${cms}?watch=1&resourceVersion=${startRv}`, (ev) => ev.some((e) => e.type === 'DELETED' && e.object.metadata.name === 'fin'), 5000);
@@ -218,7 +226,7 @@ async function scenario(t: Target): Promise<Observation[]> {
     });
     const gone = await t.watch(`${cms}?watch=1&resourceVersion=${oldRv}`, (ev) => ev.some((e) => e.type === 'ERROR'), 8000);
     const err = gone.find((e) => e.type === 'ERROR');
-    see('watch too old', [gone.filter((e) => e.type !== 'BOOKMARK').map((e) => e.type)[0], err?.object.code, err?.object.reason]);
+    see('watch too old', [gone.filter((e) => e.type !== 'BOOKMARK').map((e) => e.type)[0], err?.object.code, err?.object.reason, String(err?.object.message).replace(/\d+/g, 'N')]);
     see('expired continue', statusOf(await t.call('GET', `${cms}?limit=1&continue=${encodeURIComponent(cont)}`)));
   } finally {
     await t.call('DELETE', `/api/v1/namespaces/${ns}`);
@@ -313,7 +321,7 @@ describe('differential: embedded API server vs a real kube-apiserver', () => {
   it('the embedded scenario itself behaves as documented', () => {
     const seen = new Map(embeddedSeen);
     expect(seen.get('update with stale resourceVersion (conflict)')).toEqual({ code: 409, reason: 'Conflict', status: 'Failure' });
-    expect(seen.get('watch too old')).toEqual(['ERROR', 410, 'Expired']);
+    expect(seen.get('watch too old')).toEqual(['ERROR', 410, 'Expired', 'too old resource version: N (N)']);
     expect(seen.get('expired continue')).toEqual({ code: 410, reason: 'Expired', status: 'Failure' });
     expect(seen.get('bookmarks')).toEqual(['BOOKMARK']);
   });

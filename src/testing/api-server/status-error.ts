@@ -83,7 +83,7 @@ export function invalid(kind: string, group: string, name: string, causes: reado
   const list = causes.length > 1 ? `[${text}]` : text;
   return new StatusError(
     failure(422, 'Invalid', `${kind}${group === '' ? '' : `.${group}`} "${name}" is invalid: ${list}`, {
-      name,
+      ...(name !== '' ? { name } : {}),
       ...(group !== '' ? { group } : {}),
       kind,
       causes: causes as NonNullable<Status['details']>['causes'],
