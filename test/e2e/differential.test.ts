@@ -188,6 +188,66 @@ async function scenario(t: Target): Promise<Observation[]> {
     const mismatch = await t.call('POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'other' } });
     see('namespace mismatch', [statusOf(mismatch), messageOf(mismatch, ns)]);
 
+    // resourceVersion semantics of lists.
+    const beforeLater = (await t.call('GET', cms)).body.metadata.resourceVersion as string;
+    await t.call('POST', cms, cm('later'));
+    const exact = await t.call('GET', `${cms}?resourceVersion=${beforeLater}&resourceVersionMatch=Exact`);
+    see('list Exact in the past', [exact.status, exact.body.metadata.resourceVersion === beforeLater, exact.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)]);
+    const notOlder = await t.call('GET', `${cms}?resourceVersion=${beforeLater}&resourceVersionMatch=NotOlderThan`);
+    // Served from kube-apiserver 1.20's watch cache: unordered (newer versions sort), so sorted here.
+    see('list NotOlderThan', [notOlder.status, notOlder.body.items.map((i: { metadata: { name: string } }) => i.metadata.name).sort()]);
+    const future = await t.call('GET', `${cms}?resourceVersion=${Number(beforeLater) + 100000}&resourceVersionMatch=NotOlderThan`);
+    see('list NotOlderThan in the future', [statusOf(future), future.body.details?.causes]);
+    see('resourceVersionMatch without resourceVersion', [statusOf(await t.call('GET', `${cms}?resourceVersionMatch=Exact`))]);
+    see('Exact with resourceVersion 0', [statusOf(await t.call('GET', `${cms}?resourceVersion=0&resourceVersionMatch=Exact`))]);
+    see('bad limit', statusOf(await t.call('GET', `${cms}?limit=abc`)));
+    await t.call('DELETE', `${cms}/later`);
+
+    // metadata.generation and the /status subresource (deployments).
+    const deploys = `/apis/apps/v1/namespaces/${ns}/deployments`;
+    const deployment = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    };
+    const dep = await t.call('POST', deploys, deployment);
+    see('deployment create', [statusOf(dep), dep.body.metadata.generation]);
+    const relabel = await t.call('PATCH', `${deploys}/web`, { metadata: { labels: { x: 'y' } } }, 'application/merge-patch+json');
+    see('deployment metadata change keeps generation', relabel.body.metadata.generation);
+    const scale = await t.call('PATCH', `${deploys}/web`, { spec: { replicas: 3 } }, 'application/merge-patch+json');
+    see('deployment spec change bumps generation', scale.body.metadata.generation);
+    const st = await t.call('PATCH', `${deploys}/web/status`, { status: { observedGeneration: 2 } }, 'application/merge-patch+json');
+    see('status patch', [st.status, st.body.metadata.generation, st.body.status?.observedGeneration, st.body.spec.replicas]);
+    const mainStatus = await t.call('PATCH', `${deploys}/web`, { status: { observedGeneration: 7 } }, 'application/merge-patch+json');
+    see('status ignored on the main resource', mainStatus.body.status?.observedGeneration);
+
+    // A CustomResourceDefinition serves its resource.
+    const group = `g${ns.slice(-6)}.example.com`;
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `widgets.${group}` },
+      spec: { group, scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    };
+    see('crd create', statusOf(await t.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)));
+    try {
+      const widgets = `/apis/${group}/v1/namespaces/${ns}/widgets`;
+      let ready = false;
+      for (let i = 0; i < 100 && !ready; i++) {
+        ready = (await t.call('GET', widgets)).status === 200;
+        if (!ready) await new Promise((r) => setTimeout(r, 100));
+      }
+      see('crd served', ready);
+      const w = await t.call('POST', widgets, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } });
+      see('custom resource create', [statusOf(w), w.body.metadata?.generation]);
+      const wl = await t.call('GET', widgets);
+      see('custom resource list', [wl.body.kind, wl.body.apiVersion === `${group}/v1`, wl.body.items.length]);
+      see('custom resource strategic merge patch', statusOf(await t.call('PATCH', `${widgets}/w`, { spec: { size: 2 } }, 'application/strategic-merge-patch+json')));
+      const wp = await t.call('PATCH', `${widgets}/w`, { spec: { size: 2 } }, 'application/merge-patch+json');
+      see('custom resource merge patch', [statusOf(wp), wp.body.metadata?.generation]);
+      see('custom resource delete', [(await t.call('DELETE', `${widgets}/w`)).status]);
+    } finally {
+      await t.call('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${group}`);
+    }
+
     // Watch from an old (retained) version replays what happened since, in order.
     const replay = await t.watch(`${cms}?watch=1&resourceVersion=${startRv}`, (ev) => ev.some((e) => e.type === 'DELETED' && e.object.metadata.name === 'fin'), 5000);
     see('watch replay types', replay.map((e) => e.type));

@@ -377,7 +377,7 @@ export class RequestHandler {
 
 function tooLargeStatus(asked: number, current: number): Status {
   return failure(504, 'Timeout', `Timeout: Too large resource version: ${asked}, current: ${current}`, {
-    causes: [{ reason: 'ResourceVersionTooLarge', message: `Too large resource version: ${asked}, current: ${current}` } as never],
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' } as never],
     retryAfterSeconds: 1,
   });
 }

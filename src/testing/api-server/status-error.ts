@@ -123,10 +123,9 @@ export function unsupportedMediaType(contentType: string): StatusError {
 
 /** 504 Timeout with the ResourceVersionTooLarge cause (kube-apiserver's "Too large resource version"). */
 export function tooLargeResourceVersion(asked: number, current: number): StatusError {
-  const message = `Too large resource version: ${asked}, current: ${current}`;
   return new StatusError(
-    failure(504, 'Timeout', `Timeout: ${message}`, {
-      causes: [{ reason: 'ResourceVersionTooLarge', message } as never],
+    failure(504, 'Timeout', `Timeout: Too large resource version: ${asked}, current: ${current}`, {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' } as never],
       retryAfterSeconds: 1,
     }),
   );
