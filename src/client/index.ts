@@ -10,3 +10,4 @@ export * from './resource-path.js';
 export * from './watch-decode-error.js';
 export * from './watch-event-error.js';
 export * from './watch-line-decoder.js';
+export * from './abortable.js';

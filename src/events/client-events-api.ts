@@ -1,30 +1,16 @@
-import { Observable } from 'rxjs';
+import { abortable } from '../client/abortable.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { CoreEvent, EventPatch } from './core-event.js';
 import type { EventsApi } from './events-api.js';
 
 const EVENT_RESOURCE = { apiVersion: 'v1', kind: 'Event', plural: 'events', namespaced: true } as const;
 
-function fromAbortable<T>(call: (signal: AbortSignal) => Promise<T>): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    const ac = new AbortController();
-    call(ac.signal).then(
-      (value) => {
-        subscriber.next(value);
-        subscriber.complete();
-      },
-      (err: unknown) => subscriber.error(err),
-    );
-    return () => ac.abort();
-  });
-}
-
 /** {@link EventsApi} over the HTTP client: POST and merge-PATCH of core/v1 Events. */
 export function clientEventsApi(client: KubeClient): EventsApi {
   return {
     create: (namespace: string, event: CoreEvent) =>
-      fromAbortable((signal) => client.objects<CoreEvent>(EVENT_RESOURCE, namespace).create(event, { signal })),
+      abortable((signal) => client.objects<CoreEvent>(EVENT_RESOURCE, namespace).create(event, { signal })),
     patch: (namespace: string, name: string, patch: EventPatch) =>
-      fromAbortable((signal) => client.objects<CoreEvent>(EVENT_RESOURCE, namespace).patch(name, patch, 'merge', { signal })),
+      abortable((signal) => client.objects<CoreEvent>(EVENT_RESOURCE, namespace).patch(name, patch, 'merge', { signal })),
   };
 }

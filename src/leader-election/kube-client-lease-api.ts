@@ -1,5 +1,5 @@
-import { Observable } from 'rxjs';
 import type { Resource } from '../api/resource.js';
+import { abortable } from '../client/abortable.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { LeaseApi } from './lease-api.js';
 import type { Lease } from './lease.js';
@@ -23,18 +23,4 @@ export function kubeClientLeaseApi(client: KubeClient): LeaseApi {
     create: (lease) => abortable((signal) => leases(lease.metadata?.namespace).create(lease, { signal })),
     update: (lease) => abortable((signal) => leases(lease.metadata?.namespace).replace(lease, { signal })),
   };
-}
-
-function abortable<T>(call: (signal: AbortSignal) => Promise<T>): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    const controller = new AbortController();
-    call(controller.signal).then(
-      (value) => {
-        subscriber.next(value);
-        subscriber.complete();
-      },
-      (err: unknown) => subscriber.error(err),
-    );
-    return () => controller.abort();
-  });
 }

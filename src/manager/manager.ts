@@ -17,7 +17,8 @@ import { httpServerRunnable } from './http-server.js';
 import type { HttpServerRunnable } from './http-server.js';
 import type { Leadership, ManagerLeaderElectionConfig, ManagerLeaderElectionOptions } from './leader-election-options.js';
 import { resolveManagerLeaderElection } from './leader-election-options.js';
-import { clientLeaseApi, leaseLeadership } from './lease-leadership.js';
+import { kubeClientLeaseApi } from '../leader-election/kube-client-lease-api.js';
+import { leaseLeadership } from './lease-leadership.js';
 import {
   CheckerAfterStartError,
   GracefulShutdownTimeoutError,
@@ -237,7 +238,7 @@ export function manager(options: ManagerOptions = {}): Manager {
     clearLeaderStatus = () => setStatus(false);
     let elector: Leadership;
     try {
-      const factory = options.leaderElection.elector ?? leaseLeadership(clientLeaseApi(getClient()), { scheduler });
+      const factory = options.leaderElection.elector ?? leaseLeadership(kubeClientLeaseApi(getClient()), { scheduler });
       elector = factory(leConfig);
     } catch (err) {
       reportError(err);
