@@ -29,7 +29,10 @@ export function parseRetryAfter(value: string | readonly string[] | undefined, n
   if (typeof raw !== 'string') return undefined;
   const text = raw.trim();
   if (text === '') return undefined;
-  if (/^\d+$/.test(text)) return Number(text);
+  if (/^\d+$/.test(text)) {
+    const seconds = Number(text);
+    return Number.isSafeInteger(seconds) ? seconds : undefined;
+  }
   const at = Date.parse(text);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, Math.ceil((at - nowMs) / 1000));
@@ -49,7 +52,7 @@ export function apiErrorFromResponse(
   let status: Status | undefined;
   try {
     const parsed: unknown = JSON.parse(body);
-    if (isStatus(parsed)) status = parsed;
+    if (isStatus(parsed)) status = wellTypedStatus(parsed);
   } catch {
     // not JSON: synthesize below
   }
@@ -75,4 +78,50 @@ function redactStatus(status: Status, secrets: readonly string[]): Status {
   let message = status.message;
   for (const s of live) message = message.split(s).join('[redacted]');
   return message === status.message ? status : { ...status, message };
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const plainObject = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+
+function defined<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+/**
+ * A Status from untrusted JSON (an error body, a watch ERROR object) with every field of the
+ * wrong type dropped, so the typed fields of {@link ApiError} and the predicates over it
+ * (`isTooLargeResourceVersion` reads `details.causes`) can rely on their types.
+ */
+export function wellTypedStatus(value: object): Status {
+  const v = value as Record<string, unknown>;
+  const details = plainObject(v.details);
+  const meta = plainObject(v.metadata);
+  const retry = details?.retryAfterSeconds;
+  return defined<Status>({
+    apiVersion: str(v.apiVersion),
+    kind: str(v.kind),
+    status: str(v.status),
+    message: str(v.message),
+    reason: str(v.reason),
+    code: typeof v.code === 'number' && Number.isSafeInteger(v.code) ? v.code : undefined,
+    details:
+      details === undefined
+        ? undefined
+        : defined({
+            name: str(details.name),
+            group: str(details.group),
+            kind: str(details.kind),
+            uid: str(details.uid),
+            causes: Array.isArray(details.causes)
+              ? details.causes.flatMap((c: unknown) => {
+                  const o = plainObject(c);
+                  return o === undefined ? [] : [defined({ type: str(o.type), message: str(o.message), field: str(o.field) })];
+                })
+              : undefined,
+            retryAfterSeconds: typeof retry === 'number' && Number.isSafeInteger(retry) && retry >= 0 ? retry : undefined,
+          }),
+    metadata: meta === undefined ? undefined : defined({ resourceVersion: str(meta.resourceVersion), continue: str(meta.continue) }),
+  });
 }

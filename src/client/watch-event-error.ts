@@ -1,6 +1,7 @@
 import type { KubeObject } from '../api/kube-object.js';
 import type { WatchEvent } from '../reflector/list-watcher.js';
 import { ApiError } from './api-error.js';
+import { wellTypedStatus } from './api-error-from-response.js';
 
 /**
  * The {@link ApiError} an `ERROR` watch event stands for (its object is a Status: 410 Gone for a
@@ -8,6 +9,6 @@ import { ApiError } from './api-error.js';
  */
 export function watchEventError(event: WatchEvent<KubeObject>): ApiError | undefined {
   if (event.type !== 'ERROR') return undefined;
-  const status = event.object;
+  const status = wellTypedStatus(event.object);
   return new ApiError({ kind: 'Status', status: 'Failure', ...status }, { code: status.code ?? 500 });
 }

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { WatchEvent } from '../../src/reflector/list-watcher.js';
+import { apiErrorFromResponse, parseRetryAfter } from '../../src/client/api-error-from-response.js';
+import { isTooLargeResourceVersion, isGone } from '../../src/client/api-error.js';
+import { watchEventError } from '../../src/client/watch-event-error.js';
+
+/** Counterexamples the fuzzers found, kept as plain regression tests. */
+describe('fuzz regressions: Status decoding', () => {
+  const nowMs = 0;
+
+  it('a Status whose details.causes is not an array does not crash isTooLargeResourceVersion', () => {
+    const e = apiErrorFromResponse(504, '{"kind":"Status","details":{"causes":false}}', {}, { nowMs });
+    expect(isTooLargeResourceVersion(e)).toBe(false);
+    const e2 = apiErrorFromResponse(504, '{"kind":"Status","details":{"causes":[null, 3, {"message": 7}, {"type":"ResourceVersionTooLarge"}]}}', {}, { nowMs });
+    expect(isTooLargeResourceVersion(e2)).toBe(true);
+    expect(e2.status.details?.causes).toEqual([{}, { type: 'ResourceVersionTooLarge' }]);
+  });
+
+  it('wrong-typed Status fields are dropped, not passed on as typed fields', () => {
+    const e = apiErrorFromResponse(503, '{"kind":"Status","message":[],"reason":5,"code":"410","details":{"retryAfterSeconds":null}}', {}, { nowMs, secrets: ['abcd'] });
+    expect(e.code).toBe(503);
+    expect(e.reason).toBe('');
+    expect(e.status.message).toBeUndefined();
+    expect(e.retryAfterSeconds).toBeUndefined();
+    expect(isGone(e)).toBe(false);
+  });
+
+  it('a watch ERROR object with a wrong-typed message or code gives a well-typed ApiError', () => {
+    const e = watchEventError({ type: 'ERROR', object: { kind: 0, message: [], code: '410' } } as unknown as WatchEvent);
+    expect(e?.code).toBe(500);
+    expect(e?.status.message).toBeUndefined();
+    expect(typeof e?.message).toBe('string');
+    const gone = watchEventError({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old' } });
+    expect(isGone(gone)).toBe(true);
+    expect(gone?.status.message).toBe('too old');
+  });
+
+  it('a Retry-After of more digits than a safe integer is ignored', () => {
+    expect(parseRetryAfter('99999999999999999999999', 0)).toBeUndefined();
+    expect(parseRetryAfter('120', 0)).toBe(120);
+  });
+});
