@@ -179,4 +179,14 @@ describe('embedded API server: CRUD over HTTP', () => {
     const cm = await call('POST', cms, { metadata: { name: 'st' }, status: { kept: true } });
     expect(cm.body.status).toEqual({ kept: true }); // no status subresource: just a field
   });
+
+  it('a resourceVersion on create is refused as kube-apiserver does (500, no reason); seed() ignores it', async () => {
+    const r = await call('POST', cms, { metadata: { name: 'with-rv', resourceVersion: '5' } });
+    expect(r.status).toBe(500);
+    expect(r.body).toMatchObject({ kind: 'Status', message: 'resourceVersion should not be set on objects to be created' });
+    expect(r.body.reason).toBeUndefined();
+    expect((await call('GET', `${cms}/with-rv`)).status).toBe(404);
+    const [seeded] = server.seed([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'with-rv', namespace: 'default', resourceVersion: '5' } }]);
+    expect(Number(seeded?.metadata?.resourceVersion)).toBe(server.resourceVersion);
+  });
 });

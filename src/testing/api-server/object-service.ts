@@ -153,6 +153,10 @@ export class ObjectService {
   create(r: ResourceType, namespace: string | undefined, obj: KubeObject, opts: { skipNamespaceCheck?: boolean; keepStatus?: boolean } = {}): StoredEntry {
     const ns = this.checkNamespace(r, namespace, obj);
     const meta = metaOf(obj);
+    if (opts.keepStatus !== true && meta.resourceVersion !== undefined && meta.resourceVersion !== '') {
+      // kube-apiserver answers exactly this (a 500 without a reason).
+      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'resourceVersion should not be set on objects to be created', code: 500 });
+    }
     let name = meta.name;
     if ((name === undefined || name === '') && typeof meta.generateName === 'string' && meta.generateName !== '') {
       name = `${meta.generateName}${randomSuffix()}`;
