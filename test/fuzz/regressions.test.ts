@@ -3,6 +3,8 @@ import type { WatchEvent } from '../../src/reflector/list-watcher.js';
 import { apiErrorFromResponse, parseRetryAfter } from '../../src/client/api-error-from-response.js';
 import { isTooLargeResourceVersion, isGone } from '../../src/client/api-error.js';
 import { watchEventError } from '../../src/client/watch-event-error.js';
+import { COMMON_FIELDS, parseFieldSelector } from '../../src/testing/api-server/field-selector.js';
+import { startApiServer } from '../../src/testing/index.js';
 
 /** Counterexamples the fuzzers found, kept as plain regression tests. */
 describe('fuzz regressions: Status decoding', () => {
@@ -38,5 +40,31 @@ describe('fuzz regressions: Status decoding', () => {
   it('a Retry-After of more digits than a safe integer is ignored', () => {
     expect(parseRetryAfter('99999999999999999999999', 0)).toBeUndefined();
     expect(parseRetryAfter('120', 0)).toBe(120);
+  });
+});
+
+describe('fuzz regressions: embedded server field selectors', () => {
+  it('an escaped backslash before a comma ends the term (the comma separates)', () => {
+    const sel = parseFieldSelector('metadata.name=a\\\\,metadata.namespace=b', COMMON_FIELDS);
+    expect(sel.terms).toEqual([
+      { field: 'metadata.name', op: '=', value: 'a\\' },
+      { field: 'metadata.namespace', op: '=', value: 'b' },
+    ]);
+    expect(parseFieldSelector('metadata.name=a\\,b', COMMON_FIELDS).terms).toEqual([{ field: 'metadata.name', op: '=', value: 'a,b' }]);
+  });
+
+  it('names of Object.prototype members are not field labels (400, not a 500 at match time)', async () => {
+    for (const f of ['hasOwnProperty', 'constructor', '__proto__', 'toString']) {
+      expect(() => parseFieldSelector(`${f}=x`, COMMON_FIELDS)).toThrow(/field label not supported/);
+    }
+    const server = await startApiServer();
+    try {
+      server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one', namespace: 'default' } });
+      const res = await fetch(`${server.url}/api/v1/namespaces/default/configmaps?fieldSelector=${encodeURIComponent('hasOwnProperty=x')}`);
+      expect(res.status).toBe(400);
+      await res.text();
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -35,6 +35,21 @@ function unescape(value: string): string {
   return value.replace(/\\(.)/g, '$1');
 }
 
+/** Splits on commas that are not escaped (`\,` is an escaped comma; `\\,` is an escaped backslash, then a separator). */
+function splitTerms(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === ',') {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
 /**
  * Parses a field selector (`metadata.name=x,status.phase!=Running`, `==` allowed) against the
  * fields a resource supports. Unknown fields and malformed terms throw a 400 BadRequest Status.
@@ -46,11 +61,11 @@ export function parseFieldSelector(
   const text = (selector ?? '').trim();
   const terms: { field: string; op: '=' | '!='; value: string }[] = [];
   if (text !== '') {
-    for (const raw of text.split(/(?<!\\),/)) {
+    for (const raw of splitTerms(text)) {
       const m = /^\s*([^=!\s]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(raw);
       if (m === null) throw badRequest(`invalid selector: '${text}'; can't understand '${raw}'`);
       const [, field = '', op = '', value = ''] = m;
-      if (fields[field] === undefined) throw badRequest(`field label not supported: ${field}`);
+      if (!Object.hasOwn(fields, field)) throw badRequest(`field label not supported: ${field}`);
       terms.push({ field, op: op === '!=' ? '!=' : '=', value: unescape(value) });
     }
   }
