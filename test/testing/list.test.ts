@@ -102,6 +102,9 @@ describe('embedded API server: lists', () => {
     const next = await call('GET', `/api/v1/pods?limit=3&continue=${encodeURIComponent(first.body.metadata.continue)}`);
     expect(next.status).toBe(410);
     expect(next.body).toMatchObject({ kind: 'Status', reason: 'Expired', code: 410 });
+    const exact = await call('GET', `/api/v1/pods?resourceVersion=${first.body.metadata.resourceVersion}&resourceVersionMatch=Exact`);
+    expect(exact.status).toBe(410);
+    expect(exact.body.reason).toBe('Expired');
     const garbage = await call('GET', '/api/v1/pods?limit=3&continue=garbage');
     expect(garbage.status).toBe(400);
   });

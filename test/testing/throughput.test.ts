@@ -74,6 +74,20 @@ describe('throughput (prints numbers, no timing assertions)', () => {
     console.log(`[throughput] initial ADDED events: ${N} in ${(t1 - t0).toFixed(0)} ms = ${Math.round(N / ((t1 - t0) / 1000))} events/s`);
   });
 
+  it('seeds 100k objects directly', async () => {
+    const other = await startApiServer();
+    try {
+      const objs = Array.from({ length: N }, (_, i) => cm(i));
+      const t0 = performance.now();
+      other.seed(objs);
+      const ms = performance.now() - t0;
+      console.log(`[throughput] seed(): ${N} objects in ${ms.toFixed(0)} ms = ${Math.round(N / (ms / 1000))} objects/s`);
+      expect(other.list('v1', 'ConfigMap', 'default')).toHaveLength(N);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('serves the 100k-object list in pages of 500', async () => {
     let token: string | undefined;
     let count = 0;

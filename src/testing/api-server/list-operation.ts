@@ -101,7 +101,10 @@ export function listPage(store: ObjectStore, q: ListQuery): ListPage {
       const asked = parseRv(rvParam);
       if (asked > store.resourceVersion) throw tooLargeResourceVersion(asked, store.resourceVersion);
       const exact = match === 'Exact' || (match === '' && q.limit !== undefined && q.limit > 0);
-      if (exact) atRv = asked;
+      if (exact) {
+        if (asked < store.oldestRetainedRv) throw expired('The resourceVersion for the provided list is too old.');
+        atRv = asked;
+      }
     }
   }
   const all = store.snapshot(q.resourceId, atRv);

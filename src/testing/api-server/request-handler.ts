@@ -74,6 +74,13 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
     req.on('end', () => {
       if (!failed) resolve(Buffer.concat(chunks));
     });
+    req.on('close', () => {
+      // The client went away before the body was complete: nothing to answer.
+      if (!req.complete && !failed) {
+        failed = true;
+        reject(new Error('request aborted'));
+      }
+    });
     req.on('error', (e) => {
       if (!failed) reject(e);
     });
