@@ -1,0 +1,22 @@
+import { mergeMap, type OperatorFunction } from 'rxjs';
+import type { KubeObject } from '../src/api/kube-object.js';
+import type { InformerEvent } from '../src/cache/informer-event.js';
+import { mappedRequestsOf, type RequestMapper } from '../src/controller/event-requests.js';
+import type { WorkQueueAdd } from '../src/workqueue/request.js';
+
+/**
+ * Maps events to work-queue adds through a user function from object to requests
+ * (controller-runtime's `EnqueueRequestsFromMapFunc`): for updates both the old and the new
+ * object are mapped; each event's requests are deduplicated. Initial-list adds and resyncs get
+ * `priority: -100` (PQ-2).
+ *
+ * ```
+ * map:     secret → the configmaps named in its 'used-by' label
+ * events:  --add(s: used-by=a)--upd(s: a → b)--|
+ * output:  --{a}----------------(ab)-----------|
+ * ```
+ */
+export function mapToRequests<T extends KubeObject>(map: RequestMapper<T>): OperatorFunction<InformerEvent<T>, WorkQueueAdd> {
+  if (typeof map !== 'function') throw new TypeError('mapToRequests needs a mapping function');
+  return mergeMap((event) => mappedRequestsOf(event, map));
+}

@@ -1,0 +1,28 @@
+import { mergeMap, type OperatorFunction } from 'rxjs';
+import type { KubeObject } from '../src/api/kube-object.js';
+import type { InformerEvent } from '../src/cache/informer-event.js';
+import { ownerRequestsOf, type OwnerRequestOptions, type OwnerType } from '../src/controller/event-requests.js';
+import type { WorkQueueAdd } from '../src/workqueue/request.js';
+
+/**
+ * Maps events of owned objects to work-queue adds for their owners of type `owner`
+ * (controller-runtime's `EnqueueRequestForOwner`, CR-9): owner references match on API group and
+ * kind; only the first `controller: true` reference counts unless `matchEveryOwner`; an update
+ * enqueues the union of the old and new owners, once each. Initial-list adds and resyncs get
+ * `priority: -100` (PQ-2).
+ *
+ * ```
+ * owner:   { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespaced: true }
+ * events:  --add(pod p, controller rs1)--upd(p: rs1 → rs2)--add(pod q, no owner)--|
+ * output:  --{ns/rs1}--------------------(rs1 rs2)--------------------------------|
+ * ```
+ */
+export function toOwnerRequests<T extends KubeObject>(
+  owner: OwnerType,
+  options: OwnerRequestOptions = {},
+): OperatorFunction<InformerEvent<T>, WorkQueueAdd> {
+  if (owner === null || typeof owner !== 'object' || typeof owner.kind !== 'string' || owner.kind === '') {
+    throw new TypeError('toOwnerRequests needs an owner type with apiVersion and kind');
+  }
+  return mergeMap((event) => ownerRequestsOf(event, owner, options));
+}

@@ -1,0 +1,409 @@
+import { randomUUID } from 'node:crypto';
+import type { Registry } from 'prom-client';
+import {
+  asyncScheduler,
+  finalize,
+  first,
+  isObservable,
+  lastValueFrom,
+  mergeMap,
+  Observable,
+  type OperatorFunction,
+  type SchedulerLike,
+  Subject,
+  Subscription,
+  tap,
+} from 'rxjs';
+import { filterEvents, type EventPredicate } from '../../operators/predicates.js';
+import { workQueue, type ReconcileReturn, type Reconciler } from '../../operators/work-queue.js';
+import type { KubeObject } from '../api/kube-object.js';
+import type { InformerEvent } from '../cache/informer-event.js';
+import { Indexer } from '../cache/indexer.js';
+import type { Store } from '../cache/store.js';
+import type { KubeClient } from '../client/kube-client.js';
+import type { ObjectClient } from '../client/object-client.js';
+import type { ResourceRef } from '../client/resource-path.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import type { Logger } from '../logging/logger.js';
+import { noopLogger } from '../logging/noop-logger.js';
+import { reconcileLogger } from '../logging/reconcile-logger.js';
+import type { Runnable } from '../manager/runnable.js';
+import { controllerMetrics, type ControllerMetricsRecorder } from '../metrics/controller-metrics.js';
+import { recordReconcileMetrics } from '../metrics/record-reconcile-metrics.js';
+import { workqueueMetrics } from '../metrics/workqueue-metrics.js';
+import type { WorkQueueMetrics } from '../workqueue/metrics.js';
+import type { RateLimiter } from '../workqueue/rate-limiter.js';
+import type { ReconcileOutcome, ReconcileResult } from '../workqueue/reconcile-result.js';
+import type { Request, WorkQueueAdd } from '../workqueue/request.js';
+import {
+  CacheSyncTimeoutError,
+  ControllerBuildError,
+  ControllerError,
+  ControllerStartedTwiceError,
+} from './controller-errors.js';
+import { sourceName, type ControllerSource } from './controller-source.js';
+import {
+  mappedRequestsOf,
+  objectRequestsOf,
+  ownerRequestsOf,
+  type OwnerType,
+  type RequestMapper,
+} from './event-requests.js';
+import { noopEventRecorder } from './noop-event-recorder.js';
+import type { ReconcileContext } from './reconcile-context.js';
+
+/** `for` with its own predicates. */
+export interface ForSpec<T extends KubeObject> {
+  readonly source: ControllerSource<T>;
+  readonly predicates?: readonly EventPredicate<T>[];
+}
+
+/** An `owns` entry: events of owned objects enqueue their controller owner of the `for` type. */
+export interface OwnsSpec {
+  readonly source: ControllerSource;
+  readonly predicates?: readonly EventPredicate[];
+  /** Enqueue every owner of the `for` type, not only the controller owner. */
+  readonly matchEveryOwner?: boolean;
+}
+
+/** A `watches` entry: events of any type mapped to requests by `map` (old and new object of updates). */
+export interface WatchSpec<U extends KubeObject = KubeObject> {
+  readonly source: ControllerSource<U>;
+  map(object: U): readonly (Request | string)[];
+  readonly predicates?: readonly EventPredicate<U>[];
+}
+
+/** The reconcile function of a controller. */
+export type ControllerReconciler<T extends KubeObject> = (request: Request, ctx: ReconcileContext<T>) => ReconcileReturn;
+
+/** Options of {@link controller}. Durations in ms. */
+export interface ControllerOptions<T extends KubeObject = KubeObject> {
+  /** Unique per process (unless `skipNameValidation`); default the lower-case kind of `for`. */
+  readonly name?: string;
+  /** The reconciled type: each event enqueues the object's own key (CR-8). At most one. */
+  readonly for?: ControllerSource<T> | ForSpec<T>;
+  /** Owned types: an event enqueues the owned object's controller owner of the `for` type (CR-9). Needs `for`. */
+  readonly owns?: readonly (ControllerSource | OwnsSpec)[];
+  /** Any type, mapped to requests by a function. */
+  readonly watches?: readonly WatchSpec[];
+  /** Predicates for every `for`, `owns` and `watches` event (controller-runtime's `WithEventFilter`). */
+  readonly predicates?: readonly EventPredicate[];
+  /** Brings the world in line for one request. */
+  readonly reconcile: ControllerReconciler<T>;
+  /** Concurrent reconciles (distinct keys); ≤ 0 or unset → 1. */
+  readonly concurrency?: number;
+  /** Retry delays; default the work queue's (per-item exponential 5 ms … 1000 s). */
+  readonly rateLimiter?: RateLimiter;
+  /** How long to wait for the caches to sync before failing; default 120 000 (2 minutes, CR-4). */
+  readonly cacheSyncTimeout?: number;
+  /** Per-reconcile deadline (CR-3); default none. */
+  readonly reconcileTimeout?: number;
+  /** On stop, how long running reconciles may finish before being aborted; default 30 000. */
+  readonly shutdownGracePeriod?: number;
+  /** Start only while leading (default true). */
+  readonly needLeaderElection?: boolean;
+  /** Allow a name that another controller in this process already uses. */
+  readonly skipNameValidation?: boolean;
+  /** Client handed to reconciles (`ctx.client`, `ctx.objects()`). */
+  readonly client?: KubeClient;
+  /** Event recorder handed to reconciles; default a no-op recorder. */
+  readonly recorder?: EventRecorder;
+  readonly logger?: Logger;
+  /** Records controller-runtime's controller and workqueue metrics here. */
+  readonly metricsRegistry?: Registry;
+  /** Or: a custom recorder for the controller metrics. */
+  readonly metrics?: ControllerMetricsRecorder;
+  /** Or: custom work-queue metric hooks. */
+  readonly workqueueMetrics?: WorkQueueMetrics;
+  /** Timers and clock; default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/** A built controller: a manager runnable, or run alone with {@link Controller.run}. */
+export interface Controller<T extends KubeObject = KubeObject> extends Runnable {
+  readonly name: string;
+  readonly needLeaderElection: boolean;
+  /** The `for` type's store (or an empty store). */
+  readonly store: Store<T>;
+  /**
+   * Runs until `signal` aborts, then stops gracefully. Rejects with {@link CacheSyncTimeoutError}
+   * when the caches do not sync in time, {@link ControllerStartedTwiceError} on a second start.
+   */
+  start(signal: AbortSignal): Promise<void>;
+  /**
+   * The controller as a stream of reconcile outcomes. Subscribing starts it (once per
+   * controller); `signal` (or unsubscribing, abruptly) stops it.
+   */
+  run(signal?: AbortSignal): Observable<ReconcileOutcome>;
+}
+
+interface Binding {
+  readonly source: ControllerSource;
+  readonly toRequests: OperatorFunction<InformerEvent, WorkQueueAdd>;
+}
+
+const usedNames = new Set<string>();
+
+/**
+ * Builds a controller (controller-runtime's builder, CR-4..CR-9): `for` / `owns` / `watches`
+ * sources are turned into requests, filtered by predicates, queued by the {@link workQueue}
+ * operator and reconciled by `reconcile(request, ctx)`. The controller registers a handler on
+ * every source at start, queues requests from the initial lists (at low priority, PQ-2), and
+ * reconciles only once every registration has synced (CR-5), failing after `cacheSyncTimeout`.
+ *
+ * ```ts
+ * const c = controller({
+ *   for: configMaps, owns: [secrets],
+ *   reconcile: async (req, ctx) => { const cm = ctx.store.get(`${req.namespace}/${req.name}`); … },
+ * });
+ * mgr.add(c);           // or: c.run(signal).subscribe(outcome => …)
+ * ```
+ * @throws ControllerBuildError for an invalid definition (CR-7).
+ */
+export function controller<T extends KubeObject = KubeObject>(options: ControllerOptions<T>): Controller<T> {
+  if (options === null || typeof options !== 'object') throw new ControllerBuildError('controller needs options');
+  if (Array.isArray(options.for)) {
+    if (options.for.length > 1) throw new ControllerBuildError('for should only be given once; use watches for other types');
+  }
+  const forSpec = normalizeFor(Array.isArray(options.for) ? (options.for as unknown[])[0] : options.for) as ForSpec<T> | undefined;
+  const owns = (options.owns ?? []).map(normalizeOwns);
+  const watches = options.watches ?? [];
+  if (owns.length > 0 && forSpec === undefined) throw new ControllerBuildError('owns can only be used together with for');
+  if (forSpec === undefined && watches.length === 0) {
+    throw new ControllerBuildError('there are no watches configured, controller will never get triggered. Use for or watches');
+  }
+  if (typeof options.reconcile !== 'function') throw new ControllerBuildError('must provide a reconcile function');
+  const name = options.name ?? forSpec?.source.resource.kind.toLowerCase();
+  if (name === undefined || name === '') throw new ControllerBuildError('one of for or name must be given');
+  if (options.skipNameValidation !== true) {
+    if (usedNames.has(name)) {
+      throw new ControllerBuildError(
+        `controller with name ${name} already exists. Controller names must be unique to avoid multiple controllers reporting to the same metric`,
+      );
+    }
+    usedNames.add(name);
+  }
+  const cacheSyncTimeout = options.cacheSyncTimeout === undefined || options.cacheSyncTimeout <= 0 ? 120_000 : options.cacheSyncTimeout;
+  const concurrency = options.concurrency === undefined || options.concurrency <= 0 ? 1 : options.concurrency;
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const logger = (options.logger ?? noopLogger).child({ controller: name });
+  const recorder = options.recorder ?? noopEventRecorder;
+  const metrics = options.metrics ?? (options.metricsRegistry ? controllerMetrics(options.metricsRegistry) : undefined);
+  const queueMetrics = options.workqueueMetrics ?? (options.metricsRegistry ? workqueueMetrics(options.metricsRegistry)(name) : undefined);
+  const common = (options.predicates ?? []) as readonly EventPredicate[];
+
+  const bindings: Binding[] = [];
+  const ownerType: OwnerType | undefined = forSpec?.source.resource;
+  if (forSpec !== undefined) {
+    bindings.push({
+      source: forSpec.source as unknown as ControllerSource,
+      toRequests: withPredicates([...common, ...((forSpec.predicates ?? []) as readonly EventPredicate[])], objectRequestsOf),
+    });
+  }
+  for (const o of owns) {
+    const owner = ownerType as OwnerType;
+    bindings.push({
+      source: o.source,
+      toRequests: withPredicates([...common, ...(o.predicates ?? [])], (e) =>
+        ownerRequestsOf(e, owner, { matchEveryOwner: o.matchEveryOwner === true }),
+      ),
+    });
+  }
+  for (const w of watches) {
+    if (w === null || typeof w !== 'object' || typeof w.map !== 'function' || !isSource(w.source)) {
+      throw new ControllerBuildError('each watches entry needs a source and a map function');
+    }
+    const map: RequestMapper = (o) => w.map(o);
+    bindings.push({
+      source: w.source,
+      toRequests: withPredicates([...common, ...(w.predicates ?? [])], (e) => mappedRequestsOf(e, map)),
+    });
+  }
+
+  const forStore: Store<T> = forSpec?.source.store ?? new Indexer<T>();
+  let started = false;
+
+  const contextFor = (request: Request, signal: AbortSignal): ReconcileContext<T> => {
+    const reconcileId = randomUUID();
+    const client = options.client;
+    function objects(): ObjectClient<T>;
+    function objects<U extends KubeObject>(ref: ResourceRef, namespace?: string): ObjectClient<U>;
+    function objects(ref?: ResourceRef, namespace?: string): ObjectClient<KubeObject> {
+      if (client === undefined) throw new ControllerError(`controller ${name} has no client: pass options.client`);
+      if (ref === undefined) {
+        if (ownerType === undefined) throw new ControllerError(`controller ${name} has no for type: pass a resource to objects()`);
+        return client.objects(ownerType, ownerType.namespaced ? request.namespace : undefined);
+      }
+      return client.objects(ref, namespace);
+    }
+    return {
+      request,
+      signal,
+      reconcileId,
+      logger: reconcileLogger(options.logger ?? noopLogger, name, request, reconcileId),
+      store: forStore,
+      storeOf: (source) => source.store,
+      recorder,
+      client,
+      objects,
+    };
+  };
+
+  const reconcileStep: Reconciler = (request, signal) => {
+    const ctx = contextFor(request, signal);
+    metrics?.workerStarted(name);
+    let stopped = false;
+    const stop = (): void => {
+      if (stopped) return;
+      stopped = true;
+      metrics?.workerStopped(name);
+    };
+    let ret: ReconcileReturn;
+    try {
+      ret = options.reconcile(request, ctx);
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    if (isObservable(ret)) return ret.pipe(finalize(stop));
+    if (ret !== null && typeof ret === 'object' && typeof (ret as PromiseLike<unknown>).then === 'function') {
+      return Promise.resolve(ret as PromiseLike<ReconcileResult | void | undefined>).finally(stop);
+    }
+    stop();
+    return ret;
+  };
+
+  const run = (signal?: AbortSignal): Observable<ReconcileOutcome> =>
+    new Observable<ReconcileOutcome>((subscriber) => {
+      if (started) {
+        subscriber.error(new ControllerStartedTwiceError(name));
+        return;
+      }
+      started = true;
+      const subs = new Subscription();
+      const live = new Subject<WorkQueueAdd>();
+      let buffer: WorkQueueAdd[] | null = [];
+      const push = (add: WorkQueueAdd): void => {
+        if (buffer !== null) buffer.push(add);
+        else live.next(add);
+      };
+      const fail = (error: unknown): void => subscriber.error(error);
+
+      // Register every handler first, so the initial lists are queued while the caches sync.
+      const registrations = bindings.map((b) => ({ binding: b, registration: b.source.register() }));
+      for (const { binding, registration } of registrations) {
+        subs.add(registration.events$.pipe(binding.toRequests).subscribe({ next: push, error: fail }));
+      }
+
+      const startQueue = (): void => {
+        logger.info('Starting workers', { workerCount: concurrency });
+        const requests$ = new Observable<WorkQueueAdd>((s) => {
+          const sub = live.subscribe(s);
+          const pending = buffer ?? [];
+          for (let i = 0; i < pending.length; i++) s.next(pending[i] as WorkQueueAdd);
+          buffer = null;
+          return sub;
+        });
+        let outcomes$ = requests$.pipe(
+          workQueue(reconcileStep, {
+            concurrency,
+            scheduler,
+            ...(options.rateLimiter === undefined ? {} : { rateLimiter: options.rateLimiter }),
+            ...(options.reconcileTimeout === undefined ? {} : { reconcileTimeout: options.reconcileTimeout }),
+            ...(options.shutdownGracePeriod === undefined ? {} : { shutdownGracePeriod: options.shutdownGracePeriod }),
+            ...(signal === undefined ? {} : { shutdown: signal }),
+            ...(queueMetrics === undefined ? {} : { metrics: queueMetrics }),
+          }),
+          tap((o) => {
+            if (o.kind === 'error' || o.kind === 'terminal_error') {
+              logger.error('Reconciler error', { object: o.key, err: o.error, terminal: o.kind === 'terminal_error' });
+            }
+          }),
+        );
+        if (metrics !== undefined) outcomes$ = outcomes$.pipe(recordReconcileMetrics(metrics, name, concurrency));
+        subs.add(outcomes$.subscribe(subscriber));
+      };
+
+      // CR-5: wait for every registration to sync, bounded by cacheSyncTimeout.
+      const pendingSync = new Set(registrations.map((_, i) => i));
+      let syncTimer: Subscription | undefined;
+      let onAbort: (() => void) | undefined;
+      const cancelWait = (): void => {
+        syncTimer?.unsubscribe();
+        if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+      };
+      registrations.forEach(({ registration }, i) => {
+        subs.add(
+          registration.synced$.pipe(first((v) => v === true)).subscribe({
+            next: () => {
+              pendingSync.delete(i);
+              if (pendingSync.size === 0 && !subscriber.closed) {
+                cancelWait();
+                startQueue();
+              }
+            },
+            error: fail,
+            complete: () => undefined,
+          }),
+        );
+      });
+      if (pendingSync.size > 0 && !subscriber.closed) {
+        logger.info('Waiting for caches to sync', { sources: registrations.map((r) => sourceName(r.binding.source)) });
+        syncTimer = scheduler.schedule(() => {
+          const names = [...pendingSync].map((i) => sourceName((registrations[i] as (typeof registrations)[number]).binding.source));
+          subscriber.error(new CacheSyncTimeoutError(name, names, cacheSyncTimeout));
+        }, cacheSyncTimeout);
+        if (signal !== undefined) {
+          onAbort = () => {
+            if (pendingSync.size > 0) subscriber.complete(); // stopping before sync is not an error
+          };
+          if (signal.aborted) onAbort();
+          else signal.addEventListener('abort', onAbort, { once: true });
+        }
+      }
+      return () => {
+        cancelWait();
+        subs.unsubscribe();
+        live.complete();
+      };
+    });
+
+  return {
+    name,
+    needLeaderElection: options.needLeaderElection ?? true,
+    store: forStore,
+    run,
+    start: (signal: AbortSignal) => lastValueFrom(run(signal).pipe(mergeMap(() => [])), { defaultValue: undefined }),
+  };
+}
+
+function withPredicates(
+  predicates: readonly EventPredicate[],
+  toAdds: (event: InformerEvent) => WorkQueueAdd[],
+): OperatorFunction<InformerEvent, WorkQueueAdd> {
+  const mapping = mergeMap((event: InformerEvent) => toAdds(event));
+  return predicates.length === 0 ? mapping : (source) => source.pipe(filterEvents(...predicates), mapping);
+}
+
+function isSource(x: unknown): x is ControllerSource {
+  return (
+    x !== null &&
+    typeof x === 'object' &&
+    typeof (x as ControllerSource).register === 'function' &&
+    typeof (x as ControllerSource).resource === 'object'
+  );
+}
+
+function normalizeFor(x: unknown): ForSpec<KubeObject> | undefined {
+  if (x === undefined || x === null) return undefined;
+  if (isSource(x)) return { source: x };
+  const spec = x as ForSpec<KubeObject>;
+  if (typeof spec === 'object' && isSource(spec.source)) return spec;
+  throw new ControllerBuildError('for must be a source (an informer) or { source, predicates }');
+}
+
+function normalizeOwns(x: ControllerSource | OwnsSpec): OwnsSpec {
+  if (isSource(x)) return { source: x };
+  if (x !== null && typeof x === 'object' && isSource(x.source)) return x;
+  throw new ControllerBuildError('each owns entry must be a source (an informer) or { source, predicates }');
+}

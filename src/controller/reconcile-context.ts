@@ -1,0 +1,37 @@
+import type { KubeObject } from '../api/kube-object.js';
+import type { Store } from '../cache/store.js';
+import type { KubeClient } from '../client/kube-client.js';
+import type { ObjectClient } from '../client/object-client.js';
+import type { ResourceRef } from '../client/resource-path.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import type { Logger } from '../logging/logger.js';
+import type { Request } from '../workqueue/request.js';
+import type { ControllerSource } from './controller-source.js';
+
+/** What a controller's reconcile function gets besides the request. */
+export interface ReconcileContext<T extends KubeObject = KubeObject> {
+  /** The request being reconciled. */
+  readonly request: Request;
+  /** Aborts when the reconcile times out or the controller stops (after its grace period). */
+  readonly signal: AbortSignal;
+  /** A logger carrying `controller`, `object` and `reconcileID` (controller-runtime's fields). */
+  readonly logger: Logger;
+  /** A fresh id per reconcile call. */
+  readonly reconcileId: string;
+  /** 1 for the first try, then 1 + the rate limiter's requeue count for this key. */
+  readonly attempt?: number;
+  /** The lister (read-only cache) of the `for` type; empty store when the controller has no `for`. */
+  readonly store: Store<T>;
+  /** The lister of any source the controller watches (or any other source). */
+  storeOf<U extends KubeObject>(source: ControllerSource<U>): Store<U>;
+  /** Records Events about objects (a no-op recorder when the controller has none). */
+  readonly recorder: EventRecorder;
+  /** The client given to the controller, if any. */
+  readonly client: KubeClient | undefined;
+  /**
+   * A typed client for writes: the `for` type in the request's namespace, or `ref` in `namespace`.
+   * @throws ControllerError when the controller was built without a `client`.
+   */
+  objects(): ObjectClient<T>;
+  objects<U extends KubeObject>(ref: ResourceRef, namespace?: string): ObjectClient<U>;
+}

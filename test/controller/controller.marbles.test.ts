@@ -1,0 +1,124 @@
+/**
+ * A controller tested end to end in virtual time: informer events go in as marbles, reconcile
+ * outcomes come out as marbles, and every requeue lands on the frame the result asked for.
+ * This is the pattern of examples/marble-test.
+ */
+import { map, timer } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../src/api/kube-object.js';
+import { controller } from '../../src/controller/controller.js';
+import { added, deleted, fakeSource, updated } from '../../src/testing/controller-harness.js';
+import type { ReconcileOutcome, ReconcileResult } from '../../src/workqueue/reconcile-result.js';
+import { exponentialFailureRateLimiter } from '../../src/workqueue/exponential-failure-rate-limiter.js';
+import { TerminalError } from '../../src/workqueue/terminal-error.js';
+import { marbles } from '../helpers/marbles.js';
+
+const CONFIG_MAPS = { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true };
+let seq = 0;
+const uniqueName = (base: string): string => `${base}-${++seq}`;
+const cm = (name: string, rv = '1'): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { namespace: 'ns', name, resourceVersion: rv },
+});
+/** One letter per outcome: the key's name, upper-case for errors. */
+const letter = (o: ReconcileOutcome): string =>
+  o.kind === 'error' || o.kind === 'terminal_error' ? o.request.name.toUpperCase() : o.request.name;
+
+describe('controller in virtual time', () => {
+  it(
+    'reconciles the initial list, live events, and requeues at the requested frames',
+    marbles((m) => {
+      // a is listed before the start; b arrives at frame 2; a changes at frame 7.
+      const events$ = m.hot('--b----u', { b: added(cm('b')), u: updated(cm('a'), cm('a', '2')) });
+      const configMaps = fakeSource({ resource: CONFIG_MAPS, initial: [cm('a')], events$ });
+      const calls: string[] = [];
+      const results: Record<string, ReconcileResult[]> = { b: [{ requeueAfter: 10 }] };
+
+      const c = controller({
+        name: uniqueName('marble'),
+        for: configMaps,
+        scheduler: m.scheduler,
+        // every reconcile takes 2 frames; b asks to come back 10 frames later, once
+        reconcile: (req, ctx) => {
+          calls.push(`${req.name}@${m.scheduler.now()} rv=${ctx.store.get(`ns/${req.name}`)?.metadata?.resourceVersion}`);
+          return timer(2).pipe(map(() => results[req.name]?.shift()));
+        },
+      });
+
+      //                                  a done  b done (requeue after 10)  a again  b again at 4+10+2
+      m.expect(c.run().pipe(map(letter))).toBeObservable('--a-b----a------b');
+      m.flush();
+      expect(calls).toEqual(['a@0 rv=1', 'b@2 rv=1', 'a@7 rv=2', 'b@14 rv=1']);
+    }),
+  );
+
+  it(
+    'retries errors with growing backoff and stops on a terminal error',
+    marbles((m) => {
+      const configMaps = fakeSource({ resource: CONFIG_MAPS, initial: [cm('x'), cm('t')] });
+      let xCalls = 0;
+      const c = controller({
+        name: uniqueName('marble-errors'),
+        for: configMaps,
+        scheduler: m.scheduler,
+        concurrency: 2,
+        rateLimiter: exponentialFailureRateLimiter({ baseDelay: 10 }), // 10, 20, 40 … frames
+        reconcile: (req) => {
+          if (req.name === 't') throw new TerminalError(new Error('bad spec'));
+          xCalls++;
+          if (xCalls <= 2) throw new Error('transient');
+          return undefined;
+        },
+      });
+      // x fails at 0 (retry after 10), fails at 10 (retry after 20), succeeds at 30; t fails once, terminally.
+      m.expect(c.run().pipe(map(letter))).toBeObservable('(XT)------X-------------------x');
+    }),
+  );
+
+  it(
+    'deletes (also tombstones) enqueue the deleted key; the reconcile sees it gone from the store',
+    marbles((m) => {
+      const events$ = m.hot('-----d--t', { d: deleted(cm('a')), t: deleted(cm('b'), true) });
+      const configMaps = fakeSource({ resource: CONFIG_MAPS, initial: [cm('a'), cm('b')], events$ });
+      const seen: string[] = [];
+      const c = controller({
+        name: uniqueName('marble-delete'),
+        for: configMaps,
+        scheduler: m.scheduler,
+        reconcile: (req, ctx) => {
+          seen.push(`${req.name}:${ctx.store.has(`ns/${req.name}`) ? 'present' : 'gone'}`);
+        },
+      });
+      m.expect(c.run().pipe(map(letter))).toBeObservable('(ab)-a--b');
+      m.flush();
+      expect(seen).toEqual(['a:present', 'b:present', 'a:gone', 'b:gone']);
+    }),
+  );
+
+  it(
+    'waits for the caches to sync before the first reconcile (CR-5)',
+    marbles((m) => {
+      const configMaps = fakeSource({ resource: CONFIG_MAPS, initial: [cm('a')], synced$: m.cold('-----t', { t: true }) });
+      const c = controller({ name: uniqueName('marble-sync'), for: configMaps, scheduler: m.scheduler, reconcile: () => undefined });
+      m.expect(c.run().pipe(map(letter))).toBeObservable('-----a');
+    }),
+  );
+
+  it(
+    'stops gracefully when its signal aborts: the running reconcile finishes, then the stream completes',
+    marbles((m) => {
+      const events$ = m.hot('--b', { b: added(cm('b')) });
+      const configMaps = fakeSource({ resource: CONFIG_MAPS, events$ });
+      const stop = new AbortController();
+      m.scheduler.schedule(() => stop.abort(), 3);
+      const c = controller({
+        name: uniqueName('marble-stop'),
+        for: configMaps,
+        scheduler: m.scheduler,
+        reconcile: () => timer(4),
+      });
+      m.expect(c.run(stop.signal).pipe(map(letter))).toBeObservable('------(b|)');
+    }),
+  );
+});
