@@ -7,3 +7,4 @@ export * from './metrics/index.js';
 export * from './events/index.js';
 export * from './manager/index.js';
 export * from './leader-election/index.js';
+export * from './informer/index.js';

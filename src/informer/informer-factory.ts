@@ -1,0 +1,255 @@
+import {
+  type Observable,
+  type SchedulerLike,
+  Subscription,
+  asyncScheduler,
+  combineLatest,
+  distinctUntilChanged,
+  filter,
+  firstValueFrom,
+  map,
+  merge,
+  of,
+  race,
+  timer,
+} from 'rxjs';
+import type { KubeObject } from '../api/kube-object.js';
+import type { FreezeMode } from '../cache/freeze-object.js';
+import type { Indexers } from '../cache/store.js';
+import type { ListWatchScope } from '../client/http-list-watcher.js';
+import type { KubeClient } from '../client/kube-client.js';
+import type { ResourceRef } from '../client/resource-path.js';
+import { type Runnable, cacheRunnable } from '../manager/runnable.js';
+import type { ListWatchOptions } from '../reflector/list-watch-options.js';
+import type { ListWatcher } from '../reflector/list-watcher.js';
+import { InformerConfigError } from './informer-errors.js';
+import { type Lister, lister } from './lister.js';
+import { type SharedInformer, sharedInformer } from './shared-informer.js';
+
+/** Makes the transport of one informer (e.g. a client's `listWatcher`, or a counting wrapper in tests). */
+export type ListWatcherFactory = (resource: ResourceRef, scope: ListWatchScope) => ListWatcher;
+
+/** Options of {@link InformerFactory}. Durations in ms. */
+export interface InformerFactoryOptions {
+  /** Default namespace of every informer (absent: all namespaces). */
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  /** Default resync period of informers (SI-1). Default 0. */
+  readonly defaultResyncPeriodMs?: number;
+  /** Stop grace of each informer after its last subscriber left (see `sharedInformer`). Default 0. */
+  readonly stopGraceMs?: number;
+  readonly freeze?: FreezeMode;
+  /** Reflector options of every informer. */
+  readonly listWatch?: ListWatchOptions;
+  readonly scheduler?: SchedulerLike;
+}
+
+/** Per-informer choices; the informer is shared between calls with equal choices. */
+export interface InformerRequest<T extends KubeObject = KubeObject> {
+  /** Overrides the factory's namespace; `null` means all namespaces. */
+  readonly namespace?: string | null;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  /** Transform before caching (identity of the function is part of the informer's key). Default drops managedFields; `null` none. */
+  readonly transform?: ((object: T) => T) | null;
+  /** Index functions, added when the informer is created or, if it exists and has not started, with `addIndexers`. */
+  readonly indexers?: Indexers<T>;
+  readonly defaultResyncPeriodMs?: number;
+}
+
+const transformIds = new WeakMap<object, number>();
+let nextTransformId = 0;
+function transformId(t: unknown): string {
+  if (t === undefined) return 'default';
+  if (t === null) return 'none';
+  let id = transformIds.get(t as object);
+  if (id === undefined) {
+    id = ++nextTransformId;
+    transformIds.set(t as object, id);
+  }
+  return `fn${id}`;
+}
+
+interface Entry {
+  readonly informer: SharedInformer<KubeObject>;
+  started: Subscription | undefined;
+}
+
+/**
+ * One shared informer per resource, namespace, selectors and transform (client-go's
+ * SharedInformerFactory): every `for(...)` with the same choices returns the same informer, so any
+ * number of controllers share one list/watch and one cache.
+ *
+ * `start()` runs every informer created so far (call again after creating more); `stop()` stops
+ * them; `waitForCacheSync()` waits for the started ones. For a manager, `runnable()` wraps the
+ * factory as a cache runnable.
+ *
+ * @example
+ * ```ts
+ * const factory = new InformerFactory(client, { namespace: 'default' });
+ * const pods = factory.pods();
+ * pods.events$.subscribe(handle);
+ * factory.start();
+ * await factory.waitForCacheSync(30_000);
+ * factory.lister(pods).get('default', 'web-0');
+ * ```
+ */
+export class InformerFactory {
+  private readonly informers = new Map<string, Entry>();
+  private readonly makeListWatcher: ListWatcherFactory;
+  private readonly scheduler: SchedulerLike;
+
+  constructor(
+    source: KubeClient | ListWatcherFactory,
+    private readonly options: InformerFactoryOptions = {},
+  ) {
+    this.makeListWatcher =
+      typeof source === 'function' ? source : (resource, scope) => source.listWatcher(resource, scope);
+    this.scheduler = options.scheduler ?? asyncScheduler;
+  }
+
+  /** The shared informer for `resource` with `request`'s choices. */
+  for<T extends KubeObject = KubeObject>(resource: ResourceRef, request: InformerRequest<T> = {}): SharedInformer<T> {
+    if (typeof resource.apiVersion !== 'string' || typeof resource.kind !== 'string' || resource.kind === '')
+      throw new InformerConfigError('InformerFactory.for: resource needs apiVersion and kind');
+    const namespace = request.namespace === null ? undefined : (request.namespace ?? this.options.namespace);
+    const scope: ListWatchScope = {
+      namespace,
+      labelSelector: request.labelSelector ?? this.options.labelSelector,
+      fieldSelector: request.fieldSelector ?? this.options.fieldSelector,
+    };
+    const key = JSON.stringify([
+      resource.apiVersion,
+      resource.kind,
+      scope.namespace ?? '',
+      scope.labelSelector ?? '',
+      scope.fieldSelector ?? '',
+      transformId(request.transform),
+    ]);
+    let entry = this.informers.get(key);
+    if (entry === undefined) {
+      const name = `${resource.kind}${namespace === undefined ? '' : `/${namespace}`}`;
+      const informer = sharedInformer<T>(
+        { listWatcher: this.makeListWatcher(resource, scope) as ListWatcher<T>, listWatch: { scheduler: this.scheduler, ...this.options.listWatch } },
+        {
+          name,
+          scheduler: this.scheduler,
+          ...(request.indexers === undefined ? {} : { indexers: request.indexers }),
+          ...(request.transform === undefined ? {} : { transform: request.transform }),
+          ...(this.options.freeze === undefined ? {} : { freeze: this.options.freeze }),
+          ...(this.options.stopGraceMs === undefined ? {} : { stopGraceMs: this.options.stopGraceMs }),
+          defaultResyncPeriodMs: request.defaultResyncPeriodMs ?? this.options.defaultResyncPeriodMs ?? 0,
+        },
+      );
+      entry = { informer: informer as unknown as SharedInformer<KubeObject>, started: undefined };
+      this.informers.set(key, entry);
+    } else if (request.indexers !== undefined) {
+      const existing = entry.informer.store.getIndexers();
+      const missing = Object.fromEntries(Object.entries(request.indexers).filter(([n]) => !(n in existing)));
+      if (Object.keys(missing).length > 0) (entry.informer as unknown as SharedInformer<T>).addIndexers(missing);
+    }
+    return entry.informer as unknown as SharedInformer<T>;
+  }
+
+  /** A lister over `informer`'s cache (or the informer for `resource`). */
+  lister<T extends KubeObject = KubeObject>(target: SharedInformer<T> | ResourceRef, request?: InformerRequest<T>): Lister<T> {
+    const informer = 'store' in target ? target : this.for<T>(target, request);
+    return lister(informer.store);
+  }
+
+  pods<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
+    return this.for<T>({ apiVersion: 'v1', kind: 'Pod', plural: 'pods', namespaced: true }, request);
+  }
+  configMaps<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
+    return this.for<T>({ apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true }, request);
+  }
+  secrets<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
+    return this.for<T>({ apiVersion: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true }, request);
+  }
+  services<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
+    return this.for<T>({ apiVersion: 'v1', kind: 'Service', plural: 'services', namespaced: true }, request);
+  }
+  serviceAccounts<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
+    return this.for<T>({ apiVersion: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true }, request);
+  }
+  events<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
+    return this.for<T>({ apiVersion: 'v1', kind: 'Event', plural: 'events', namespaced: true }, request);
+  }
+  namespaces<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
+    return this.for<T>({ apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false }, { namespace: null, ...request });
+  }
+  nodes<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
+    return this.for<T>({ apiVersion: 'v1', kind: 'Node', plural: 'nodes', namespaced: false }, { namespace: null, ...request });
+  }
+  deployments<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
+    return this.for<T>({ apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments', namespaced: true }, request);
+  }
+  replicaSets<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
+    return this.for<T>({ apiVersion: 'apps/v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true }, request);
+  }
+  statefulSets<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
+    return this.for<T>({ apiVersion: 'apps/v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true }, request);
+  }
+  daemonSets<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
+    return this.for<T>({ apiVersion: 'apps/v1', kind: 'DaemonSet', plural: 'daemonsets', namespaced: true }, request);
+  }
+
+  /** Every informer created so far. */
+  list(): SharedInformer[] {
+    return [...this.informers.values()].map((e) => e.informer);
+  }
+
+  /** Starts every informer created so far and not yet started by the factory (idempotent). */
+  start(): void {
+    for (const entry of this.informers.values()) {
+      if (entry.started !== undefined && !entry.started.closed) continue;
+      entry.started = entry.informer.run$.subscribe({ error: () => undefined });
+    }
+  }
+
+  /** Releases the factory's hold on every informer (each stops once it has no other subscriber and its grace passed). */
+  stop(): void {
+    for (const entry of this.informers.values()) {
+      entry.started?.unsubscribe();
+      entry.started = undefined;
+    }
+  }
+
+  /**
+   * Resolves once every informer started by the factory has synced: `true`, or `false` when
+   * `timeoutMs` passed first. With no started informer it resolves `true` at once.
+   */
+  waitForCacheSync(timeoutMs?: number): Promise<boolean> {
+    const all$ = this.startedSynced$().pipe(filter(Boolean));
+    return firstValueFrom(
+      timeoutMs === undefined ? all$ : race(all$, timer(timeoutMs, this.scheduler).pipe(map(() => false))),
+    );
+  }
+
+  /** `true` while every informer created so far has synced (snapshot of the informer set at subscribe time). */
+  get synced$(): Observable<boolean> {
+    const informers = this.list();
+    if (informers.length === 0) return of(true);
+    return combineLatest(informers.map((i) => i.synced$)).pipe(
+      map((v) => v.every(Boolean)),
+      distinctUntilChanged(),
+    );
+  }
+
+  /** Runs every informer created so far while subscribed (emits nothing). */
+  get run$(): Observable<never> {
+    return merge(...this.list().map((i) => i.run$));
+  }
+
+  /** The factory as a manager cache runnable: runs the informers created so far, synced when all are. */
+  runnable(name = 'informer-factory'): Runnable {
+    return cacheRunnable({ name, source: this.run$, synced$: this.synced$ });
+  }
+
+  private startedSynced$(): Observable<boolean> {
+    const started = [...this.informers.values()].filter((e) => e.started !== undefined && !e.started.closed);
+    if (started.length === 0) return of(true);
+    return combineLatest(started.map((e) => e.informer.synced$)).pipe(map((v) => v.every(Boolean)));
+  }
+}

@@ -1,0 +1,200 @@
+import { BehaviorSubject, from, type ObservableInput, type Subscriber, type Subscription } from 'rxjs';
+import type { KubeObject } from '../api/kube-object.js';
+import { DeletedFinalStateUnknown } from '../cache/delta.js';
+import type { InformerEvent } from '../cache/informer-event.js';
+import type { ObjectKey } from '../cache/keys.js';
+import { ListenerError } from './informer-errors.js';
+import { ListenerBacklog } from './listener-backlog.js';
+
+/** Options of one informer subscriber (one registration). */
+export interface ListenerOptions<T extends KubeObject = KubeObject> {
+  /** Name in errors and logs. Default `listener-<n>`. */
+  readonly name?: string;
+  /**
+   * Resync period in ms (SI-7, SI-8): 0 = none; otherwise at least 1000, and raised to the
+   * informer's resync check period when smaller. Default: the informer's `defaultResyncPeriodMs`.
+   */
+  readonly resyncPeriodMs?: number;
+  /**
+   * Only objects passing this predicate are seen, with transitions as client-go's filtering handler
+   * (CT-3): an update whose old object passed but whose new one does not becomes a delete, the
+   * reverse an add. A tombstone without an object always passes.
+   */
+  readonly filter?: (object: T) => boolean;
+}
+
+/** Options of a subscriber with a processing step (asynchronous consumer). */
+export interface ProcessListenerOptions<T extends KubeObject, R> extends ListenerOptions<T> {
+  /**
+   * The subscriber's handler. The next notification is delivered only when the returned input
+   * completes (return nothing for a synchronous handler); meanwhile notifications coalesce per key
+   * in this subscriber's backlog. Values emitted by the input are emitted by `events$`. A throw or
+   * an error ends this subscriber alone (`events$` errors with {@link ListenerError}, also
+   * reported on the informer's `errors$`).
+   */
+  readonly process: (event: InformerEvent<T>) => ObservableInput<R> | void;
+}
+
+/** Informer-side callbacks a listener needs. */
+export interface ListenerHost {
+  informerSynced(): boolean;
+  reportError(error: Error): void;
+}
+
+/**
+ * One registration: its coalescing backlog, resync bookkeeping (SI-9), per-registration sync
+ * (SI-11) and the pump that delivers one notification at a time to its subscriber.
+ */
+export class Listener<T extends KubeObject, R> {
+  /** Requested period after the 1 s clamp (SI-8). */
+  requestedPeriodMs: number;
+  /** Effective period (SI-7). */
+  effectivePeriodMs = 0;
+  /** Next resync due time (scheduler clock). */
+  nextResyncAt = 0;
+  /** Whether resync notifications currently go to this listener (SI-9); true until the first check. */
+  syncing = true;
+  readonly backlog = new ListenerBacklog<T>();
+  readonly synced = new BehaviorSubject(false);
+  /** Largest backlog size seen (events), for tests and metrics. */
+  maxBacklog = 0;
+  private busy = false;
+  private draining = false;
+  private closed = false;
+  private upstreamDone = false;
+  private inFlightInitial = false;
+  private inner: Subscription | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly subscriber: Subscriber<R | InformerEvent<T>>,
+    private readonly host: ListenerHost,
+    private readonly filter: ((object: T) => boolean) | undefined,
+    private readonly process: ((event: InformerEvent<T>) => ObservableInput<R> | void) | undefined,
+    requestedPeriodMs: number,
+  ) {
+    this.requestedPeriodMs = requestedPeriodMs;
+  }
+
+  /** Queues a notification (after the filter) and delivers what can be delivered now. */
+  offer(key: ObjectKey, event: InformerEvent<T>): void {
+    if (this.closed) return;
+    let out: InformerEvent<T> | undefined = event;
+    if (this.filter !== undefined) {
+      try {
+        out = filterTransition(event, this.filter);
+      } catch (err) {
+        this.fail(event, err);
+        return;
+      }
+    }
+    if (out === undefined) return;
+    this.backlog.push(key, out);
+    if (this.backlog.size > this.maxBacklog) this.maxBacklog = this.backlog.size;
+    this.drain();
+  }
+
+  /** The upstream completed: deliver the backlog, then complete. */
+  complete(): void {
+    this.upstreamDone = true;
+    this.drain();
+  }
+
+  /** Re-evaluates SI-11 (call when the informer syncs). */
+  checkSynced(): void {
+    if (this.synced.value || this.closed) return;
+    if (this.host.informerSynced() && this.backlog.pendingInitial === 0 && !this.inFlightInitial) this.synced.next(true);
+  }
+
+  /** Stops delivery (unsubscribe). */
+  close(): void {
+    this.closed = true;
+    this.inner?.unsubscribe();
+    this.inner = undefined;
+    this.backlog.clear();
+  }
+
+  private drain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (!this.busy && !this.closed) {
+        const event = this.backlog.shift();
+        if (event === undefined) break;
+        const initial = event.type === 'add' && event.isInInitialList;
+        if (this.process === undefined) {
+          this.subscriber.next(event);
+          if (initial) this.checkSynced();
+          continue;
+        }
+        let out: ObservableInput<R> | void;
+        try {
+          out = this.process(event);
+        } catch (err) {
+          this.fail(event, err);
+          return;
+        }
+        if (out === undefined || out === null) {
+          if (initial) this.checkSynced();
+          continue;
+        }
+        this.busy = true;
+        this.inFlightInitial = initial;
+        let sync = true;
+        let failed = false;
+        const sub = from(out).subscribe({
+          next: (r) => this.subscriber.next(r),
+          error: (err: unknown) => {
+            failed = true;
+            this.fail(event, err);
+          },
+          complete: () => {
+            this.busy = false;
+            this.inFlightInitial = false;
+            this.inner = undefined;
+            if (initial) this.checkSynced();
+            if (!sync) this.drain();
+          },
+        });
+        sync = false;
+        if (failed) return;
+        if (this.busy) this.inner = sub;
+      }
+      if (this.upstreamDone && !this.busy && !this.closed && this.backlog.size === 0) this.subscriber.complete();
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private fail(event: InformerEvent<T>, cause: unknown): void {
+    if (this.closed) return;
+    const error = new ListenerError<T>(this.name, event, cause);
+    this.close();
+    this.host.reportError(error);
+    this.subscriber.error(error);
+  }
+}
+
+/** CT-3 transitions for a per-subscriber filter. */
+export function filterTransition<T extends KubeObject>(
+  event: InformerEvent<T>,
+  keep: (object: T) => boolean,
+): InformerEvent<T> | undefined {
+  switch (event.type) {
+    case 'add':
+      return keep(event.object) ? event : undefined;
+    case 'delete': {
+      const o = event.object;
+      if (o instanceof DeletedFinalStateUnknown) return o.object === null || keep(o.object) ? event : undefined;
+      return keep(o) ? event : undefined;
+    }
+    case 'update': {
+      const now = keep(event.object);
+      const before = keep(event.old);
+      if (now && before) return event;
+      if (now) return { type: 'add', object: event.object, isInInitialList: false };
+      if (before) return { type: 'delete', object: event.old };
+      return undefined;
+    }
+  }
+}
