@@ -201,6 +201,15 @@ async function scenario(t: Target): Promise<Observation[]> {
     see('resourceVersionMatch without resourceVersion', [statusOf(await t.call('GET', `${cms}?resourceVersionMatch=Exact`))]);
     see('Exact with resourceVersion 0', [statusOf(await t.call('GET', `${cms}?resourceVersion=0&resourceVersionMatch=Exact`))]);
     see('bad limit', statusOf(await t.call('GET', `${cms}?limit=abc`)));
+    // Server-side apply, in the part where the simplified embedded version agrees.
+    const ssa = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa' }, data: { a: '1' } };
+    const ssaNoManager = await t.call('PATCH', `${cms}/ssa`, ssa, 'application/apply-patch+yaml');
+    see('apply without fieldManager', [ssaNoManager.status, ssaNoManager.body.reason]);
+    const ssaCreate = await t.call('PATCH', `${cms}/ssa?fieldManager=diff`, ssa, 'application/apply-patch+yaml');
+    see('apply creates', [ssaCreate.status, ssaCreate.body.data]);
+    const ssaUpdate = await t.call('PATCH', `${cms}/ssa?fieldManager=diff`, { ...ssa, data: { a: '2' } }, 'application/apply-patch+yaml');
+    see('apply updates', [ssaUpdate.status, ssaUpdate.body.data]);
+    await t.call('DELETE', `${cms}/ssa`);
     const withRv = await t.call('POST', cms, { ...cm('rv'), metadata: { name: 'rv', resourceVersion: '5' } });
     see('create with a resourceVersion', [withRv.status, withRv.body.reason, withRv.body.message]);
     await t.call('POST', cms, cm('dc1'));

@@ -71,4 +71,17 @@ describe('PATCH over HTTP', () => {
     const main = await call('PATCH', `${pods}/p`, { status: { phase: 'Failed' } }, 'application/merge-patch+json');
     expect(main.body.status).toEqual({ phase: 'Running' });
   });
+
+  it('server-side apply (simplified): creates, then merges; fieldManager is required', async () => {
+    const cms = '/api/v1/namespaces/default/configmaps';
+    const cfg = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa' }, data: { a: '1' } };
+    const missing = await call('PATCH', `${cms}/ssa`, cfg, 'application/apply-patch+yaml');
+    expect(missing.status).toBe(422);
+    const created = await call('PATCH', `${cms}/ssa?fieldManager=test`, cfg, 'application/apply-patch+yaml');
+    expect(created.status).toBe(201);
+    expect(created.body.data).toEqual({ a: '1' });
+    const updated = await call('PATCH', `${cms}/ssa?fieldManager=test&force=true`, { ...cfg, data: { b: '2' } }, 'application/apply-patch+yaml');
+    expect(updated.status).toBe(200);
+    expect(updated.body.data).toEqual({ a: '1', b: '2' }); // documented: no field ownership, nothing removed
+  });
 });

@@ -143,7 +143,7 @@ const MERGE_KEYS: Readonly<Record<string, string>> = {
 const MERGED_PRIMITIVE_LISTS = new Set(['finalizers']);
 
 function smpList(field: string, target: Json[] | undefined, patch: Json[]): Json[] {
-  const key = MERGE_KEYS[field];
+  const key = Object.hasOwn(MERGE_KEYS, field) ? MERGE_KEYS[field] : undefined;
   if (MERGED_PRIMITIVE_LISTS.has(field)) {
     const out = [...(target ?? [])];
     for (const v of patch) if (!out.some((x) => JSON.stringify(x) === JSON.stringify(v))) out.push(v);

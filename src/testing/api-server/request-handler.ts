@@ -13,7 +13,7 @@ import { apiVersionOf, resourceId, type ResourceRegistry, type ResourceType } fr
 import { openApiV3Document, openApiV3Index } from './openapi.js';
 import { parseRoute, type Route } from './route.js';
 import {
-  badRequest, failure, invalid, methodNotAllowed, reasonForCode, StatusError, tooLarge, unauthorized,
+  badRequest, failure, invalid, methodNotAllowed, notFound, reasonForCode, StatusError, tooLarge, unauthorized,
   unknownPath, unsupportedMediaType,
 } from './status-error.js';
 import type { WatchHub } from './watch-hub.js';
@@ -207,12 +207,12 @@ export class RequestHandler {
     const dryRun = q.getAll('dryRun');
     const unsupported = dryRun.find((d) => d !== 'All');
     if (unsupported !== undefined) throw badRequest(`Unsupported value: "${unsupported}": supported values: "All"`);
-    const write = () => this.write(res, t, method, body, bodyType);
+    const write = () => this.write(res, t, method, body, bodyType, q);
     return dryRun.length > 0 ? this.service.dryRun(write) : write();
   }
 
   /** POST, PUT, PATCH and DELETE of one object (synchronous, so a dry run can wrap it). */
-  private write(res: ServerResponse, t: Resolved, method: string, raw: Buffer, contentType: string): void {
+  private write(res: ServerResponse, t: Resolved, method: string, raw: Buffer, contentType: string, q: URLSearchParams): void {
     const { r } = t;
     const version = t.version;
     if (t.name === undefined) {
@@ -228,6 +228,7 @@ export class RequestHandler {
         return sendJson(res, 200, this.service.update(r, t.namespace, t.name, obj, sub).json);
       }
       case 'PATCH':
+        if (contentType === 'application/apply-patch+yaml') return this.apply(res, t, raw, q, sub);
         return sendJson(res, 200, this.patch(r, t, contentType, raw, sub).json);
       case 'DELETE': {
         if (sub !== undefined) throw methodNotAllowed(method);
@@ -243,6 +244,37 @@ export class RequestHandler {
       default:
         throw methodNotAllowed(method);
     }
+  }
+
+  /**
+   * Server-side apply, simplified: the applied configuration (JSON; YAML is not parsed) creates the
+   * object when it does not exist, else is merged into it like a JSON merge patch. No field
+   * ownership, no conflicts (`force` is accepted), fields dropped from the configuration stay.
+   */
+  private apply(res: ServerResponse, t: Resolved, raw: Buffer, q: URLSearchParams, sub: 'status' | undefined): void {
+    const { r } = t;
+    const name = t.name ?? '';
+    if ((q.get('fieldManager') ?? '') === '') {
+      throw new StatusError(failure(422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch', {
+        group: 'meta.k8s.io', kind: 'PatchOptions', causes: [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' } as never],
+      }));
+    }
+    const body = parseJsonBody(raw, r);
+    const obj = this.service.decode(r, t.version, body);
+    if (obj.metadata?.name !== undefined && obj.metadata.name !== name) {
+      throw badRequest(`the name of the object (${String(obj.metadata.name)}) does not match the name on the URL (${name})`);
+    }
+    const exists = this.service.store.get(resourceId(r), r.namespaced ? `${t.namespace ?? ''}/${name}` : name) !== undefined;
+    if (!exists) {
+      if (sub !== undefined) throw notFound({ plural: r.plural, group: r.group, name });
+      const created = this.service.create(r, t.namespace, { ...obj, metadata: { ...(obj.metadata ?? {}), name } });
+      return sendJson(res, 201, created.json);
+    }
+    const current = this.service.get(r, t.namespace, name);
+    const merged = this.service.decode(r, t.version, mergePatch(current.object, body));
+    const rv = merged.metadata?.resourceVersion;
+    const entry = rv !== undefined && rv !== String(current.rv) ? this.service.update(r, t.namespace, name, merged, sub) : this.service.writeUpdate(r, current, merged, sub);
+    return sendJson(res, 200, entry.json);
   }
 
   private patch(r: ResourceType, t: Resolved, contentType: string, raw: Buffer, sub: 'status' | undefined) {

@@ -118,7 +118,7 @@ export function tooLarge(limit: number): StatusError {
 
 /** 415 UnsupportedMediaType. */
 export function unsupportedMediaType(contentType: string): StatusError {
-  return new StatusError(failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got "${contentType}")`));
+  return new StatusError(failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml (got "${contentType}")`));
 }
 
 /** 504 Timeout with the ResourceVersionTooLarge cause (kube-apiserver's "Too large resource version"). */
