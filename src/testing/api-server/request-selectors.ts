@@ -1,0 +1,34 @@
+import type { KubeObject } from '../../api/kube-object.js';
+import { parseFieldSelector } from './field-selector.js';
+import { parseLabelSelector } from './label-selector.js';
+import type { ResourceType } from './resource-registry.js';
+import { badRequest, StatusError } from './status-error.js';
+
+/** The label and field selectors of a request, as one predicate. */
+export interface RequestSelectors {
+  readonly matches: (o: KubeObject) => boolean;
+  /** True when any selector term is set. */
+  readonly selective: boolean;
+}
+
+/**
+ * Parses `labelSelector` and `fieldSelector` (plus `metadata.name=<name>` for a watch on one object);
+ * 400 BadRequest with kube-apiserver's messages when they are malformed or name unknown fields.
+ */
+export function requestSelectors(r: ResourceType, q: URLSearchParams, name?: string): RequestSelectors {
+  const labels = parseLabelSelector(q.get('labelSelector'));
+  let fieldText = q.get('fieldSelector') ?? '';
+  if (name !== undefined) fieldText = fieldText === '' ? `metadata.name=${name}` : `${fieldText},metadata.name=${name}`;
+  let fields;
+  try {
+    fields = parseFieldSelector(fieldText, r.fields);
+  } catch (e) {
+    if (e instanceof StatusError && e.status.message?.startsWith('field label not supported') && Object.keys(r.fields).length === 2) {
+      const f = e.status.message.slice('field label not supported: '.length);
+      throw badRequest(`"${f}" is not a known field selector: only "metadata.name", "metadata.namespace"`);
+    }
+    throw e;
+  }
+  const matches = (o: KubeObject) => labels.matches(o.metadata?.labels) && fields.matches(o);
+  return { matches, selective: labels.requirements.length > 0 || fields.terms.length > 0 };
+}
