@@ -30,7 +30,10 @@ export type RequestMapper<T extends KubeObject = KubeObject> = (object: T) => re
  */
 export function eventPriority(event: InformerEvent): number | undefined {
   if (event.type === 'add') return event.isInInitialList ? LOW_PRIORITY : undefined;
-  if (event.type === 'update') return event.resync || isResyncUpdate(event.old, event.object) ? LOW_PRIORITY : undefined;
+  if (event.type === 'update') {
+    if (!isObject(event.old) || !isObject(event.object)) return undefined;
+    return event.resync || isResyncUpdate(event.old, event.object) ? LOW_PRIORITY : undefined;
+  }
   return undefined;
 }
 
