@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { toRequests } from '../../operators/to-requests.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { DeletedFinalStateUnknown, type InformerEvent } from '../../src/cache/index.js';
