@@ -128,6 +128,27 @@ describe.skipIf(!hasKubectl)('kubectl against the embedded API server', () => {
     expect(out).toMatch(/ADDED\s+watched[\s\S]*DELETED\s+watched/);
   });
 
+  it('creates a CRD and its custom resources, then lists them', async () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, shortNames: [wd]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+`;
+    await writeFile(join(dir, 'crd.yaml'), crd);
+    expect(await kubectl('apply', '-f', join(dir, 'crd.yaml'))).toContain('customresourcedefinition.apiextensions.k8s.io/widgets.example.com created');
+    await writeFile(join(dir, 'widget.yaml'), 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1, labels: {size: big}}\nspec: {size: 3}\n');
+    expect(await kubectl('create', '-f', join(dir, 'widget.yaml'))).toContain('widget.example.com/w1 created');
+    expect((await kubectl('get', 'wd', '-l', 'size=big', '-o', 'name')).trim()).toBe('widget.example.com/w1');
+  });
+
   it('deletes', async () => {
     const out = await kubectl('delete', 'pod', 'db-1', 'web-1');
     expect(out).toContain('pod "db-1" deleted');
