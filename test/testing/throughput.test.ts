@@ -60,6 +60,24 @@ describe('throughput (prints numbers, no timing assertions)', () => {
     expect(server.list('v1', 'ConfigMap', 'default')).toHaveLength(N);
   });
 
+  it('fans live events out to 10 watchers', async () => {
+    const M = 20_000;
+    const rv = server.resourceVersion;
+    const ws = Array.from({ length: 10 }, () => countLines(`${server.url}/api/v1/namespaces/fan/configmaps?watch=1&resourceVersion=${rv}`, M));
+    await Promise.all(ws.map((w) => w.ready));
+    server.seed([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fan' } }]);
+    const t0 = performance.now();
+    for (let b = 0; b < M; b += 1000) {
+      const batch = [];
+      for (let i = b; i < b + 1000; i++) batch.push({ ...cm(i), metadata: { ...cm(i).metadata, namespace: 'fan' } });
+      server.seed(batch);
+      await new Promise((r) => setImmediate(r));
+    }
+    const t1 = Math.max(...(await Promise.all(ws.map((w) => w.done))));
+    console.log(`[throughput] fan-out: ${M} events to each of 10 watchers in ${(t1 - t0).toFixed(0)} ms = ${Math.round((10 * M) / ((t1 - t0) / 1000))} deliveries/s`);
+    expect(server.list('v1', 'ConfigMap', 'fan')).toHaveLength(M);
+  });
+
   it('replays watch events from history to one client', async () => {
     const t0 = performance.now();
     const w = countLines(`${server.url}/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=1`, N);
