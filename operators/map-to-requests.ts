@@ -2,7 +2,7 @@ import { mergeMap, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../src/api/kube-object.js';
 import type { InformerEvent } from '../src/cache/informer-event.js';
 import { mappedRequestsOf, type RequestMapper } from '../src/controller/event-requests.js';
-import type { WorkQueueAdd } from '../src/workqueue/request.js';
+import type { RequestAdd } from '../src/controller/event-requests.js';
 
 /**
  * Maps events to work-queue adds through a user function from object to requests
@@ -16,7 +16,7 @@ import type { WorkQueueAdd } from '../src/workqueue/request.js';
  * output:  --{a}----------------(ab)-----------|
  * ```
  */
-export function mapToRequests<T extends KubeObject>(map: RequestMapper<T>): OperatorFunction<InformerEvent<T>, WorkQueueAdd> {
+export function mapToRequests<T extends KubeObject>(map: RequestMapper<T>): OperatorFunction<InformerEvent<T>, RequestAdd> {
   if (typeof map !== 'function') throw new TypeError('mapToRequests needs a mapping function');
   return mergeMap((event) => mappedRequestsOf(event, map));
 }

@@ -2,7 +2,7 @@ import { mergeMap, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../src/api/kube-object.js';
 import type { InformerEvent } from '../src/cache/informer-event.js';
 import { ownerRequestsOf, type OwnerRequestOptions, type OwnerType } from '../src/controller/event-requests.js';
-import type { WorkQueueAdd } from '../src/workqueue/request.js';
+import type { RequestAdd } from '../src/controller/event-requests.js';
 
 /**
  * Maps events of owned objects to work-queue adds for their owners of type `owner`
@@ -20,7 +20,7 @@ import type { WorkQueueAdd } from '../src/workqueue/request.js';
 export function toOwnerRequests<T extends KubeObject>(
   owner: OwnerType,
   options: OwnerRequestOptions = {},
-): OperatorFunction<InformerEvent<T>, WorkQueueAdd> {
+): OperatorFunction<InformerEvent<T>, RequestAdd> {
   if (owner === null || typeof owner !== 'object' || typeof owner.kind !== 'string' || owner.kind === '') {
     throw new TypeError('toOwnerRequests needs an owner type with apiVersion and kind');
   }

@@ -2,7 +2,7 @@ import { mergeMap, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../src/api/kube-object.js';
 import type { InformerEvent } from '../src/cache/informer-event.js';
 import { objectRequestsOf } from '../src/controller/event-requests.js';
-import type { WorkQueueAdd } from '../src/workqueue/request.js';
+import type { RequestAdd } from '../src/controller/event-requests.js';
 
 /**
  * Maps each informer event to a work-queue add for the event's own object (controller-runtime's
@@ -15,6 +15,6 @@ import type { WorkQueueAdd } from '../src/workqueue/request.js';
  * output:  --{ns/a, prio -100}---{ns/a}-----{ns/b}---------------|
  * ```
  */
-export function toRequests<T extends KubeObject>(): OperatorFunction<InformerEvent<T>, WorkQueueAdd> {
+export function toRequests<T extends KubeObject>(): OperatorFunction<InformerEvent<T>, RequestAdd> {
   return mergeMap((event) => objectRequestsOf(event));
 }

@@ -24,6 +24,7 @@ import type { KubeClient } from '../client/kube-client.js';
 import type { ObjectClient } from '../client/object-client.js';
 import type { ResourceRef } from '../client/resource-path.js';
 import type { EventRecorder } from '../events/event-recorder.js';
+import type { InformerFactory } from '../informer/informer-factory.js';
 import type { Logger } from '../logging/logger.js';
 import { noopLogger } from '../logging/noop-logger.js';
 import { reconcileLogger } from '../logging/reconcile-logger.js';
@@ -49,18 +50,19 @@ import {
   type OwnerType,
   type RequestMapper,
 } from './event-requests.js';
+import { informerSource } from './informer-source.js';
 import { noopEventRecorder } from './noop-event-recorder.js';
 import type { ReconcileContext } from './reconcile-context.js';
 
 /** `for` with its own predicates. */
 export interface ForSpec<T extends KubeObject> {
-  readonly source: ControllerSource<T>;
+  readonly source: ControllerSource<T> | ResourceType;
   readonly predicates?: readonly EventPredicate<T>[];
 }
 
 /** An `owns` entry: events of owned objects enqueue their controller owner of the `for` type. */
 export interface OwnsSpec {
-  readonly source: ControllerSource;
+  readonly source: ControllerSource | ResourceType;
   readonly predicates?: readonly EventPredicate[];
   /** Enqueue every owner of the `for` type, not only the controller owner. */
   readonly matchEveryOwner?: boolean;
@@ -68,7 +70,8 @@ export interface OwnsSpec {
 
 /** A `watches` entry: events of any type mapped to requests by `map` (old and new object of updates). */
 export interface WatchSpec<U extends KubeObject = KubeObject> {
-  readonly source: ControllerSource<U>;
+  /** An informer source, or a resource type resolved through `informers`. */
+  readonly source: ControllerSource<U> | ResourceType;
   map(object: U): readonly (Request | string)[];
   readonly predicates?: readonly EventPredicate<U>[];
 }
@@ -81,9 +84,9 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   /** Unique per process (unless `skipNameValidation`); default the lower-case kind of `for`. */
   readonly name?: string;
   /** The reconciled type: each event enqueues the object's own key (CR-8). At most one. */
-  readonly for?: ControllerSource<T> | ForSpec<T>;
+  readonly for?: ControllerSource<T> | ForSpec<T> | ResourceType;
   /** Owned types: an event enqueues the owned object's controller owner of the `for` type (CR-9). Needs `for`. */
-  readonly owns?: readonly (ControllerSource | OwnsSpec)[];
+  readonly owns?: readonly (ControllerSource | OwnsSpec | ResourceType)[];
   /** Any type, mapped to requests by a function. */
   readonly watches?: readonly WatchSpec[];
   /** Predicates for every `for`, `owns` and `watches` event (controller-runtime's `WithEventFilter`). */
@@ -115,6 +118,8 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly metrics?: ControllerMetricsRecorder;
   /** Or: custom work-queue metric hooks. */
   readonly workqueueMetrics?: WorkQueueMetrics;
+  /** Resolves resource types given as `for` / `owns` / `watches` to shared informers. */
+  readonly informers?: InformerFactory;
   /** Timers and clock; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
@@ -165,9 +170,18 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
   if (Array.isArray(options.for)) {
     if (options.for.length > 1) throw new ControllerBuildError('for should only be given once; use watches for other types');
   }
-  const forSpec = normalizeFor(Array.isArray(options.for) ? (options.for as unknown[])[0] : options.for) as ForSpec<T> | undefined;
-  const owns = (options.owns ?? []).map(normalizeOwns);
-  const watches = options.watches ?? [];
+  const resolve = (x: unknown): unknown => {
+    if (isSource(x) || !isResourceLike(x)) return x;
+    if (options.informers === undefined) {
+      throw new ControllerBuildError(`${x.kind}: a resource needs options.informers (an InformerFactory); or pass a source`);
+    }
+    return informerSource(options.informers.for(x), x);
+  };
+  const forSpec = normalizeFor(resolveSpec(Array.isArray(options.for) ? (options.for as unknown[])[0] : options.for, resolve)) as
+    | Bound<ForSpec<T>, T>
+    | undefined;
+  const owns = (options.owns ?? []).map((o) => normalizeOwns(resolveSpec(o, resolve)));
+  const watches = (options.watches ?? []).map((w) => resolveSpec(w, resolve) as Bound<WatchSpec>);
   if (owns.length > 0 && forSpec === undefined) throw new ControllerBuildError('owns can only be used together with for');
   if (forSpec === undefined && watches.length === 0) {
     throw new ControllerBuildError('there are no watches configured, controller will never get triggered. Use for or watches');
@@ -385,6 +399,23 @@ function withPredicates(
   return predicates.length === 0 ? mapping : (source) => source.pipe(filterEvents(...predicates), mapping);
 }
 
+/** A resource type given by value: `{ apiVersion, kind, namespaced }` (plural optional). */
+export type ResourceType = OwnerType & { readonly plural?: string };
+
+function isResourceLike(x: unknown): x is ResourceType {
+  const r = x as ResourceType;
+  return x !== null && typeof x === 'object' && typeof r.apiVersion === 'string' && typeof r.kind === 'string' && typeof r.namespaced === 'boolean';
+}
+
+/** Replaces a resource (or `{ source: resource }`) by an informer source. */
+function resolveSpec(x: unknown, resolve: (x: unknown) => unknown): unknown {
+  if (x === null || typeof x !== 'object') return x;
+  if (isResourceLike(x) && !isSource(x)) return resolve(x);
+  const spec = x as { source?: unknown };
+  if ('source' in spec && isResourceLike(spec.source) && !isSource(spec.source)) return { ...spec, source: resolve(spec.source) };
+  return x;
+}
+
 function isSource(x: unknown): x is ControllerSource {
   return (
     x !== null &&
@@ -394,16 +425,20 @@ function isSource(x: unknown): x is ControllerSource {
   );
 }
 
-function normalizeFor(x: unknown): ForSpec<KubeObject> | undefined {
+/** A spec whose source was resolved. */
+type Bound<S, U extends KubeObject = KubeObject> = Omit<S, 'source'> & { readonly source: ControllerSource<U> };
+
+function normalizeFor(x: unknown): Bound<ForSpec<KubeObject>> | undefined {
   if (x === undefined || x === null) return undefined;
   if (isSource(x)) return { source: x };
-  const spec = x as ForSpec<KubeObject>;
+  const spec = x as Bound<ForSpec<KubeObject>>;
   if (typeof spec === 'object' && isSource(spec.source)) return spec;
   throw new ControllerBuildError('for must be a source (an informer) or { source, predicates }');
 }
 
-function normalizeOwns(x: ControllerSource | OwnsSpec): OwnsSpec {
+function normalizeOwns(x: unknown): Bound<OwnsSpec> {
   if (isSource(x)) return { source: x };
-  if (x !== null && typeof x === 'object' && isSource(x.source)) return x;
+  const spec = x as Bound<OwnsSpec>;
+  if (spec !== null && typeof spec === 'object' && isSource(spec.source)) return spec;
   throw new ControllerBuildError('each owns entry must be a source (an informer) or { source, predicates }');
 }

@@ -7,6 +7,11 @@ import { requestKey, type Request, type WorkQueueAdd } from '../workqueue/reques
 /** The priority of work that is probably a no-op: initial-list adds and resyncs (PQ-2). */
 export const LOW_PRIORITY = -100;
 
+/** A work-queue add whose request is always an object (what the mapping functions produce). */
+export interface RequestAdd extends WorkQueueAdd {
+  readonly request: Request;
+}
+
 /** An owner type for {@link ownerRequestsOf}: owner refs are matched on the group of `apiVersion` and `kind`. */
 export interface OwnerType {
   readonly apiVersion: string;
@@ -48,9 +53,9 @@ function objectsOf<T extends KubeObject>(event: InformerEvent<T>, withOld: boole
   return out;
 }
 
-function adds(requests: Iterable<Request>, priority: number | undefined): WorkQueueAdd[] {
+function adds(requests: Iterable<Request>, priority: number | undefined): RequestAdd[] {
   const seen = new Set<string>();
-  const out: WorkQueueAdd[] = [];
+  const out: RequestAdd[] = [];
   for (const request of requests) {
     const key = requestKey(request);
     if (seen.has(key)) continue;
@@ -65,7 +70,7 @@ function adds(requests: Iterable<Request>, priority: number | undefined): WorkQu
  * object of a delete (a tombstone's key when its object is unknown). An object without a name
  * yields nothing.
  */
-export function objectRequestsOf<T extends KubeObject>(event: InformerEvent<T>): WorkQueueAdd[] {
+export function objectRequestsOf<T extends KubeObject>(event: InformerEvent<T>): RequestAdd[] {
   const o = event.object as T | DeletedFinalStateUnknown<T> | null;
   if (o instanceof DeletedFinalStateUnknown && o.object === null) {
     const slash = o.key.indexOf('/');
@@ -90,7 +95,7 @@ export function ownerRequestsOf<T extends KubeObject>(
   event: InformerEvent<T>,
   owner: OwnerType,
   options: OwnerRequestOptions = {},
-): WorkQueueAdd[] {
+): RequestAdd[] {
   const { group } = splitApiVersion(owner.apiVersion);
   const requests: Request[] = [];
   for (const obj of objectsOf(event, true)) {
@@ -113,7 +118,7 @@ export function ownerRequestsOf<T extends KubeObject>(
  * Requests from a user mapping: `map` is applied to the object (and, for updates, to the old
  * object too); results are deduplicated.
  */
-export function mappedRequestsOf<T extends KubeObject>(event: InformerEvent<T>, map: RequestMapper<T>): WorkQueueAdd[] {
+export function mappedRequestsOf<T extends KubeObject>(event: InformerEvent<T>, map: RequestMapper<T>): RequestAdd[] {
   const requests: Request[] = [];
   for (const obj of objectsOf(event, true)) {
     for (const r of map(obj)) {

@@ -80,7 +80,7 @@ describe('CR-7 builder', () => {
     'owns with matchEveryOwner reconciles every owner of the for type',
     marbles((m) => {
       const refs = ['x', 'y', 'z'].map((nm, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: nm, uid: nm, controller: i === 0 }));
-      const secrets = fakeSource({
+      const secrets = fakeSource<KubeObject>({
         resource: SECRET,
         events$: m.hot('-a', { a: added({ metadata: { namespace: 'ns', name: 's', ownerReferences: refs } }) }),
       });

@@ -116,7 +116,7 @@ describe('controller in virtual time', () => {
         name: uniqueName('marble-stop'),
         for: configMaps,
         scheduler: m.scheduler,
-        reconcile: () => timer(4),
+        reconcile: () => timer(4).pipe(map(() => undefined)),
       });
       m.expect(c.run(stop.signal).pipe(map(letter))).toBeObservable('------(b|)');
     }),
