@@ -7,3 +7,4 @@ export * from './lister.js';
 export * from './listener-backlog.js';
 export * from './resync-period.js';
 export * from './shared-informer.js';
+export * from './wait-for-cache-sync.js';

@@ -5,13 +5,9 @@ import {
   asyncScheduler,
   combineLatest,
   distinctUntilChanged,
-  filter,
-  firstValueFrom,
   map,
   merge,
   of,
-  race,
-  timer,
 } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { FreezeMode } from '../cache/freeze-object.js';
@@ -25,6 +21,7 @@ import type { ListWatcher } from '../reflector/list-watcher.js';
 import { InformerConfigError } from './informer-errors.js';
 import { type Lister, lister } from './lister.js';
 import { type SharedInformer, sharedInformer } from './shared-informer.js';
+import { type WaitForCacheSyncOptions, waitForCacheSync } from './wait-for-cache-sync.js';
 
 /** Makes the transport of one informer (e.g. a client's `listWatcher`, or a counting wrapper in tests). */
 export type ListWatcherFactory = (resource: ResourceRef, scope: ListWatchScope) => ListWatcher;
@@ -217,13 +214,15 @@ export class InformerFactory {
   }
 
   /**
-   * Resolves once every informer started by the factory has synced: `true`, or `false` when
-   * `timeoutMs` passed first. With no started informer it resolves `true` at once.
+   * Resolves once every informer started by the factory has synced: `true`, or `false` when the
+   * timeout passed or the signal aborted first (SI-16). With no started informer it resolves `true`.
    */
-  waitForCacheSync(timeoutMs?: number): Promise<boolean> {
-    const all$ = this.startedSynced$().pipe(filter(Boolean));
-    return firstValueFrom(
-      timeoutMs === undefined ? all$ : race(all$, timer(timeoutMs, this.scheduler).pipe(map(() => false))),
+  waitForCacheSync(timeout?: number | WaitForCacheSyncOptions): Promise<boolean> {
+    const opts = typeof timeout === 'number' ? { timeoutMs: timeout } : (timeout ?? {});
+    const started = [...this.informers.values()].filter((e) => e.started !== undefined && !e.started.closed);
+    return waitForCacheSync(
+      started.map((e) => e.informer),
+      { scheduler: this.scheduler, ...opts },
     );
   }
 
@@ -245,11 +244,5 @@ export class InformerFactory {
   /** The factory as a manager cache runnable: runs the informers created so far, synced when all are. */
   runnable(name = 'informer-factory'): Runnable {
     return cacheRunnable({ name, source: this.run$, synced$: this.synced$ });
-  }
-
-  private startedSynced$(): Observable<boolean> {
-    const started = [...this.informers.values()].filter((e) => e.started !== undefined && !e.started.closed);
-    if (started.length === 0) return of(true);
-    return combineLatest(started.map((e) => e.informer.synced$)).pipe(map((v) => v.every(Boolean)));
   }
 }

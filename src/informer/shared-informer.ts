@@ -292,8 +292,9 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
     const events$ = new Observable<R | InformerEvent<T>>((subscriber) => {
       const requested = clampResyncPeriod(opts.resyncPeriodMs ?? defaultPeriod);
       const l = new Listener<T, R>(listenerName, subscriber, host, opts.filter, opts.process, requested);
-      // SI-8: before start, a shorter period lowers the check period for everyone.
-      if (!running && requested > 0 && (requested < resyncCheckPeriodMs || resyncCheckPeriodMs === 0)) {
+      // SI-8: before start, a shorter period lowers the check period for everyone (a check period
+      // of 0 stays 0: an informer created without resync never resyncs).
+      if (!running && requested > 0 && requested < resyncCheckPeriodMs) {
         resyncCheckPeriodMs = requested;
         for (const other of listeners) other.effectivePeriodMs = determineResyncPeriod(other.requestedPeriodMs, requested);
       }
