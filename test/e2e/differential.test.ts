@@ -391,7 +391,19 @@ describe('differential: embedded API server vs a real kube-apiserver', () => {
       if (r.etcd !== undefined) await compactEtcd(r.etcd);
       if (r.dir !== undefined) execFileSync('bash', [join(sharedDir, 'kube-apiserver', 'restart.sh'), r.dir], { stdio: 'ignore', timeout: 120_000 });
     });
-    realSeen = await scenario(rt);
+    try {
+      realSeen = await scenario(rt);
+    } catch (e) {
+      const log = r.dir !== undefined && existsSync(join(r.dir, 'apiserver.log')) ? readFileSync(join(r.dir, 'apiserver.log'), 'utf8') : '';
+      if (/fatal error: fault|modern-go\/reflect2/.test(log)) {
+        throw new Error(
+          'the real kube-apiserver crashed while JSON-encoding a map (its vendored modern-go/reflect2 < 1.0.2 does not work with the Go it was built with); ' +
+            'rebuild it with reflect2 1.0.2 (see docs/embedded-api-server.md, "The differential test")',
+          { cause: e },
+        );
+      }
+      throw e;
+    }
   });
 
   afterAll(async () => {
