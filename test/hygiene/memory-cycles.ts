@@ -1,0 +1,70 @@
+/**
+ * Child-process script for the memory test (run with `--expose-gc`): repeated start/stop cycles of
+ * a client, a shared informer with three subscribers and a controller against one embedded API
+ * server; prints `{ warm, end, cycles }` heap sizes (bytes, after full GCs) as JSON.
+ * Argument `leak` keeps every informer reachable (the negative control).
+ */
+import type { KubeObject } from '../../src/api/kube-object.js';
+import { KubeClient } from '../../src/client/kube-client.js';
+import { controller } from '../../src/controller/controller.js';
+import { sharedInformer, type SharedInformer } from '../../src/informer/shared-informer.js';
+import { startApiServer } from '../../src/testing/index.js';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) throw new Error('run with --expose-gc');
+const leak = process.argv.includes('leak');
+const cycles = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? '120');
+const kept: SharedInformer[] = [];
+
+async function heap(): Promise<number> {
+  for (let i = 0; i < 4; i++) {
+    gc?.();
+    await new Promise((r) => setImmediate(r));
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+async function until(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((r) => setTimeout(r, 2));
+}
+
+const server = await startApiServer({ bookmarkIntervalMs: 50 });
+server.seed(Array.from({ length: 200 }, (_, i): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: 'default' }, data: { v: 'x'.repeat(200) } })));
+
+async function cycle(): Promise<void> {
+  const client = KubeClient.fromKubeConfig(server.kubeConfig);
+  const informer = sharedInformer({ client, resource: { apiVersion: 'v1', kind: 'ConfigMap' }, scope: { namespace: 'default' } });
+  const subs = [0, 1, 2].map((i) => informer.listen({ name: `s${i}` }).events$.subscribe());
+  let reconciles = 0;
+  const c = controller({
+    name: 'memory-cycle',
+    skipNameValidation: true,
+    for: {
+      resource: { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true },
+      store: informer.store,
+      register: () => {
+        const l = informer.listen();
+        return { events$: l.events$, synced$: l.synced$ };
+      },
+    },
+    reconcile: () => void reconciles++,
+  });
+  const stop = new AbortController();
+  const done = c.start(stop.signal);
+  await until(() => reconciles >= 200);
+  stop.abort();
+  await done;
+  for (const s of subs) s.unsubscribe();
+  await until(() => !informer.isRunning && server.openWatches() === 0);
+  client.close();
+  server.requests.clear();
+  if (leak) kept.push(informer as SharedInformer);
+}
+
+const warmCycles = Math.min(20, Math.floor(cycles / 4));
+for (let i = 0; i < warmCycles; i++) await cycle();
+const warm = await heap();
+for (let i = warmCycles; i < cycles; i++) await cycle();
+const end = await heap();
+await server.close();
+console.log(JSON.stringify({ warm, end, cycles, kept: kept.length }));
