@@ -19,12 +19,18 @@ export interface RequestFilter {
   readonly resourceId?: string;
 }
 
-/** Records every request (method, path, query, watch or not) so tests can count them. */
+/**
+ * Records every request (method, path, query, watch or not) so tests can count them. Keeps the
+ * newest `limit` records (older ones are dropped, so long benchmarks do not grow without bound).
+ */
 export class RequestLog {
   private records: RequestRecord[] = [];
 
+  constructor(private readonly limit = 200_000) {}
+
   record(method: string, path: string, search: string, watch: boolean, resourceId: string | undefined): void {
     this.records.push({ method, path, search, watch, resourceId, time: Date.now() });
+    if (this.records.length > this.limit * 1.25) this.records = this.records.slice(this.records.length - this.limit);
   }
 
   /** All records, oldest first. */

@@ -39,6 +39,8 @@ export interface ApiServerOptions {
   readonly requireNamespace?: boolean;
   /** Namespaces created at start. Default `default`, `kube-system`, `kube-public`, `kube-node-lease`. */
   readonly namespaces?: readonly string[];
+  /** How many request records `requests` keeps (the newest). Default 200000. */
+  readonly requestLogLimit?: number;
 }
 
 /** A running embedded API server. */
@@ -137,7 +139,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     requireNamespace: options.requireNamespace ?? true,
     admitCreate: (r, obj) => (resourceId(r) === CRD_RESOURCE_ID ? crds.admitCreate(r, obj) : obj),
   });
-  const requests = new RequestLog();
+  const requests = new RequestLog(options.requestLogLimit);
   const sockets = new Set<Socket>();
   let port = options.port ?? 0;
 
