@@ -129,6 +129,8 @@ export interface SharedInformer<T extends KubeObject = KubeObject> {
   addIndexers(indexers: Indexers<T>): void;
   /** Backlog sizes (events waiting) of the current registrations, by name. */
   backlogs(): ReadonlyMap<string, number>;
+  /** Effective resync periods (SI-7) of the current registrations, by name. */
+  resyncPeriods(): ReadonlyMap<string, number>;
 }
 
 function checkPeriod(value: number | undefined, what: string): void {
@@ -362,6 +364,7 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
       indexer.addIndexers(more);
     },
     backlogs: () => new Map(listeners.map((l) => [l.name, l.backlog.size])),
+    resyncPeriods: () => new Map(listeners.map((l) => [l.name, l.effectivePeriodMs])),
   };
   return informer;
 }
