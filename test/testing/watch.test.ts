@@ -81,6 +81,10 @@ describe('embedded API server: watch', () => {
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'ADDED', 'BOOKMARK']);
     expect(events[2]?.object.metadata?.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
     w.close();
+    const none = await openWatch(server.url, '/api/v1/namespaces/sie/configmaps?watch=1&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&timeoutSeconds=1');
+    await call('POST', '/api/v1/namespaces/sie/configmaps', { metadata: { name: 'three' } });
+    await none.ended;
+    expect(none.all.map((e) => `${e.type}:${String(e.object.metadata?.name)}`)).toEqual(['ADDED:three']); // no initial state
     const invalid = await call('GET', '/api/v1/namespaces/sie/configmaps?watch=1&sendInitialEvents=true');
     expect(invalid.status).toBe(422);
     expect(invalid.body.reason).toBe('Invalid');

@@ -61,6 +61,7 @@ export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRout
     maxEvents: deps.faults.takeWatchLimit(method, t.path),
     ...(fromRv !== undefined && !sendInitial ? { afterRv: fromRv } : {}),
   });
+  if (sendInitialParam !== null && !sendInitial && fromRv === undefined) return; // sendInitialEvents=false: from now, no initial state
   if (sendInitial || fromRv === undefined) {
     // From "now": the current state as ADDED events (then the initial-events-end bookmark).
     if (fromRv !== undefined && fromRv > store.resourceVersion) {
