@@ -84,7 +84,7 @@ describe('embedded API server: watch', () => {
     const none = await openWatch(server.url, '/api/v1/namespaces/sie/configmaps?watch=1&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&timeoutSeconds=1');
     await call('POST', '/api/v1/namespaces/sie/configmaps', { metadata: { name: 'three' } });
     await none.ended;
-    expect(none.all.map((e) => `${e.type}:${String(e.object.metadata?.name)}`)).toEqual(['ADDED:three']); // no initial state
+    expect(none.all.map((e) => `${e.type}:${String((e.object['metadata'] as { name?: string } | undefined)?.name)}`)).toEqual(['ADDED:three']); // no initial state
     const invalid = await call('GET', '/api/v1/namespaces/sie/configmaps?watch=1&sendInitialEvents=true');
     expect(invalid.status).toBe(422);
     expect(invalid.body.reason).toBe('Invalid');
