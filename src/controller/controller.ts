@@ -255,6 +255,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
       signal,
       reconcileId,
       logger: reconcileLogger(options.logger ?? noopLogger, name, request, reconcileId),
+      object: forStore.get(request.namespace ? `${request.namespace}/${request.name}` : request.name),
       store: forStore,
       storeOf: (source) => source.store,
       recorder,

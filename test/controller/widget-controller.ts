@@ -1,0 +1,68 @@
+/**
+ * A small controller used by the tier-2 and tier-3 tests: it keeps a ConfigMap `<name>-mirror` in
+ * sync with a source object's `spec.data` (a custom Widget) or `data` (a ConfigMap), owned by the
+ * source, guarded by a finalizer that deletes the mirror when the source goes.
+ */
+import type { KubeObject } from '../../src/api/kube-object.js';
+import type { Resource } from '../../src/api/resource.js';
+import { isNotFound } from '../../src/client/api-error.js';
+import { controller, type Controller, type ControllerOptions } from '../../src/controller/controller.js';
+import { finalizer } from '../../src/controller/finalizer.js';
+
+export const CONFIG_MAPS: Resource = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
+export const FINALIZER = 'example.com/mirror';
+export type ConfigMap = KubeObject & { data?: Record<string, string> };
+
+export const mirrorName = (source: string): string => `${source}-mirror`;
+
+/** The data a source wants mirrored. */
+export function wantedData(source: KubeObject): Record<string, string> {
+  const spec = source.spec as { data?: Record<string, string> } | undefined;
+  return { ...(spec?.data ?? (source.data as Record<string, string> | undefined) ?? {}) };
+}
+
+export function mirrorController(
+  options: Omit<ControllerOptions, 'reconcile' | 'owns'> & { readonly sourceResource: Resource },
+): Controller {
+  const { sourceResource, ...rest } = options;
+  return controller({
+    ...rest,
+    owns: [CONFIG_MAPS],
+    reconcile: async (req, ctx) => {
+      const source = ctx.object;
+      if (source === undefined) return; // gone: the finalizer already removed the mirror
+      const mirrors = ctx.objects<ConfigMap>(CONFIG_MAPS, req.namespace);
+      return finalizer(source, {
+        name: FINALIZER,
+        client: ctx.objects(),
+        signal: ctx.signal,
+        apply: async (o) => {
+          const want = wantedData(o);
+          const name = mirrorName(req.name);
+          const ownerReferences = [
+            { apiVersion: sourceResource.apiVersion, kind: sourceResource.kind, name: req.name, uid: o.metadata?.uid ?? '', controller: true },
+          ];
+          let current: ConfigMap | undefined;
+          try {
+            current = await mirrors.get(name, { signal: ctx.signal });
+          } catch (err) {
+            if (!isNotFound(err)) throw err;
+          }
+          if (current === undefined) {
+            await mirrors.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: req.namespace, ownerReferences }, data: want });
+            ctx.recorder.event(o, 'Normal', 'Created', `created ${name}`);
+          } else if (JSON.stringify(current.data ?? {}) !== JSON.stringify(want)) {
+            await mirrors.replace({ ...current, data: want }); // 409 on a concurrent write → retried by the queue
+          }
+        },
+        cleanup: async () => {
+          try {
+            await mirrors.delete(mirrorName(req.name));
+          } catch (err) {
+            if (!isNotFound(err)) throw err;
+          }
+        },
+      });
+    },
+  });
+}
