@@ -4,3 +4,8 @@ export * from './handler-events.js';
 export * from './filter-transitions.js';
 export * from '../src/cache/index.js';
 export * from './work-queue.js';
+export * from './predicates.js';
+export * from './to-requests.js';
+export * from './to-owner-requests.js';
+export * from './map-to-requests.js';
+export * from './join.js';

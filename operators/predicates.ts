@@ -2,7 +2,7 @@ import { filter, type MonoTypeOperatorFunction } from 'rxjs';
 import type { KubeObject } from '../src/api/kube-object.js';
 import { DeletedFinalStateUnknown } from '../src/cache/delta.js';
 import type { InformerEvent } from '../src/cache/informer-event.js';
-import { labelSelector, type LabelSelector } from '../src/controller/label-selector.js';
+import { compileLabelSelector, type StructuredLabelSelector } from '../src/controller/label-selector.js';
 
 /**
  * Decides whether an informer event should reach a handler (controller-runtime's `Predicate`).
@@ -117,8 +117,8 @@ export function objectPredicate<T extends KubeObject>(test: (object: T) => boole
  * output:  --add(app=web)---------------|
  * ```
  */
-export function labelSelectorPredicate<T extends KubeObject>(selector: string | LabelSelector): EventPredicate<T> {
-  const match = labelSelector(selector);
+export function labelSelectorPredicate<T extends KubeObject>(selector: string | StructuredLabelSelector): EventPredicate<T> {
+  const match = compileLabelSelector(selector);
   return objectPredicate((o) => match(o.metadata?.labels));
 }
 

@@ -8,3 +8,4 @@ export * from './events/index.js';
 export * from './manager/index.js';
 export * from './leader-election/index.js';
 export * from './informer/index.js';
+export * from './controller/index.js';

@@ -1,6 +1,6 @@
 import { LabelSelectorError } from './controller-errors.js';
 
-/** A set-based requirement of a {@link LabelSelector} (`metav1.LabelSelectorRequirement`). */
+/** A set-based requirement of a {@link StructuredLabelSelector} (`metav1.LabelSelectorRequirement`). */
 export interface LabelSelectorRequirement {
   readonly key: string;
   readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
@@ -8,13 +8,13 @@ export interface LabelSelectorRequirement {
 }
 
 /** A structured label selector (`metav1.LabelSelector`); all terms are ANDed. */
-export interface LabelSelector {
+export interface StructuredLabelSelector {
   readonly matchLabels?: Readonly<Record<string, string>>;
   readonly matchExpressions?: readonly LabelSelectorRequirement[];
 }
 
 /** Tests a label map (absent labels = `{}`). */
-export type LabelMatcher = (labels: Readonly<Record<string, string>> | undefined) => boolean;
+export type SelectorMatcher = (labels: Readonly<Record<string, string>> | undefined) => boolean;
 
 type Op = 'in' | 'notin' | 'exists' | '!' | '=' | '!=' | 'gt' | 'lt';
 interface Requirement {
@@ -28,10 +28,10 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 
 /**
  * Compiles a label selector — the string syntax of `kubectl -l` (`a=b,c!=d,e in (x,y),f notin (z),g,!h`)
- * or a structured {@link LabelSelector} — into a matcher. The empty selector matches everything.
+ * or a structured {@link StructuredLabelSelector} — into a matcher. The empty selector matches everything.
  * @throws LabelSelectorError for a malformed selector, a bad key or value, or a bad operator.
  */
-export function labelSelector(selector: string | LabelSelector): LabelMatcher {
+export function compileLabelSelector(selector: string | StructuredLabelSelector): SelectorMatcher {
   const reqs = typeof selector === 'string' ? parseString(selector) : fromStructured(selector);
   return (labels) => {
     const l = labels ?? {};
@@ -82,7 +82,7 @@ function checkValue(selector: unknown, value: string): void {
   }
 }
 
-function fromStructured(sel: LabelSelector): Requirement[] {
+function fromStructured(sel: StructuredLabelSelector): Requirement[] {
   if (sel === null || typeof sel !== 'object') throw new LabelSelectorError(sel, 'must be a string or an object');
   const out: Requirement[] = [];
   for (const [key, value] of Object.entries(sel.matchLabels ?? {})) {

@@ -5,3 +5,5 @@ export type { RequestLog, RequestRecord, RequestFilter } from './api-server/requ
 export type { DeleteOptions } from './api-server/object-service.js';
 export { InMemoryLeaseApi } from '../leader-election/in-memory-lease-api.js';
 export type { InMemoryLeaseApiOptions, LeaseFault, LeaseLatency, LeaseOp, LeaseRequest, LeaseWrite } from '../leader-election/in-memory-lease-api.js';
+export { fakeSource, added, updated, deleted } from './controller-harness.js';
+export type { FakeSource, FakeSourceOptions } from './controller-harness.js';
