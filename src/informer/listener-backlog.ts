@@ -23,8 +23,10 @@ const isInitialAdd = <T extends KubeObject>(e: InformerEvent<T> | undefined): bo
  * Coalescing rules (what the subscriber would conclude from the full sequence):
  * - `add(a)` then `update(a→b)` → `add(b)` (keeps `isInInitialList`);
  * - `update(o→a)` then `update(a→b)` → `update(o→b)`, a resync only if both were resyncs;
- * - anything then `delete` → the delete is kept (deletes are never lost); a pending add/update is
- *   dropped; if a delete was already pending it is kept (it names the version the subscriber saw);
+ * - `update` then `delete` → the delete (deletes of objects the subscriber knows are never lost);
+ *   if a delete was already pending it is kept (it names the version the subscriber saw);
+ * - `add` then `delete` → nothing: the subscriber never saw the object, so a delete would name an
+ *   object it does not know (with a delete pending before the add, that delete stays);
  * - `delete` then `add` → both, in that order (a recreated object is a new object).
  */
 export class ListenerBacklog<T extends KubeObject = KubeObject> {
@@ -68,12 +70,14 @@ export class ListenerBacklog<T extends KubeObject = KubeObject> {
         break;
       }
       case 'delete':
+        // A pending add was never delivered: the add and this delete cancel out.
+        if (slot.last?.type !== 'add') slot.del ??= event;
         slot.last = undefined;
-        slot.del ??= event;
         break;
     }
     this.events += this.count(slot) - before;
     this.initial += (isInitialAdd(slot.last) ? 1 : 0) - (wasInitial ? 1 : 0);
+    if (slot.del === undefined && slot.last === undefined) this.slots.delete(key);
   }
 
   /** Removes and returns the next event, or `undefined` when empty. */

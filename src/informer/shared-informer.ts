@@ -112,7 +112,7 @@ export interface SharedInformer<T extends KubeObject = KubeObject> {
   readonly lastSyncResourceVersion: string;
   /** Cache input errors, subscriber failures ({@link ListenerError}) and source failures. Hot. */
   readonly errors$: Observable<Error>;
-  /** The reflector's status (hot; empty for a plain Observable source). */
+  /** The reflector's status (hot; never emits for a plain Observable source). */
   readonly status$: Observable<ReflectorStatus>;
   /** Whether the list/watch is running. */
   readonly isRunning: boolean;
@@ -307,6 +307,10 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
       for (const key of indexer.listKeys()) {
         const object = indexer.get(key);
         if (object !== undefined) l.offer(key, { type: 'add', object, isInInitialList: true });
+      }
+      if (subscriber.closed) {
+        syncedSub.unsubscribe(); // its process step failed during the replay: nothing to start
+        return undefined;
       }
       listeners = [...listeners, l as Listener<T, unknown>];
       l.checkSynced();

@@ -2,7 +2,7 @@
  * SEMANTICS §4.4 SI-13: a failing handler. client-go skips the notification and sleeps 1 s; rxkube
  * ends that subscriber alone (typed error on its stream and on `errors$`), see EXCLUDED-informer.md.
  */
-import { Subject, throwError } from 'rxjs';
+import { Observable, Subject, throwError } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { ListenerError } from '../../src/informer/informer-errors.js';
@@ -60,5 +60,26 @@ describe('SI-13 failing subscribers', () => {
     src.next(replace('1', obj('a', '1')));
     expect(informer.hasSynced()).toBe(true);
     expect(h.hasSynced()).toBe(false);
+  });
+
+  it('a subscriber failing during its replay is ended without touching the running informer', () => {
+    let subscribes = 0;
+    const src = new Subject<ReflectorEvent>();
+    const informer = sharedInformer(new Observable<ReflectorEvent>((s) => (subscribes++, src.subscribe(s))));
+    const keep = informer.events$.subscribe();
+    src.next(replace('1', obj('a', '1')));
+    let ended: unknown;
+    informer
+      .listen({
+        process: () => {
+          throw new Error('bad replay');
+        },
+      })
+      .events$.subscribe({ error: (e: unknown) => (ended = e) });
+    expect(ended).toBeInstanceOf(ListenerError);
+    expect(informer.backlogs().size).toBe(1);
+    expect(subscribes).toBe(1);
+    keep.unsubscribe();
+    expect(informer.isRunning).toBe(false);
   });
 });
