@@ -70,7 +70,9 @@ export class ListenerBacklog<T extends KubeObject = KubeObject> {
         break;
       }
       case 'delete':
-        // A pending add was never delivered: the add and this delete cancel out.
+        // A pending add was never delivered: the add and this delete cancel out (a subscriber must
+        // not get a delete of an object it never saw; found by the chaos soak, see
+        // test/soak/regressions.test.ts).
         if (slot.last?.type !== 'add') slot.del ??= event;
         slot.last = undefined;
         break;
