@@ -59,9 +59,9 @@ export interface WatchStream {
 }
 
 /** Opens a watch (GET with the given query) and parses JSON lines. */
-export function openWatch(base: string, path: string, opts: { token?: string; ca?: string } = {}): Promise<WatchStream> {
+export function openWatch(base: string, path: string, opts: { token?: string; ca?: string; headers?: Record<string, string> } = {}): Promise<WatchStream> {
   const url = new URL(path, base);
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.token !== undefined) headers['Authorization'] = `Bearer ${opts.token}`;
   const agent = opts.ca !== undefined ? new Agent({ ca: opts.ca }) : undefined;
   return new Promise((resolve, reject) => {

@@ -13,6 +13,7 @@ import { parseRoute, type ResolvedRoute } from './route.js';
 import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unauthorized, unknownPath, unsupportedMediaType } from './status-error.js';
 import type { WatchHub } from './watch-hub.js';
 import { serveWatch } from './watch-request.js';
+import { tableJson, wantsTable } from './table-view.js';
 
 /** Settings the handler needs from the server options. */
 export interface HandlerSettings {
@@ -118,10 +119,16 @@ export class RequestHandler {
       req.resume();
       throw unsupportedMediaType(bodyType);
     }
-    if (watch) return serveWatch({ store: this.service.store, hub: this.hub, faults: this.faults, ...this.settings }, res, t, q, method);
+    if (watch) {
+      const tableMode = wantsTable(req.headers.accept) ? (q.get('includeObject') ?? 'Metadata') : undefined;
+      return serveWatch({ store: this.service.store, hub: this.hub, faults: this.faults, ...this.settings }, res, t, q, method, tableMode);
+    }
+    const table = wantsTable(req.headers.accept) ? (q.get('includeObject') ?? 'Metadata') : undefined;
     if (method === 'GET') {
-      if (t.name === undefined) return this.list(res, t, q);
-      return sendJson(res, 200, this.service.get(r, t.namespace, t.name).json);
+      if (t.name === undefined) return this.list(res, t, q, table);
+      const entry = this.service.get(r, t.namespace, t.name);
+      if (table !== undefined) return sendJson(res, 200, tableJson(r, [entry.object], { resourceVersion: String(entry.rv) }, table));
+      return sendJson(res, 200, entry.json);
     }
     if (method === 'DELETE' && t.name === undefined) return this.deleteCollection(res, t, q);
     const body = await readBody(req, this.settings.maxBodyBytes);
@@ -170,7 +177,7 @@ export class RequestHandler {
     }
   }
 
-  private list(res: ServerResponse, t: ResolvedRoute, q: URLSearchParams): void {
+  private list(res: ServerResponse, t: ResolvedRoute, q: URLSearchParams, table: string | undefined): void {
     const { r } = t;
     const sel = requestSelectors(r, q);
     const limit = optionalInt(q, 'limit');
@@ -184,6 +191,14 @@ export class RequestHandler {
       resourceVersion: q.get('resourceVersion') ?? undefined,
       resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
     });
+    if (table !== undefined) {
+      const meta = {
+        resourceVersion: String(page.resourceVersion),
+        ...(page.continueToken !== undefined ? { continue: page.continueToken } : {}),
+        ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
+      };
+      return sendJson(res, 200, tableJson(r, page.items.map((e) => e.object), meta, table));
+    }
     sendJson(res, 200, listJson(r.kind, apiVersionOf(r.group, t.version), page));
   }
 

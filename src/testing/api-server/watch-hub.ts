@@ -23,6 +23,8 @@ export interface WatchConnectionOptions {
   readonly maxEvents: number | undefined;
   /** Only events with a newer resourceVersion are sent (a watch from a version in the future). */
   readonly afterRv?: number;
+  /** Renders the event object (default: the stored JSON); used for `Table` watches. */
+  readonly renderObject?: (entry: StoredEntry) => string;
 }
 
 /** An open watch: filters store events, serializes them into JSON lines and writes them in batches. */
@@ -67,10 +69,14 @@ export class WatchConnection {
     return ns === undefined || entry.key.startsWith(`${ns}/`);
   }
 
+  private render(entry: StoredEntry): string {
+    return this.options.renderObject === undefined ? entry.json : this.options.renderObject(entry);
+  }
+
   /** Sends the current state as ADDED events. */
   sendInitial(entries: readonly StoredEntry[]): void {
     for (const e of entries) {
-      if (this.inScope(e) && this.options.filter.matches(e.object)) this.push(`{"type":"ADDED","object":${e.json}}\n`);
+      if (this.inScope(e) && this.options.filter.matches(e.object)) this.push(`{"type":"ADDED","object":${this.render(e)}}\n`);
     }
   }
 
@@ -80,14 +86,14 @@ export class WatchConnection {
     this.seenRv = Math.max(this.seenRv, event.rv);
     const m = this.options.filter.matches;
     if (event.type === 'DELETED') {
-      if (m(event.entry.object)) this.push(`{"type":"DELETED","object":${event.entry.json}}\n`);
+      if (m(event.entry.object)) this.push(`{"type":"DELETED","object":${this.render(event.entry)}}\n`);
       return;
     }
     const now = m(event.entry.object);
     const before = event.prev !== undefined && m(event.prev.object);
-    if (now && before) this.push(`{"type":"MODIFIED","object":${event.entry.json}}\n`);
-    else if (now) this.push(`{"type":"ADDED","object":${event.entry.json}}\n`);
-    else if (before) this.push(`{"type":"DELETED","object":${event.entry.json}}\n`);
+    if (now && before) this.push(`{"type":"MODIFIED","object":${this.render(event.entry)}}\n`);
+    else if (now) this.push(`{"type":"ADDED","object":${this.render(event.entry)}}\n`);
+    else if (before) this.push(`{"type":"DELETED","object":${this.render(event.entry)}}\n`);
   }
 
   /**

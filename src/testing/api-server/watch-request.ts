@@ -3,11 +3,12 @@ import type { Status } from '../../api/status.js';
 import type { Faults } from './faults.js';
 import { isTrue, optionalInt } from './http-io.js';
 import { invalidListOptions } from './list-operation.js';
-import type { ObjectStore } from './object-store.js';
+import type { ObjectStore, StoredEntry } from './object-store.js';
 import { requestSelectors } from './request-selectors.js';
-import { apiVersionOf, resourceId } from './resource-registry.js';
+import { apiVersionOf, resourceId, type ResourceType } from './resource-registry.js';
 import type { ResolvedRoute } from './route.js';
 import { badRequest, failure, StatusError } from './status-error.js';
+import { tableJson } from './table-view.js';
 import type { WatchHub } from './watch-hub.js';
 
 /** What a watch request needs from the server. */
@@ -25,7 +26,7 @@ export interface WatchDeps {
  * or replays the history after the given version (an ERROR event with 410 when it is compacted),
  * and hands the connection to the hub for live events.
  */
-export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRoute, q: URLSearchParams, method: string): void {
+export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRoute, q: URLSearchParams, method: string, table?: string): void {
   const name = t.name;
   const { r } = t;
   const store = deps.store;
@@ -59,6 +60,7 @@ export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRout
     bookmarkIntervalMs: deps.bookmarkIntervalMs,
     timeoutMs: timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined,
     maxEvents: deps.faults.takeWatchLimit(method, t.path),
+    ...(table !== undefined ? { renderObject: tableRenderer(r, table) } : {}),
     ...(fromRv !== undefined && !sendInitial ? { afterRv: fromRv } : {}),
   });
   if (sendInitialParam !== null && !sendInitial && fromRv === undefined) return; // sendInitialEvents=false: from now, no initial state
@@ -85,4 +87,14 @@ function tooLargeStatus(asked: number, current: number): Status {
     causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' } as never],
     retryAfterSeconds: 1,
   });
+}
+
+/** Renders watch objects as one-row Tables; only the first carries the column definitions (as kube-apiserver). */
+function tableRenderer(r: ResourceType, includeObject: string): (entry: StoredEntry) => string {
+  let first = true;
+  return (entry) => {
+    const json = tableJson(r, [entry.object], { resourceVersion: String(entry.rv) }, includeObject, first);
+    first = false;
+    return json;
+  };
 }
