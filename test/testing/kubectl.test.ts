@@ -77,7 +77,8 @@ describe.skipIf(!hasKubectl)('kubectl against the embedded API server', () => {
     const cm = JSON.parse(await kubectl('get', 'configmap', 'settings', '-o', 'json')) as { data: Record<string, string>; metadata: { uid: string } };
     expect(cm.data).toEqual({ color: 'blue' });
     expect(cm.metadata.uid).toBe(server.get('v1', 'ConfigMap', 'settings', 'default')?.metadata?.uid);
-    expect(await kubectl('get', 'pods')).toMatch(/NAME\s+.*\n(.*\n)*web-1/);
+    // Server-side Table: kubectl's usual pod columns.
+    expect(await kubectl('get', 'pods')).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n(.*\n)*web-1\s+0\/1\s+Pending\s+0\s+/m);
   });
 
   it('lists with a label selector', async () => {
