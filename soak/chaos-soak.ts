@@ -1,0 +1,472 @@
+/**
+ * The chaos soak: a writer churns objects against the embedded API server while faults fire at
+ * random; a shared informer with three subscribers (fast, slow, one that throws now and then), a
+ * second informer with a label selector, and a controller run throughout. At quiescence every
+ * cache and every subscriber's view must equal the server's state, the controller must have
+ * reconciled the final state of every key, and no key may have been reconciled twice at once.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { firstValueFrom, timer, type Subscription } from 'rxjs';
+import type { KubeObject } from '../src/api/kube-object.js';
+import { DeletedFinalStateUnknown } from '../src/cache/delta.js';
+import type { InformerEvent } from '../src/cache/informer-event.js';
+import { KubeClient } from '../src/client/kube-client.js';
+import { controller } from '../src/controller/controller.js';
+import { informerSource } from '../src/controller/informer-source.js';
+import { sharedInformer, type SharedInformer } from '../src/informer/shared-informer.js';
+import type { ListWatchOptions } from '../src/reflector/list-watch-options.js';
+import { startApiServer, type ApiServer } from '../src/testing/index.js';
+
+/** Options of {@link runSoak}. Durations in ms. */
+export interface SoakOptions {
+  /** How long the writer churns and faults fire. */
+  readonly durationMs: number;
+  /** Size of the key space the writer works on. */
+  readonly keys: number;
+  /** Writer operations per 5 ms tick. */
+  readonly opsPerTick: number;
+  /** Mean time between two faults. */
+  readonly faultEveryMs: number;
+  /** Seed of the pseudo-random choices (writer, faults, subscribers, reconciles). */
+  readonly seed: number;
+  /** How long the system may take to converge after the churn stops. */
+  readonly quiesceTimeoutMs: number;
+  /** Largest accepted heap growth (after GC) between the synced start and the end. */
+  readonly memoryBoundBytes: number;
+  /** Server history window (changes kept); small values cause natural 410s. */
+  readonly historyWindow: number;
+  /** Progress lines (default: none). */
+  readonly log?: (line: string) => void;
+  /**
+   * Negative control: `'fastIgnoresDeletes'` makes the fast subscriber drop every delete it gets,
+   * so its view keeps phantom objects and the soak must report violations.
+   */
+  readonly sabotage?: 'fastIgnoresDeletes';
+}
+
+export const DEFAULT_SOAK: SoakOptions = {
+  durationMs: 120_000,
+  keys: 3_000,
+  opsPerTick: 6,
+  faultEveryMs: 400,
+  seed: 1,
+  quiesceTimeoutMs: 60_000,
+  memoryBoundBytes: 48 * 1024 * 1024,
+  historyWindow: 5_000,
+};
+
+/** What the soak measured. `violations` must be empty. */
+export interface SoakReport {
+  readonly seed: number;
+  readonly churnMs: number;
+  readonly quiesceMs: number;
+  readonly writes: Record<'creates' | 'updates' | 'labelMoves' | 'deletes', number>;
+  readonly finalObjects: number;
+  readonly events: Record<'fast' | 'slow' | 'thrower' | 'selected', number>;
+  readonly faults: Record<string, number>;
+  readonly relists: number;
+  readonly watchRequests: number;
+  readonly reflectorErrors: number;
+  readonly reconciles: number;
+  readonly reconcileFailures: number;
+  readonly maxConcurrentReconciles: number;
+  readonly subscriberRestarts: number;
+  readonly maxBacklog: number;
+  readonly informerErrors: Record<string, number>;
+  readonly memory: { readonly baselineBytes: number; readonly endBytes: number } | undefined;
+  readonly violations: readonly string[];
+}
+
+/** mulberry32: a small seeded PRNG. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NS = 'soak';
+const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
+const sleep = async (ms: number): Promise<void> => {
+  await firstValueFrom(timer(ms));
+};
+const keyOf = (o: KubeObject): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+const rvOf = (o: KubeObject | null | undefined): string => o?.metadata?.resourceVersion ?? '';
+
+/** A full GC when the runtime allows it (`--expose-gc`, or enabled at run time through V8 flags). */
+function gcFunction(): (() => void) | undefined {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g !== undefined) return g;
+  try {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  } catch {
+    return undefined;
+  }
+}
+
+async function heapAfterGc(gc: () => void): Promise<number> {
+  for (let i = 0; i < 4; i++) {
+    gc();
+    await new Promise((r) => setImmediate(r));
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+/** A subscriber's view of the cache, built from its notifications; impossible transitions are violations. */
+class Mirror {
+  readonly state = new Map<string, string>();
+  events = 0;
+  constructor(
+    private readonly name: string,
+    private readonly violation: (v: string) => void,
+  ) {}
+
+  apply(e: InformerEvent): void {
+    this.events++;
+    if (e.type === 'delete') {
+      const key = e.object instanceof DeletedFinalStateUnknown ? e.object.key : keyOf(e.object);
+      if (!this.state.delete(key)) this.violation(`${this.name}: delete of a key it never had: ${key}`);
+      return;
+    }
+    const key = keyOf(e.object);
+    const prev = this.state.get(key);
+    if (e.type === 'add' && prev !== undefined) this.violation(`${this.name}: add of a key it already has: ${key}`);
+    if (e.type === 'update' && prev === undefined) this.violation(`${this.name}: update of a key it does not have: ${key}`);
+    if (prev !== undefined && Number(rvOf(e.object)) < Number(prev)) this.violation(`${this.name}: ${key} went back from rv ${prev} to ${rvOf(e.object)}`);
+    this.state.set(key, rvOf(e.object));
+  }
+
+  reset(): void {
+    this.state.clear();
+  }
+}
+
+function diffState(name: string, got: ReadonlyMap<string, string>, want: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const [k, rv] of want) {
+    const g = got.get(k);
+    if (g === undefined) out.push(`${name}: missing ${k}@${rv}`);
+    else if (g !== rv) out.push(`${name}: stale ${k}@${g}, server has ${rv}`);
+  }
+  for (const [k, rv] of got) if (!want.has(k)) out.push(`${name}: phantom ${k}@${rv}`);
+  return out;
+}
+
+function storeState(informer: SharedInformer): Map<string, string> {
+  return new Map(informer.store.list().map((o) => [keyOf(o), rvOf(o)]));
+}
+
+/** Runs the soak and returns its report (violations included; it does not throw on them). */
+export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakReport> {
+  const o: SoakOptions = { ...DEFAULT_SOAK, ...partial };
+  const log = o.log ?? (() => undefined);
+  const rand = prng(o.seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+  const violations: string[] = [];
+  const violation = (v: string): void => {
+    if (violations.length < 1000) violations.push(v);
+  };
+  const gc = gcFunction();
+
+  const server: ApiServer = await startApiServer({ namespaces: ['default', NS], bookmarkIntervalMs: 100, historyWindow: o.historyWindow });
+  const writes = { creates: 0, updates: 0, labelMoves: 0, deletes: 0 };
+  const name = (i: number): string => `cm-${i}`;
+  // Start with half the key space filled.
+  server.seed(
+    Array.from({ length: Math.floor(o.keys / 2) }, (_, i): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: name(i * 2), namespace: NS, labels: { sel: i % 2 === 0 ? 'in' : 'out' } },
+      data: { v: '0' },
+    })),
+  );
+
+  const client = KubeClient.fromKubeConfig(server.kubeConfig);
+  let relists = 0;
+  let reflectorErrors = 0;
+  const listWatch: ListWatchOptions = { backoff: { initialMs: 20, maxMs: 500 }, idleTimeoutMs: 2_000, listTimeoutMs: 10_000 };
+  const all = sharedInformer({ client, resource: CM, scope: { namespace: NS }, listWatch }, { name: 'all' });
+  const selected = sharedInformer({ client, resource: CM, scope: { namespace: NS, labelSelector: 'sel=in' }, listWatch }, { name: 'selected' });
+  const subs: Subscription[] = [];
+  const informerErrors: Record<string, number> = {};
+  for (const inf of [all, selected]) {
+    subs.push(
+      inf.status$.subscribe((s) => {
+        if (s.type === 'listed') relists++;
+        if (s.type === 'error') reflectorErrors++;
+      }),
+      inf.errors$.subscribe((e) => {
+        informerErrors[e.name] = (informerErrors[e.name] ?? 0) + 1;
+      }),
+    );
+  }
+
+  // Three subscribers of `all`, and one of `selected`.
+  const fast = new Mirror('fast', violation);
+  const slow = new Mirror('slow', violation);
+  const thrower = new Mirror('thrower', violation);
+  const sel = new Mirror('selected', violation);
+  subs.push(
+    all.listen({ name: 'fast' }).events$.subscribe((e) => {
+      if (o.sabotage === 'fastIgnoresDeletes' && e.type === 'delete') return;
+      fast.apply(e);
+    }),
+  );
+  subs.push(
+    all.listen({ name: 'slow', process: (e: InformerEvent) => {
+      slow.apply(e);
+      return rand() < 0.3 ? timer(Math.floor(rand() * 4)) : undefined;
+    } }).events$.subscribe(),
+  );
+  subs.push(selected.listen({ name: 'selected' }).events$.subscribe((e) => sel.apply(e)));
+  let subscriberRestarts = 0;
+  let stopped = false;
+  let throwerSub: Subscription | undefined;
+  const startThrower = (): void => {
+    thrower.reset();
+    throwerSub = all.listen({ name: `thrower-${subscriberRestarts}`, process: (e: InformerEvent) => {
+      if (rand() < 0.001) throw new Error('subscriber failure (injected)');
+      thrower.apply(e);
+    } }).events$.subscribe({
+      error: () => {
+        subscriberRestarts++;
+        if (!stopped) timer(5).subscribe(startThrower);
+      },
+    });
+  };
+  startThrower();
+
+  // The controller.
+  const inflight = new Set<string>();
+  const lastSeen = new Map<string, string>();
+  let reconciles = 0;
+  let reconcileFailures = 0;
+  let maxConcurrent = 0;
+  const ctrl = controller({
+    name: `soak-${o.seed}`,
+    skipNameValidation: true,
+    for: informerSource(all, { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true }),
+    concurrency: 4,
+    reconcile: async (req, ctx) => {
+      const key = `${req.namespace ?? ''}/${req.name}`;
+      if (inflight.has(key)) violation(`controller: ${key} reconciled twice at once`);
+      inflight.add(key);
+      maxConcurrent = Math.max(maxConcurrent, inflight.size);
+      reconciles++;
+      try {
+        const seen = rvOf(ctx.store.get(key)) || 'absent';
+        if (rand() < 0.2) await sleep(Math.floor(rand() * 3));
+        if (rand() < 0.03) {
+          reconcileFailures++;
+          throw new Error('reconcile failure (injected)');
+        }
+        lastSeen.set(key, seen);
+      } finally {
+        inflight.delete(key);
+      }
+    },
+  });
+  const stopController = new AbortController();
+  const controllerDone = ctrl.start(stopController.signal).then(
+    () => undefined,
+    (e: unknown) => violation(`controller stopped with ${String(e)}`),
+  );
+
+  const synced = await Promise.all([all.waitForSync(30_000), selected.waitForSync(30_000)]);
+  if (!synced.every(Boolean)) violation('informers did not sync within 30 s');
+  const baselineBytes = gc === undefined ? undefined : await heapAfterGc(gc);
+  log(`synced ${all.store.list().length} objects; churning for ${o.durationMs} ms`);
+
+  // Writer.
+  const touched = new Set<string>();
+  const writeOne = (): void => {
+    const n = name(Math.floor(rand() * o.keys));
+    touched.add(`${NS}/${n}`);
+    const cur = server.get('v1', 'ConfigMap', n, NS);
+    try {
+      if (cur === undefined) {
+        server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, namespace: NS, labels: { sel: rand() < 0.5 ? 'in' : 'out' } }, data: { v: '0' } });
+        writes.creates++;
+        return;
+      }
+      const r = rand();
+      if (r < 0.5) {
+        const v = (cur as { data?: Record<string, string> }).data?.v ?? '0';
+        server.update({ ...cur, data: { v: String(Number(v) + 1) } } as KubeObject);
+        writes.updates++;
+      } else if (r < 0.8) {
+        const labels = { ...(cur.metadata?.labels ?? {}) };
+        labels.sel = labels.sel === 'in' ? 'out' : 'in';
+        server.update({ ...cur, metadata: { ...cur.metadata, labels } });
+        writes.labelMoves++;
+      } else {
+        server.delete('v1', 'ConfigMap', n, NS);
+        writes.deletes++;
+      }
+    } catch (e) {
+      violation(`writer: ${String(e)}`);
+    }
+  };
+
+  // Faults.
+  const faults: Record<string, number> = {};
+  const count = (k: string): void => {
+    faults[k] = (faults[k] ?? 0) + 1;
+  };
+  let restarting: Promise<void> | undefined;
+  let clearAt = 0;
+  const path = `/api/v1/namespaces/${NS}/configmaps`;
+  const fault = (): void => {
+    const kind = pick(['dropWatch', 'dropWatchAbrupt', 'watchError410', 'compact', 'compactAndDrop', 'burst500', 'burst503', 'burst429', 'latency', 'freeze', 'restart', 'dropAfter']);
+    switch (kind) {
+      case 'dropWatch': server.faults.dropWatches(); break;
+      case 'dropWatchAbrupt': server.faults.dropWatches({ abrupt: true }); break;
+      case 'watchError410': server.faults.injectWatchError({ code: 410, reason: 'Expired', message: 'too old resource version (injected)' }); break;
+      case 'compact': server.faults.compact(); break;
+      case 'compactAndDrop': server.faults.compact(); server.faults.dropWatches(); break;
+      case 'burst500': server.faults.failNext({ path, code: 500, count: 1 + Math.floor(rand() * 5) }); break;
+      case 'burst503': server.faults.failNext({ path, code: 503, count: 1 + Math.floor(rand() * 5) }); break;
+      case 'burst429': server.faults.failNext({ path, code: 429, count: 1 + Math.floor(rand() * 5), retryAfterSeconds: rand() < 0.5 ? 0 : 1 }); break;
+      case 'latency': server.faults.latency(20 + Math.floor(rand() * 200), { path }); clearAt = Date.now() + 500 + rand() * 1500; break;
+      case 'freeze': server.faults.freezeWatches(); clearAt = Date.now() + 300 + rand() * 3000; break;
+      case 'restart':
+        if (restarting !== undefined) return;
+        restarting = server.faults.restart(Math.floor(rand() * 300)).finally(() => {
+          restarting = undefined;
+        });
+        break;
+      case 'dropAfter': server.faults.dropWatchAfter(5 + Math.floor(rand() * 50), { count: 2 }); break;
+    }
+    count(kind);
+  };
+
+  const t0 = Date.now();
+  let nextFault = t0 + o.faultEveryMs * (0.5 + rand());
+  let nextLog = t0 + 10_000;
+  while (Date.now() - t0 < o.durationMs) {
+    for (let i = 0; i < o.opsPerTick; i++) writeOne();
+    const now = Date.now();
+    if (clearAt !== 0 && now >= clearAt) {
+      server.faults.clear();
+      clearAt = 0;
+    }
+    if (now >= nextFault) {
+      fault();
+      nextFault = now + o.faultEveryMs * (0.5 + rand());
+    }
+    if (now >= nextLog) {
+      log(`t=${Math.round((now - t0) / 1000)}s writes=${writes.creates + writes.updates + writes.labelMoves + writes.deletes} objects=${server.list('v1', 'ConfigMap', NS).length} reconciles=${reconciles} relists=${relists} faults=${Object.values(faults).reduce((a, b) => a + b, 0)} violations=${violations.length}`);
+      nextLog = now + 10_000;
+    }
+    await sleep(5);
+  }
+  const churnMs = Date.now() - t0;
+
+  // Quiescence: no more writes or faults; everything must converge to the server's state.
+  await restarting;
+  server.faults.clear();
+  const serverState = (): Map<string, string> => new Map(server.list('v1', 'ConfigMap', NS).map((x) => [keyOf(x), rvOf(x)]));
+  const check = (): string[] => {
+    const want = serverState();
+    const wantSelected = new Map(server.list('v1', 'ConfigMap', NS).filter((x) => x.metadata?.labels?.sel === 'in').map((x) => [keyOf(x), rvOf(x)]));
+    const out = [
+      ...diffState('cache all', storeState(all), want),
+      ...diffState('cache selected', storeState(selected), wantSelected),
+      ...diffState('subscriber fast', fast.state, want),
+      ...diffState('subscriber slow', slow.state, want),
+      ...diffState('subscriber thrower', thrower.state, want),
+      ...diffState('subscriber selected', sel.state, wantSelected),
+    ];
+    for (const k of touched) {
+      const expected = want.get(k);
+      const seen = lastSeen.get(k);
+      if (expected !== undefined ? seen !== expected : seen !== undefined && seen !== 'absent') {
+        out.push(`controller: last reconcile of ${k} saw ${seen ?? 'nothing'}, final state ${expected ?? 'absent'}`);
+      }
+    }
+    if (inflight.size > 0) out.push(`controller: ${inflight.size} reconciles in flight`);
+    return out;
+  };
+  const q0 = Date.now();
+  let stableSince: number | undefined;
+  let last: string[] = [];
+  while (Date.now() - q0 < o.quiesceTimeoutMs) {
+    last = check();
+    if (last.length === 0) {
+      stableSince ??= Date.now();
+      if (Date.now() - stableSince >= 1_000) break;
+    } else stableSince = undefined;
+    await sleep(50);
+  }
+  const quiesceMs = Date.now() - q0;
+  if (last.length > 0) {
+    violation(`no convergence within ${o.quiesceTimeoutMs} ms (${last.length} differences)`);
+    for (const d of last.slice(0, 20)) violation(d);
+  }
+  const maxBacklog = Math.max(0, ...all.backlogs().values());
+  const endBytes = gc === undefined ? undefined : await heapAfterGc(gc);
+  const memory = baselineBytes !== undefined && endBytes !== undefined ? { baselineBytes, endBytes } : undefined;
+  if (memory !== undefined && memory.endBytes - memory.baselineBytes > o.memoryBoundBytes) {
+    violation(`memory: heap grew ${((memory.endBytes - memory.baselineBytes) / 1048576).toFixed(1)} MB (bound ${(o.memoryBoundBytes / 1048576).toFixed(0)} MB)`);
+  }
+
+  // Stop everything; nothing may stay open.
+  const watchRequests = server.requests.count({ resourceId: '/configmaps', watch: true });
+  stopped = true;
+  stopController.abort();
+  await controllerDone;
+  throwerSub?.unsubscribe();
+  for (const s of subs) s.unsubscribe();
+  const closeBy = Date.now() + 5_000;
+  while (server.openWatches() > 0 && Date.now() < closeBy) await sleep(20);
+  if (server.openWatches() > 0) violation(`${server.openWatches()} watches still open after stop`);
+  if (all.isRunning || selected.isRunning) violation('an informer still runs after its last subscriber left');
+  client.close();
+  const finalObjects = server.list('v1', 'ConfigMap', NS).length;
+  await server.close();
+
+  return {
+    seed: o.seed,
+    churnMs,
+    quiesceMs,
+    writes,
+    finalObjects,
+    events: { fast: fast.events, slow: slow.events, thrower: thrower.events, selected: sel.events },
+    faults,
+    relists,
+    watchRequests,
+    reflectorErrors,
+    reconciles,
+    reconcileFailures,
+    maxConcurrentReconciles: maxConcurrent,
+    subscriberRestarts,
+    maxBacklog,
+    informerErrors,
+    memory,
+    violations,
+  };
+}
+
+/** The report as printable lines. */
+export function formatSoakReport(r: SoakReport): string[] {
+  const mb = (b: number): string => (b / 1048576).toFixed(1);
+  const w = r.writes;
+  return [
+    `chaos soak (seed ${r.seed}): churn ${(r.churnMs / 1000).toFixed(1)} s, converged in ${(r.quiesceMs / 1000).toFixed(1)} s`,
+    `writes: ${w.creates + w.updates + w.labelMoves + w.deletes} (creates ${w.creates}, updates ${w.updates}, label moves ${w.labelMoves}, deletes ${w.deletes}); final objects ${r.finalObjects}`,
+    `events: fast ${r.events.fast}, slow ${r.events.slow}, thrower ${r.events.thrower}, selected ${r.events.selected}`,
+    `faults: ${Object.entries(r.faults).sort().map(([k, v]) => `${k} ${v}`).join(', ')} (total ${Object.values(r.faults).reduce((a, b) => a + b, 0)})`,
+    `relists: ${r.relists}, watch requests: ${r.watchRequests}, reflector errors: ${r.reflectorErrors}`,
+    `reconciles: ${r.reconciles} (injected failures ${r.reconcileFailures}, max concurrent ${r.maxConcurrentReconciles}); subscriber restarts: ${r.subscriberRestarts}; max backlog at end: ${r.maxBacklog}`,
+    `informer errors: ${Object.entries(r.informerErrors).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
+    r.memory === undefined ? 'memory: not measured (no gc)' : `memory: heap ${mb(r.memory.baselineBytes)} MB after sync → ${mb(r.memory.endBytes)} MB at quiescence`,
+    `violations: ${r.violations.length}`,
+    ...r.violations.slice(0, 30).map((v) => `  - ${v}`),
+  ];
+}
