@@ -89,6 +89,10 @@ export class Listener<T extends KubeObject, R> {
       }
     }
     if (out === undefined) return;
+    if (!this.busy && !this.draining && this.backlog.size === 0) {
+      this.drain(out); // fast path: nothing waiting, nothing to coalesce with
+      return;
+    }
     this.backlog.push(key, out);
     if (this.backlog.size > this.maxBacklog) this.maxBacklog = this.backlog.size;
     this.drain();
@@ -114,56 +118,65 @@ export class Listener<T extends KubeObject, R> {
     this.backlog.clear();
   }
 
-  private drain(): void {
+  /** Delivers `first` (if given, bypassing the backlog), then the backlog, until busy or empty. */
+  private drain(first?: InformerEvent<T>): void {
     if (this.draining) return;
     this.draining = true;
     try {
+      let event = first;
       while (!this.busy && !this.closed) {
-        const event = this.backlog.shift();
+        event ??= this.backlog.shift();
         if (event === undefined) break;
-        const initial = event.type === 'add' && event.isInInitialList;
-        if (this.process === undefined) {
-          this.subscriber.next(event);
-          if (initial) this.checkSynced();
-          continue;
-        }
-        let out: ObservableInput<R> | void;
-        try {
-          out = this.process(event);
-        } catch (err) {
-          this.fail(event, err);
-          return;
-        }
-        if (out === undefined || out === null) {
-          if (initial) this.checkSynced();
-          continue;
-        }
-        this.busy = true;
-        this.inFlightInitial = initial;
-        let sync = true;
-        let failed = false;
-        const sub = from(out).subscribe({
-          next: (r) => this.subscriber.next(r),
-          error: (err: unknown) => {
-            failed = true;
-            this.fail(event, err);
-          },
-          complete: () => {
-            this.busy = false;
-            this.inFlightInitial = false;
-            this.inner = undefined;
-            if (initial) this.checkSynced();
-            if (!sync) this.drain();
-          },
-        });
-        sync = false;
-        if (failed) return;
-        if (this.busy) this.inner = sub;
+        if (!this.deliver(event)) return;
+        event = undefined;
       }
       if (this.upstreamDone && !this.busy && !this.closed && this.backlog.size === 0) this.subscriber.complete();
     } finally {
       this.draining = false;
     }
+  }
+
+  /** Hands one notification to the subscriber; false when the subscriber failed. */
+  private deliver(event: InformerEvent<T>): boolean {
+    const initial = event.type === 'add' && event.isInInitialList;
+    if (this.process === undefined) {
+      this.subscriber.next(event);
+      if (initial) this.checkSynced();
+      return true;
+    }
+    let out: ObservableInput<R> | void;
+    try {
+      out = this.process(event);
+    } catch (err) {
+      this.fail(event, err);
+      return false;
+    }
+    if (out === undefined || out === null) {
+      if (initial) this.checkSynced();
+      return true;
+    }
+    this.busy = true;
+    this.inFlightInitial = initial;
+    let sync = true;
+    let failed = false;
+    const sub = from(out).subscribe({
+      next: (r) => this.subscriber.next(r),
+      error: (err: unknown) => {
+        failed = true;
+        this.fail(event, err);
+      },
+      complete: () => {
+        this.busy = false;
+        this.inFlightInitial = false;
+        this.inner = undefined;
+        if (initial) this.checkSynced();
+        if (!sync) this.drain();
+      },
+    });
+    sync = false;
+    if (failed) return false;
+    if (this.busy) this.inner = sub;
+    return true;
   }
 
   private fail(event: InformerEvent<T>, cause: unknown): void {

@@ -8,6 +8,9 @@ export type LabelMatcher = (labels: Readonly<Record<string, string>> | undefined
 
 type Req = (labels: Readonly<Record<string, string>>) => boolean;
 
+/** The value of label `k`, own properties only (a label named `constructor` is not Object's). */
+const at = (l: Readonly<Record<string, string>>, k: string): string | undefined => (Object.hasOwn(l, k) ? l[k] : undefined);
+
 const KEY = /^[A-Za-z0-9]([A-Za-z0-9._/-]*[A-Za-z0-9])?$/;
 
 function key(k: string, selector: string): string {
@@ -40,27 +43,33 @@ function term(t: string, selector: string): Req {
     const k = key(set[1] ?? '', selector);
     const values = new Set((set[3] ?? '').split(',').map((v) => v.trim()));
     return set[2] === 'in'
-      ? (l) => l[k] !== undefined && values.has(l[k])
-      : (l) => l[k] === undefined || !values.has(l[k]);
+      ? (l) => {
+          const v = at(l, k);
+          return v !== undefined && values.has(v);
+        }
+      : (l) => {
+          const v = at(l, k);
+          return v === undefined || !values.has(v);
+        };
   }
   const ne = /^(.+?)!=(.*)$/.exec(t);
   if (ne !== null) {
     const k = key(ne[1] ?? '', selector);
     const v = (ne[2] ?? '').trim();
-    return (l) => l[k] !== v;
+    return (l) => at(l, k) !== v;
   }
   const eq = /^(.+?)==?(.*)$/.exec(t);
   if (eq !== null) {
     const k = key(eq[1] ?? '', selector);
     const v = (eq[2] ?? '').trim();
-    return (l) => l[k] === v;
+    return (l) => at(l, k) === v;
   }
   if (t.startsWith('!')) {
     const k = key(t.slice(1), selector);
-    return (l) => l[k] === undefined;
+    return (l) => at(l, k) === undefined;
   }
   const k = key(t, selector);
-  return (l) => l[k] !== undefined;
+  return (l) => at(l, k) !== undefined;
 }
 
 /**
@@ -74,7 +83,7 @@ export function labelMatcher(selector: LabelSelector | undefined): LabelMatcher 
   if (typeof selector === 'string') {
     reqs = terms(selector).map((t) => term(t, selector));
   } else {
-    reqs = Object.entries(selector).map(([k, v]) => (l) => l[k] === v);
+    reqs = Object.entries(selector).map(([k, v]) => (l) => at(l, k) === v);
   }
   return (labels) => {
     const l = labels ?? {};
