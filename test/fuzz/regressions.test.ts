@@ -5,6 +5,7 @@ import { isTooLargeResourceVersion, isGone } from '../../src/client/api-error.js
 import { watchEventError } from '../../src/client/watch-event-error.js';
 import { COMMON_FIELDS, parseFieldSelector } from '../../src/testing/api-server/field-selector.js';
 import { startApiServer } from '../../src/testing/index.js';
+import { labelMatcher } from '../../src/informer/label-selector.js';
 
 /** Counterexamples the fuzzers found, kept as plain regression tests. */
 describe('fuzz regressions: Status decoding', () => {
@@ -13,9 +14,9 @@ describe('fuzz regressions: Status decoding', () => {
   it('a Status whose details.causes is not an array does not crash isTooLargeResourceVersion', () => {
     const e = apiErrorFromResponse(504, '{"kind":"Status","details":{"causes":false}}', {}, { nowMs });
     expect(isTooLargeResourceVersion(e)).toBe(false);
-    const e2 = apiErrorFromResponse(504, '{"kind":"Status","details":{"causes":[null, 3, {"message": 7}, {"type":"ResourceVersionTooLarge"}]}}', {}, { nowMs });
+    const e2 = apiErrorFromResponse(504, '{"kind":"Status","details":{"causes":[null, 3, {"message": 7}, {"reason":"ResourceVersionTooLarge"}]}}', {}, { nowMs });
     expect(isTooLargeResourceVersion(e2)).toBe(true);
-    expect(e2.status.details?.causes).toEqual([{}, { type: 'ResourceVersionTooLarge' }]);
+    expect(e2.status.details?.causes).toEqual([{}, { reason: 'ResourceVersionTooLarge' }]);
   });
 
   it('wrong-typed Status fields are dropped, not passed on as typed fields', () => {
@@ -66,5 +67,16 @@ describe('fuzz regressions: embedded server field selectors', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('fuzz regressions: informer lister label matching', () => {
+  it('a label key named like an Object.prototype member is matched on own labels only', () => {
+    expect(labelMatcher('constructor')({})).toBe(false);
+    expect(labelMatcher('!toString')({})).toBe(true);
+    expect(labelMatcher('hasOwnProperty in (x)')({})).toBe(false);
+    expect(labelMatcher('valueOf notin (x)')({})).toBe(true);
+    expect(labelMatcher('constructor')({ constructor: 'x' })).toBe(true);
+    expect(labelMatcher({ constructor: 'x' })({})).toBe(false);
   });
 });

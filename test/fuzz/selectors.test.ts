@@ -4,6 +4,10 @@ import type { KubeObject } from '../../src/api/kube-object.js';
 import { COMMON_FIELDS, fieldPath, parseFieldSelector } from '../../src/testing/api-server/field-selector.js';
 import { parseLabelSelector, type LabelRequirement } from '../../src/testing/api-server/label-selector.js';
 import { StatusError } from '../../src/testing/api-server/status-error.js';
+import { LabelSelectorError } from '../../src/controller/controller-errors.js';
+import { compileLabelSelector } from '../../src/controller/label-selector.js';
+import { InformerConfigError } from '../../src/informer/informer-errors.js';
+import { labelMatcher } from '../../src/informer/label-selector.js';
 import { report } from './report.js';
 
 /**
@@ -175,5 +179,78 @@ describe('fuzz: field selectors (embedded server parser)', () => {
       { numRuns: 1500 },
     );
     report('selectors / random field selectors', runs, `${rejected} rejected with 400`);
+  });
+});
+
+describe('fuzz: label selector matching in src/ (informer lister, controller) against the server parser', () => {
+  const protoKeys = fc.constantFrom('constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__');
+  const reqNoCmp = requirement.filter((r) => r.op !== 'gt' && r.op !== 'lt');
+  const anyRequirement = fc.oneof(
+    { weight: 4, arbitrary: requirement },
+    { weight: 1, arbitrary: fc.record({ key: fc.constantFrom('constructor', 'toString', 'hasOwnProperty', 'valueOf'), op: fc.constantFrom('exists' as const, '!exists' as const, '=' as const, '!=' as const), values: fc.constantFrom([], ['x'], ['']) }).map((r) => ({ ...r, values: r.op === 'exists' || r.op === '!exists' ? [] : r.values.length === 0 ? [''] : r.values })) },
+  );
+  const labelSets = fc.array(fc.dictionary(fc.oneof(labelKey, protoKeys), fc.oneof(labelValue, fc.constantFrom('1', '-5', '42')), { maxKeys: 4 }), { maxLength: 5 });
+
+  it('the controller and informer matchers agree with the server on generated selectors, prototype-named keys included', () => {
+    let runs = 0;
+    fc.assert(
+      fc.property(fc.array(anyRequirement, { minLength: 1, maxLength: 4 }), labelSets, (reqs, sets) => {
+        runs++;
+        const text = reqs.map((r) => render(r, [' '])).join(',');
+        const server = parseLabelSelector(text);
+        const ctrl = compileLabelSelector(text);
+        const informerOk = reqs.every((r) => r.op !== 'gt' && r.op !== 'lt');
+        const inf = informerOk ? labelMatcher(text) : undefined;
+        for (const labels of sets) {
+          const want = server.matches(labels);
+          expect(ctrl(labels), `controller: ${text} on ${JSON.stringify(labels)}`).toBe(want);
+          if (inf !== undefined) expect(inf(labels), `informer: ${text} on ${JSON.stringify(labels)}`).toBe(want);
+        }
+      }),
+      { numRuns: 800 },
+    );
+    report('selectors / src matchers vs server parser', runs);
+  });
+
+  it('structured selectors (matchLabels / matchExpressions) match like the equivalent string', () => {
+    let runs = 0;
+    fc.assert(
+      fc.property(fc.array(reqNoCmp, { minLength: 1, maxLength: 4 }), labelSets, (reqs, sets) => {
+        runs++;
+        const matchExpressions = reqs.map((r) => ({
+          key: r.key,
+          operator: ({ '=': 'In', '!=': 'NotIn', in: 'In', notin: 'NotIn', exists: 'Exists', '!exists': 'DoesNotExist' } as const)[r.op as '=' | '!=' | 'in' | 'notin' | 'exists' | '!exists'],
+          ...(r.op === 'exists' || r.op === '!exists' ? {} : { values: r.values }),
+        }));
+        const structured = compileLabelSelector({ matchExpressions });
+        const server = parseLabelSelector(reqs.map((r) => render(r, [''])).join(','));
+        for (const labels of sets) expect(structured(labels)).toBe(server.matches(labels));
+      }),
+      { numRuns: 500 },
+    );
+    report('selectors / structured selectors', runs);
+  });
+
+  it('random text: a typed error or a matcher that never throws', () => {
+    let runs = 0;
+    let rejected = 0;
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.array(fc.constantFrom('a', 'b', '=', '!', ',', '(', ')', ' in ', ' notin ', 'x/y', '>', '1', ' '), { maxLength: 10 }).map((p) => p.join(''))), fc.dictionary(fc.oneof(fc.string(), protoKeys), fc.string(), { maxKeys: 3 }), (text, labels) => {
+        runs++;
+        for (const [compile, type] of [[labelMatcher, InformerConfigError], [compileLabelSelector, LabelSelectorError]] as const) {
+          let m: ((l: Record<string, string>) => boolean) | undefined;
+          try {
+            m = compile(text);
+          } catch (err) {
+            rejected++;
+            expect(err).toBeInstanceOf(type);
+            continue;
+          }
+          expect(typeof m(labels)).toBe('boolean');
+        }
+      }),
+      { numRuns: 1000 },
+    );
+    report('selectors / src matchers, random text', runs * 2, `${rejected} typed errors`);
   });
 });
