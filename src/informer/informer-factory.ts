@@ -4,6 +4,7 @@ import {
   Subscription,
   asyncScheduler,
   combineLatest,
+  defer,
   distinctUntilChanged,
   map,
   merge,
@@ -226,22 +227,28 @@ export class InformerFactory {
     );
   }
 
-  /** `true` while every informer created so far has synced (snapshot of the informer set at subscribe time). */
+  /**
+   * `true` while every informer of the factory has synced. The set of informers is taken when
+   * this stream is subscribed (so a runnable made before the controllers asked for their informers
+   * still covers them).
+   */
   get synced$(): Observable<boolean> {
-    const informers = this.list();
-    if (informers.length === 0) return of(true);
-    return combineLatest(informers.map((i) => i.synced$)).pipe(
-      map((v) => v.every(Boolean)),
-      distinctUntilChanged(),
-    );
+    return defer(() => {
+      const informers = this.list();
+      if (informers.length === 0) return of(true);
+      return combineLatest(informers.map((i) => i.synced$)).pipe(map((v) => v.every(Boolean)));
+    }).pipe(distinctUntilChanged());
   }
 
-  /** Runs every informer created so far while subscribed (emits nothing). */
+  /** Runs every informer of the factory while subscribed (the set is taken at subscribe time; emits nothing). */
   get run$(): Observable<never> {
-    return merge(...this.list().map((i) => i.run$));
+    return defer(() => merge(...this.list().map((i) => i.run$)));
   }
 
-  /** The factory as a manager cache runnable: runs the informers created so far, synced when all are. */
+  /**
+   * The factory as a manager cache runnable: when the manager starts its caches it runs every
+   * informer created by then, and reports synced when all are.
+   */
   runnable(name = 'informer-factory'): Runnable {
     return cacheRunnable({ name, source: this.run$, synced$: this.synced$ });
   }

@@ -1,5 +1,5 @@
 /** The factory as a manager cache runnable: controllers start only after the caches synced. */
-import { NEVER, Subject, concat, of } from 'rxjs';
+import { NEVER, type Observable, Subject, concat, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { cacheRunnable } from '../../src/manager/runnable.js';
@@ -56,5 +56,26 @@ describe('informers in a manager', () => {
     ac.abort();
     await done;
     expect(informer.isRunning).toBe(false);
+  });
+});
+
+describe('factory runnable made before the informers', () => {
+  it('covers informers requested after runnable() but before the manager starts', async () => {
+    const list = new Subject<ListPage>();
+    const f = new InformerFactory(() => ({ list: () => list, watch: () => NEVER }));
+    const r = f.runnable();
+    const cms = f.configMaps(); // e.g. a controller built after mgr.add(f.runnable())
+    const states: boolean[] = [];
+    const sub = r.synced$?.subscribe((s) => states.push(s));
+    const run = (r.start(new AbortController().signal) as Observable<unknown>).subscribe();
+    await new Promise((res) => setTimeout(res, 20));
+    expect(cms.isRunning).toBe(true);
+    list.next({ items: [], resourceVersion: '1' });
+    list.complete();
+    await new Promise((res) => setTimeout(res, 20));
+    expect(states).toEqual([false, true]);
+    run.unsubscribe();
+    sub?.unsubscribe();
+    expect(cms.isRunning).toBe(false);
   });
 });
