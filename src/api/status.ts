@@ -23,7 +23,8 @@ export interface StatusDetails {
 
 /** One cause inside `Status.details.causes`. */
 export interface StatusCause {
-  readonly type?: string;
+  /** The cause type (`FieldValueRequired`, `ResourceVersionTooLarge`, …); kube-apiserver names this field `reason`. */
+  readonly reason?: string;
   readonly message?: string;
   readonly field?: string;
 }

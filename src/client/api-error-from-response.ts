@@ -117,7 +117,7 @@ export function wellTypedStatus(value: object): Status {
             causes: Array.isArray(details.causes)
               ? details.causes.flatMap((c: unknown) => {
                   const o = plainObject(c);
-                  return o === undefined ? [] : [defined({ type: str(o.type), message: str(o.message), field: str(o.field) })];
+                  return o === undefined ? [] : [defined({ reason: str(o.reason), message: str(o.message), field: str(o.field) })];
                 })
               : undefined,
             retryAfterSeconds: typeof retry === 'number' && Number.isSafeInteger(retry) && retry >= 0 ? retry : undefined,

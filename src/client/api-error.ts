@@ -45,7 +45,7 @@ export function isTooLargeResourceVersion(err: unknown): boolean {
   const e = asApiError(err);
   if (e === undefined) return false;
   const causes = e.status.details?.causes ?? [];
-  if (causes.some((c) => c.type === 'ResourceVersionTooLarge')) return true;
+  if (causes.some((c) => c.reason === 'ResourceVersionTooLarge')) return true;
   if (e.code !== 504 && e.reason !== 'Timeout') return false;
   return (
     causes.some((c) => (c.message ?? '').includes('Too large resource version')) ||

@@ -18,7 +18,7 @@ import { report } from './report.js';
 const NOW = Date.UTC(2026, 0, 1);
 const SECRET = 'tok-s3cr3t-value';
 const odd = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.anything(), { maxLength: 3 }), fc.object({ maxDepth: 1 }));
-const cause = fc.record({ type: fc.oneof(fc.constantFrom('ResourceVersionTooLarge', 'FieldValueInvalid'), odd), message: fc.oneof(fc.constant('Too large resource version'), odd), field: odd }, { requiredKeys: [] });
+const cause = fc.record({ reason: fc.oneof(fc.constantFrom('ResourceVersionTooLarge', 'FieldValueInvalid'), odd), message: fc.oneof(fc.constant('Too large resource version'), odd), field: odd }, { requiredKeys: [] });
 const statusLike = fc.record(
   {
     kind: fc.oneof(fc.constant('Status'), odd),

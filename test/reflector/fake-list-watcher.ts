@@ -147,7 +147,7 @@ export const tooManyRequests = (retryAfterSeconds?: number): ApiError => apiErro
 export const internalError = (): ApiError => apiError(500, 'InternalError');
 export const unauthorized = (): ApiError => apiError(401, 'Unauthorized');
 export const tooLarge = (): ApiError =>
-  apiError(504, 'Timeout', { details: { causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }] } });
+  apiError(504, 'Timeout', { details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] } });
 
 /** A Node-style connection-refused error. */
 export function connectionRefused(): Error {

@@ -125,7 +125,7 @@ export function unsupportedMediaType(contentType: string): StatusError {
 export function tooLargeResourceVersion(asked: number, current: number): StatusError {
   return new StatusError(
     failure(504, 'Timeout', `Timeout: Too large resource version: ${asked}, current: ${current}`, {
-      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' } as never],
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
       retryAfterSeconds: 1,
     }),
   );

@@ -84,7 +84,7 @@ export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRout
 
 function tooLargeStatus(asked: number, current: number): Status {
   return failure(504, 'Timeout', `Timeout: Too large resource version: ${asked}, current: ${current}`, {
-    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' } as never],
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
     retryAfterSeconds: 1,
   });
 }
