@@ -63,7 +63,7 @@ export type InformerSource<T extends KubeObject = KubeObject> =
 
 /** Options of {@link sharedInformer}. Durations in ms. */
 export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
-  /** Name in errors and logs. Default `informer`. */
+  /** Name in errors and logs. Default: the resource's kind for a `{ client, resource }` source, else `informer`. */
   readonly name?: string;
   /** Index functions of the cache (more can be added with `addIndexers` before start). */
   readonly indexers?: Indexers<T>;
@@ -185,7 +185,8 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
 ): SharedInformer<T> {
   checkPeriod(options.defaultResyncPeriodMs, 'defaultResyncPeriodMs');
   checkPeriod(options.stopGraceMs, 'stopGraceMs');
-  const name = options.name ?? 'informer';
+  const name =
+    options.name ?? (!isObservable(source) && 'resource' in source ? source.resource.kind : 'informer');
   const scheduler = options.scheduler ?? asyncScheduler;
   const grace = options.stopGraceMs ?? 0;
   const transform = options.transform === null ? undefined : (options.transform ?? dropManagedFields);

@@ -143,4 +143,29 @@ describe('InformerFactory against the embedded API server', () => {
     factory.stop();
     await until(() => server.openWatches('/configmaps') === 0 && server.openWatches('/pods') === 0, 5000);
   }, 60_000);
+
+  it('stop grace: a quick resubscribe reuses the list/watch, a late one relists', async () => {
+    server.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's-0', namespace: NS } });
+    const factory = new InformerFactory(client, { namespace: NS, stopGraceMs: 400 });
+    const secrets = factory.secrets();
+    const lists = () => server.requests.count({ resourceId: '/secrets', watch: false, method: 'GET' });
+    const watches = () => server.requests.count({ resourceId: '/secrets', watch: true });
+    let sub = secrets.events$.subscribe();
+    expect(await secrets.waitForSync(10_000)).toBe(true);
+    await until(() => server.openWatches('/secrets') === 1);
+    sub.unsubscribe();
+    await sleep(100);
+    const seen: string[] = [];
+    sub = secrets.events$.subscribe((e) => seen.push(e.type));
+    expect(seen).toEqual(['add']); // replayed from the cache, no request
+    expect(lists()).toBe(1);
+    expect(watches()).toBe(1);
+    sub.unsubscribe();
+    await until(() => server.openWatches('/secrets') === 0, 5000);
+    expect(secrets.isRunning).toBe(false);
+    sub = secrets.events$.subscribe();
+    expect(await secrets.waitForSync(10_000)).toBe(true);
+    expect(lists()).toBe(2);
+    sub.unsubscribe();
+  }, 30_000);
 });
