@@ -9,3 +9,6 @@ export * from './manager/index.js';
 export * from './leader-election/index.js';
 export * from './informer/index.js';
 export * from './controller/index.js';
+export * from './api/kube-object.js';
+export * from './api/resource.js';
+export * from './api/status.js';
