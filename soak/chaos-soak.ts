@@ -38,6 +38,8 @@ export interface SoakOptions {
   readonly historyWindow: number;
   /** Progress lines (default: none). */
   readonly log?: (line: string) => void;
+  /** Interval of progress lines. Default 10 000. */
+  readonly logEveryMs?: number;
   /**
    * Negative control: `'fastIgnoresDeletes'` makes the fast subscriber drop every delete it gets,
    * so its view keeps phantom objects and the soak must report violations.
@@ -195,9 +197,11 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
   const selected = sharedInformer({ client, resource: CM, scope: { namespace: NS, labelSelector: 'sel=in' }, listWatch }, { name: 'selected' });
   const subs: Subscription[] = [];
   const informerErrors: Record<string, number> = {};
+  const lastStatus = new Map<string, string>();
   for (const inf of [all, selected]) {
     subs.push(
       inf.status$.subscribe((s) => {
+        lastStatus.set(inf.name, s.type === 'backingOff' ? `backingOff(${s.delayMs}ms→${s.next})` : s.type === 'error' ? `error(${s.action})` : s.type);
         if (s.type === 'listed') relists++;
         if (s.type === 'error') reflectorErrors++;
       }),
@@ -348,7 +352,8 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
 
   const t0 = Date.now();
   let nextFault = t0 + o.faultEveryMs * (0.5 + rand());
-  let nextLog = t0 + 10_000;
+  const logEvery = o.logEveryMs ?? 10_000;
+  let nextLog = t0 + logEvery;
   while (Date.now() - t0 < o.durationMs) {
     for (let i = 0; i < o.opsPerTick; i++) writeOne();
     const now = Date.now();
@@ -361,8 +366,8 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
       nextFault = now + o.faultEveryMs * (0.5 + rand());
     }
     if (now >= nextLog) {
-      log(`t=${Math.round((now - t0) / 1000)}s writes=${writes.creates + writes.updates + writes.labelMoves + writes.deletes} objects=${server.list('v1', 'ConfigMap', NS).length} reconciles=${reconciles} relists=${relists} faults=${Object.values(faults).reduce((a, b) => a + b, 0)} violations=${violations.length}`);
-      nextLog = now + 10_000;
+      log(`t=${Math.round((now - t0) / 1000)}s writes=${writes.creates + writes.updates + writes.labelMoves + writes.deletes} objects=${server.list('v1', 'ConfigMap', NS).length} reconciles=${reconciles} events=${fast.events} relists=${relists} faults=${Object.values(faults).reduce((a, b) => a + b, 0)} violations=${violations.length} status=${[...lastStatus].map(([k, v]) => `${k}:${v}`).join(',')}`);
+      nextLog = now + logEvery;
     }
     await sleep(5);
   }

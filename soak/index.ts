@@ -14,7 +14,7 @@ function flag(name: string): string | undefined {
 
 function num(name: string, fallback: number, scale = 1): number {
   const v = flag(name);
-  if (v === undefined) return fallback;
+  if (v === undefined) return fallback * scale;
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0) {
     console.error(`--${name} needs a non-negative number, got ${v}`);
