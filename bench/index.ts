@@ -11,8 +11,13 @@ interface BenchModule {
 }
 
 const modules: Array<{ title: string; path: string }> = [
+  { title: 'Initial sync (issue 9, item 1)', path: './initial-sync.js' },
+  { title: 'Watch throughput (item 2)', path: './watch-throughput.js' },
+  { title: 'Memory: retained heap per cached object (item 3)', path: './memory.js' },
+  { title: 'Workqueue (item 4)', path: './workqueue.js' },
+  { title: 'Fan-out: one informer, many subscribers (item 5)', path: './fan-out.js' },
+  { title: 'What costs what inside the informer (no HTTP)', path: './cost-breakdown.js' },
   { title: 'Cache core: deltaFifo + indexStore', path: './cache-core.js' },
-  { title: 'Workqueue', path: './workqueue.js' },
 ];
 
 async function main(): Promise<void> {

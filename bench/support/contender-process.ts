@@ -3,6 +3,8 @@
  * and the peak memory to synced; `arm`/`wait` count the next events delivered to its handler;
  * `retained` measures the heap it keeps after full garbage collections.
  */
+import { Session } from 'node:inspector/promises';
+import { writeFile } from 'node:fs/promises';
 import v8 from 'node:v8';
 import { type Contender, type ContenderName, makeContender } from './contenders.js';
 import { serveCommands } from './rpc.js';
@@ -47,6 +49,26 @@ function fullGc(): void {
 }
 
 let baselineHeap = 0;
+let session: Session | undefined;
+let profileName = '';
+
+/** RXKUBE_BENCH_PROFILE=<dir>: writes a CPU profile of each measured window (sync, watch burst) there. */
+async function profileStart(name: string): Promise<void> {
+  if (!process.env.RXKUBE_BENCH_PROFILE) return;
+  profileName = name;
+  session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+}
+
+async function profileStop(): Promise<void> {
+  if (session === undefined) return;
+  const { profile } = await session.post('Profiler.stop');
+  await writeFile(`${process.env.RXKUBE_BENCH_PROFILE}/${profileName}-${process.pid}-${Date.now()}.cpuprofile`, JSON.stringify(profile));
+  session.disconnect();
+  session = undefined;
+}
 
 serveCommands({
   /** Heap after GC before anything was started (modules loaded). */
@@ -57,29 +79,34 @@ serveCommands({
   },
   async sync(args: { name: ContenderName; url: string; expect: number }) {
     const rss0 = process.memoryUsage.rss();
+    await profileStart(`sync-${args.name}`);
     contender = makeContender(args.name, args.url);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await contender.start(onEvent);
     const ms = performance.now() - t0;
     const cpu = cpuMs(cpu0);
+    await profileStop();
     const peakRss = process.resourceUsage().maxRSS * 1024;
     const size = contender.size();
     if (args.name !== 'server' && size !== args.expect) throw new Error(`${args.name}: synced with ${size} objects, expected ${args.expect}`);
     return { ms, cpuMs: cpu, peakRssGrowth: peakRss - rss0, size };
   },
   /** Starts counting: `wait` resolves after `count` more events. */
-  arm(args: { count: number }) {
+  async arm(args: { count: number; name?: string }) {
+    await profileStart(`watch-${args.name ?? 'contender'}`);
     events = 0;
     result = undefined;
     target = args.count;
     return null;
   },
-  wait() {
-    return new Promise<WaitResult>((resolve) => {
+  async wait() {
+    const r = await new Promise<WaitResult>((resolve) => {
       if (result !== undefined) resolve(result);
       else done = resolve;
     });
+    await profileStop();
+    return r;
   },
   retained() {
     fullGc();
@@ -88,6 +115,11 @@ serveCommands({
   async stop() {
     await contender?.stop();
     contender = undefined;
+    return null;
+  },
+  /** Exits normally (so that `--cpu-prof` writes its profile). */
+  exit() {
+    setImmediate(() => process.exit(0));
     return null;
   },
 });

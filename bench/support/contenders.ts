@@ -6,6 +6,8 @@
  * - `floor`: the same HTTP requests as rxkube's reflector (paged list, `limit=500`, then a watch),
  *   bodies read and `JSON.parse`d, nothing else (the parsed items are kept in an array, as any
  *   cache has to keep them; watch events are parsed and counted).
+ * - `floor-map`: the floor plus the smallest possible cache: a `Map` by namespace/name, updated by
+ *   every watch event (so the objects are retained, as by any informer).
  * - `floor-no-managed-fields`: the floor, each item copied without `metadata.managedFields`.
  * - `server`: the same requests, bodies read but not parsed (list pages: only the continue token
  *   is picked out; watch: newlines counted). Its rate is what the server can deliver.
@@ -29,7 +31,7 @@ export interface Contender {
   stop(): Promise<void>;
 }
 
-export type ContenderName = 'floor' | 'server' | 'rxkube' | 'rxkube-no-transform' | 'floor-no-managed-fields' | 'client-node';
+export type ContenderName = 'floor' | 'floor-map' | 'server' | 'rxkube' | 'rxkube-no-transform' | 'floor-no-managed-fields' | 'client-node';
 
 const PATH = '/api/v1/pods';
 const PAGE = 500;
@@ -39,6 +41,8 @@ export function makeContender(name: ContenderName, url: string): Contender {
   switch (name) {
     case 'floor':
       return new FloorContender(url, 'parse');
+    case 'floor-map':
+      return new FloorContender(url, 'parse-map');
     case 'floor-no-managed-fields':
       return new FloorContender(url, 'parse-drop');
     case 'server':
@@ -64,11 +68,13 @@ export function benchKubeConfig(url: string): KubeConfig {
   return kc;
 }
 
-type FloorMode = 'parse' | 'parse-drop' | 'raw';
+type FloorMode = 'parse' | 'parse-map' | 'parse-drop' | 'raw';
 
 class FloorContender implements Contender {
   private readonly agent = new http.Agent({ keepAlive: true });
   private items: KubeObject[] = [];
+  /** 'parse-map': the smallest possible cache, objects by namespace/name, kept current by the watch. */
+  private readonly map = new Map<string, KubeObject>();
   private count = 0;
   private watchReq: http.ClientRequest | undefined;
 
@@ -96,7 +102,8 @@ class FloorContender implements Contender {
         for (const item of list.items ?? []) {
           // as rxkube's default transform does it (a copy without the field; `delete` would turn
           // the metadata object into a slower, larger dictionary-mode object)
-          this.items.push(this.mode === 'parse-drop' ? dropManagedFields(item) : item);
+          if (this.mode === 'parse-map') this.map.set(mapKey(item), item);
+          else this.items.push(this.mode === 'parse-drop' ? dropManagedFields(item) : item);
           onEvent();
         }
       }
@@ -105,6 +112,7 @@ class FloorContender implements Contender {
   }
 
   size(): number {
+    if (this.mode === 'parse-map') return this.map.size;
     return this.mode === 'raw' ? this.count : this.items.length;
   }
 
@@ -129,6 +137,7 @@ class FloorContender implements Contender {
   private watch(rv: string, onEvent: () => void): void {
     const path = `${PATH}?watch=true&allowWatchBookmarks=true&resourceVersion=${rv}&timeoutSeconds=3600`;
     const raw = this.mode === 'raw';
+    const map = this.mode === 'parse-map' ? this.map : undefined;
     this.watchReq = http.get(this.url + path, { agent: this.agent }, (res) => {
       let tail = '';
       res.on('data', (chunk: Buffer) => {
@@ -144,8 +153,14 @@ class FloorContender implements Contender {
         let start = 0;
         let nl = text.indexOf('\n');
         while (nl >= 0) {
-          const event = JSON.parse(text.slice(start, nl)) as { type: string };
-          if (event.type !== 'BOOKMARK') onEvent();
+          const event = JSON.parse(text.slice(start, nl)) as { type: string; object: KubeObject };
+          if (event.type !== 'BOOKMARK') {
+            if (map !== undefined) {
+              if (event.type === 'DELETED') map.delete(mapKey(event.object));
+              else map.set(mapKey(event.object), event.object);
+            }
+            onEvent();
+          }
           start = nl + 1;
           nl = text.indexOf('\n', start);
         }
@@ -154,6 +169,10 @@ class FloorContender implements Contender {
     });
     this.watchReq.on('error', () => undefined);
   }
+}
+
+function mapKey(o: KubeObject): string {
+  return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 }
 
 function rxkubeContender(url: string, variant: InformerVariant): Contender {

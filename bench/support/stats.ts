@@ -1,4 +1,6 @@
 /** Small statistics and formatting helpers shared by the benchmark modules. */
+import v8 from 'node:v8';
+import vm from 'node:vm';
 
 /** Median of `xs` (the upper one for an even count); NaN when empty. */
 export function median(xs: readonly number[]): number {
@@ -28,4 +30,33 @@ export function ratio(a: number, b: number): string {
 /** One line of a Markdown table. */
 export function row(cells: readonly (string | number)[]): string {
   return `| ${cells.join(' | ')} |`;
+}
+
+/**
+ * A stopwatch of this process's CPU time (user + system, all threads: GC helpers included), in
+ * ms. On a machine shared with other work it is far steadier than wall-clock time, which counts
+ * the time spent waiting for a core.
+ */
+export function cpuClock(): () => number {
+  const start = process.cpuUsage();
+  return () => {
+    const d = process.cpuUsage(start);
+    return (d.user + d.system) / 1000;
+  };
+}
+
+let gcFn: (() => void) | undefined;
+
+/** A full garbage collection (enables `gc` at run time when the process was started without `--expose-gc`). */
+export function forceGc(): void {
+  if (gcFn === undefined) {
+    const exposed = (globalThis as { gc?: () => void }).gc;
+    if (exposed !== undefined) gcFn = exposed;
+    else {
+      v8.setFlagsFromString('--expose-gc');
+      gcFn = vm.runInNewContext('gc') as () => void;
+    }
+  }
+  gcFn();
+  gcFn();
 }
