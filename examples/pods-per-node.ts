@@ -1,0 +1,155 @@
+/**
+ * Pods per node and phase, live: two shared informers (nodes, pods) joined with the `join`
+ * operator into one table that is re-printed as events arrive.
+ *
+ *   npx tsx --conditions=source examples/pods-per-node.ts                 # embedded API server + a small scenario
+ *   npx tsx --conditions=source examples/pods-per-node.ts --kubeconfig ~/.kube/config   # a real cluster, until Ctrl-C
+ *
+ * The join: left = nodes (indexed by name), right = pods (indexed by `spec.nodeName`). Every node
+ * or pod event emits the joined view of each affected node — the node and all its pods, read
+ * from the caches — so a pod moving between nodes updates both rows.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { auditTime, map, merge, scan, type Observable } from 'rxjs';
+import { InformerFactory, KubeClient, nameIndex, setupSignalHandler, type KubeObject, type SharedInformer } from 'rxkube';
+import { join, joinInputs, type Joined } from 'rxkube/operators';
+import { startApiServer } from 'rxkube/testing';
+
+type Pod = KubeObject & { spec?: { nodeName?: string; containers?: unknown[] }; status?: { phase?: string } };
+type Node = KubeObject;
+
+const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
+/** Pod counts by phase, per node name. */
+export type Table = ReadonlyMap<string, Readonly<Record<string, number>>>;
+
+const NO_NODE = '(no node)';
+const nodeOf = (pod: Pod): string[] => [pod.spec?.nodeName ?? ''];
+
+/** The live table: a new snapshot after every change (`settleMs` groups bursts of events). */
+export function podsPerNode(nodes: SharedInformer<Node>, pods: SharedInformer<Pod>, settleMs = 50): Observable<Table> {
+  const rows$ = joinInputs(nodes.events$, pods.events$).pipe(
+    join({ store: nodes.store, index: 'name', on: nameIndex }, { store: pods.store, index: 'node', on: nodeOf }),
+  );
+  // Pods on no node (unscheduled, or their node is gone) are in no joined row: any pod event
+  // re-counts them.
+  const homelessChanged$ = pods.events$.pipe(map(() => undefined));
+  return merge(rows$, homelessChanged$).pipe(
+    scan((table, row: Joined<Node, Pod> | undefined) => {
+      const next = new Map(table);
+      next.delete(NO_NODE);
+      if (row !== undefined) {
+        if (row.left === undefined) next.delete(row.key);
+        else next.set(row.key, countPhases(row.right));
+      }
+      const homeless = pods.store.list().filter((p) => !next.has(p.spec?.nodeName ?? '') || (p.spec?.nodeName ?? '') === '');
+      if (homeless.length > 0) next.set(NO_NODE, countPhases(homeless));
+      return next;
+    }, new Map<string, Record<string, number>>()),
+    auditTime(settleMs),
+  );
+}
+
+function countPhases(pods: readonly Pod[]): Record<string, number> {
+  const counts: Record<string, number> = Object.fromEntries(PHASES.map((p) => [p, 0]));
+  for (const p of pods) {
+    const phase = p.status?.phase ?? 'Pending';
+    counts[phase] = (counts[phase] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** The table as text, nodes sorted by name. */
+export function renderTable(table: Table): string {
+  const header = ['NODE', ...PHASES.map((p) => p.toUpperCase()), 'TOTAL'];
+  const rows = [...table.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([node, c]) => [node, ...PHASES.map((p) => String(c[p] ?? 0)), String(PHASES.reduce((n, p) => n + (c[p] ?? 0), 0))]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n');
+}
+
+/** A few nodes and pods that come, run, finish, move and lose their node. */
+export async function scenario(client: KubeClient, say: (line: string) => void, settled: () => Promise<void>): Promise<void> {
+  const nodes = client.objects<Node>({ apiVersion: 'v1', kind: 'Node' });
+  const pods = client.objects<Pod>({ apiVersion: 'v1', kind: 'Pod' }, 'default');
+  const pod = (name: string, nodeName: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName, containers: [{ name: 'c', image: 'busybox' }] } });
+  const phase = (name: string, p: string) => pods.patchStatus(name, { status: { phase: p } });
+
+  say('── three nodes, seven pods scheduled on them (Pending), one unscheduled');
+  await Promise.all(['node-a', 'node-b', 'node-c'].map((n) => nodes.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: n } })));
+  const placement: [string, string][] = [['web-1', 'node-a'], ['web-2', 'node-b'], ['web-3', 'node-c'], ['db-1', 'node-a'], ['job-1', 'node-b'], ['job-2', 'node-c'], ['cache-1', 'node-a'], ['queued-1', '']];
+  await Promise.all(placement.map(([name, node]) => pods.create(pod(name, node))));
+  await settled();
+  say('── the kubelets start them; the jobs finish (one fails)');
+  await Promise.all(['web-1', 'web-2', 'web-3', 'db-1', 'cache-1'].map((n) => phase(n, 'Running')));
+  await phase('job-1', 'Succeeded');
+  await phase('job-2', 'Failed');
+  await settled();
+  say('── cache-1 is rescheduled from node-a to node-c');
+  await pods.delete('cache-1');
+  await pods.create(pod('cache-1', 'node-c'));
+  await settled();
+  say('── node-b is removed (its pods now have no node)');
+  await nodes.delete('node-b');
+  await settled();
+}
+
+/** The table computed from fresh lists (no cache), to check the live one against. */
+export async function serverTable(client: KubeClient): Promise<Table> {
+  const nodes = (await client.objects<Node>({ apiVersion: 'v1', kind: 'Node' }).list()).items;
+  const pods = (await client.objects<Pod>({ apiVersion: 'v1', kind: 'Pod' }).list()).items;
+  const names = new Set(nodes.map((n) => n.metadata?.name ?? ''));
+  const table = new Map(nodes.map((n) => [n.metadata?.name ?? '', countPhases(pods.filter((p) => p.spec?.nodeName === n.metadata?.name))]));
+  const homeless = pods.filter((p) => (p.spec?.nodeName ?? '') === '' || !names.has(p.spec?.nodeName ?? ''));
+  if (homeless.length > 0) table.set(NO_NODE, countPhases(homeless));
+  return table;
+}
+
+/** Runs the live table; without `kubeconfig`, against the embedded API server with the scenario. */
+export async function runPodsPerNode(options: { kubeconfig?: string; write?: (line: string) => void; signal?: AbortSignal }): Promise<Table> {
+  const write = options.write ?? ((line: string) => console.log(line));
+  const server = options.kubeconfig === undefined ? await startApiServer() : undefined;
+  const client = server !== undefined ? KubeClient.fromKubeConfig(server.kubeConfig) : KubeClient.fromFile(options.kubeconfig as string);
+  const informers = new InformerFactory(client);
+  const nodes = informers.nodes<Node>({ indexers: { name: nameIndex } });
+  const pods = informers.pods<Pod>({ namespace: null, indexers: { node: nodeOf } });
+  let last: Table = new Map();
+  const sub = podsPerNode(nodes, pods).subscribe((table) => {
+    last = table;
+    write(`${renderTable(table)}\n`);
+  });
+  informers.start();
+  try {
+    await informers.waitForCacheSync(30_000);
+    if (server !== undefined) {
+      // Between steps, wait until the live table shows what the API server holds.
+      const settled = async (): Promise<void> => {
+        const want = renderTable(await serverTable(client));
+        for (let i = 0; renderTable(last) !== want; i++) {
+          if (i > 400) throw new Error(`the table did not catch up with the API server:\n${want}`);
+          await sleep(25);
+        }
+      };
+      await scenario(client, write, settled);
+    } else if (options.signal !== undefined && !options.signal.aborted) {
+      const signal = options.signal;
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    }
+    return last;
+  } finally {
+    sub.unsubscribe();
+    informers.stop();
+    client.close();
+    await server?.close();
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({ options: { kubeconfig: { type: 'string' } } });
+  const kubeconfig = values.kubeconfig ?? process.env['KUBECONFIG'];
+  const signals = setupSignalHandler();
+  await runPodsPerNode({ ...(kubeconfig ? { kubeconfig } : {}), signal: signals.signal });
+  signals.dispose();
+}
