@@ -1,5 +1,5 @@
 /**
- * The chaos soak: a writer churns objects against the embedded API server while faults fire at
+ * The chaos soak: a writer churns objects against an API server (the embedded one by default) while faults fire at
  * random; a shared informer with three subscribers (fast, slow, one that throws now and then), a
  * second informer with a label selector, and a controller run throughout. At quiescence every
  * cache and every subscriber's view must equal the server's state, the controller must have
@@ -16,7 +16,8 @@ import { controller } from '../src/controller/controller.js';
 import { informerSource } from '../src/controller/informer-source.js';
 import { sharedInformer, type SharedInformer } from '../src/informer/shared-informer.js';
 import type { ListWatchOptions } from '../src/reflector/list-watch-options.js';
-import { startApiServer, type ApiServer } from '../src/testing/index.js';
+import { embeddedBackend } from './embedded-backend.js';
+import type { SoakBackend } from './soak-backend.js';
 
 /** Options of {@link runSoak}. Durations in ms. */
 export interface SoakOptions {
@@ -41,6 +42,13 @@ export interface SoakOptions {
   /** Interval of progress lines. Default 10 000. */
   readonly logEveryMs?: number;
   /**
+   * Where to run (default: a new embedded API server with `historyWindow`, seeded with half the
+   * key space). A given backend is closed at the end too.
+   */
+  readonly backend?: SoakBackend;
+  /** Interval of convergence checks at quiescence. Default 50. */
+  readonly checkEveryMs?: number;
+  /**
    * Negative control: `'fastIgnoresDeletes'` makes the fast subscriber drop every delete it gets,
    * so its view keeps phantom objects and the soak must report violations.
    */
@@ -60,7 +68,9 @@ export const DEFAULT_SOAK: SoakOptions = {
 
 /** What the soak measured. `violations` must be empty. */
 export interface SoakReport {
+  readonly backend: string;
   readonly seed: number;
+  readonly writeErrors: number;
   readonly churnMs: number;
   readonly quiesceMs: number;
   readonly writes: Record<'creates' | 'updates' | 'labelMoves' | 'deletes', number>;
@@ -68,7 +78,7 @@ export interface SoakReport {
   readonly events: Record<'fast' | 'slow' | 'thrower' | 'selected', number>;
   readonly faults: Record<string, number>;
   readonly relists: number;
-  readonly watchRequests: number;
+  readonly watchRequests: number | undefined;
   readonly reflectorErrors: number;
   readonly reconciles: number;
   readonly reconcileFailures: number;
@@ -92,7 +102,6 @@ function prng(seed: number): () => number {
   };
 }
 
-const NS = 'soak';
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const sleep = async (ms: number): Promise<void> => {
   await firstValueFrom(timer(ms));
@@ -169,27 +178,29 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
   const o: SoakOptions = { ...DEFAULT_SOAK, ...partial };
   const log = o.log ?? (() => undefined);
   const rand = prng(o.seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
   const violations: string[] = [];
   const violation = (v: string): void => {
     if (violations.length < 1000) violations.push(v);
   };
   const gc = gcFunction();
 
-  const server: ApiServer = await startApiServer({ namespaces: ['default', NS], bookmarkIntervalMs: 100, historyWindow: o.historyWindow });
-  const writes = { creates: 0, updates: 0, labelMoves: 0, deletes: 0 };
   const name = (i: number): string => `cm-${i}`;
-  // Start with half the key space filled.
-  server.seed(
-    Array.from({ length: Math.floor(o.keys / 2) }, (_, i): KubeObject => ({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: name(i * 2), namespace: NS, labels: { sel: i % 2 === 0 ? 'in' : 'out' } },
-      data: { v: '0' },
-    })),
-  );
-
-  const client = KubeClient.fromKubeConfig(server.kubeConfig);
+  const backend =
+    o.backend ??
+    (await embeddedBackend({
+      historyWindow: o.historyWindow,
+      // Start with half the key space filled.
+      initial: Array.from({ length: Math.floor(o.keys / 2) }, (_, i): KubeObject => ({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: name(i * 2), labels: { sel: i % 2 === 0 ? 'in' : 'out' } },
+        data: { v: '0' },
+      })),
+    }));
+  const NS = backend.namespace;
+  const writes = { creates: 0, updates: 0, labelMoves: 0, deletes: 0 };
+  let writeErrors = 0;
+  const client = KubeClient.fromKubeConfig(backend.kubeConfig);
   let relists = 0;
   let reflectorErrors = 0;
   const listWatch: ListWatchOptions = { backoff: { initialMs: 20, maxMs: 500 }, idleTimeoutMs: 2_000, listTimeoutMs: 10_000 };
@@ -289,65 +300,54 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
 
   // Writer.
   const touched = new Set<string>();
-  const writeOne = (): void => {
+  const writeOne = async (): Promise<void> => {
     const n = name(Math.floor(rand() * o.keys));
     touched.add(`${NS}/${n}`);
-    const cur = server.get('v1', 'ConfigMap', n, NS);
+    const r = rand();
     try {
+      const cur = await backend.get(n);
       if (cur === undefined) {
-        server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, namespace: NS, labels: { sel: rand() < 0.5 ? 'in' : 'out' } }, data: { v: '0' } });
+        await backend.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, namespace: NS, labels: { sel: r < 0.5 ? 'in' : 'out' } }, data: { v: '0' } });
         writes.creates++;
-        return;
-      }
-      const r = rand();
-      if (r < 0.5) {
+      } else if (r < 0.5) {
         const v = (cur as { data?: Record<string, string> }).data?.v ?? '0';
-        server.update({ ...cur, data: { v: String(Number(v) + 1) } } as KubeObject);
+        await backend.update({ ...cur, data: { v: String(Number(v) + 1) } } as KubeObject);
         writes.updates++;
       } else if (r < 0.8) {
         const labels = { ...(cur.metadata?.labels ?? {}) };
         labels.sel = labels.sel === 'in' ? 'out' : 'in';
-        server.update({ ...cur, metadata: { ...cur.metadata, labels } });
+        await backend.update({ ...cur, metadata: { ...cur.metadata, labels } });
         writes.labelMoves++;
       } else {
-        server.delete('v1', 'ConfigMap', n, NS);
+        await backend.delete(n);
         writes.deletes++;
       }
-    } catch (e) {
-      violation(`writer: ${String(e)}`);
+    } catch {
+      // a write refused or cut by a fault (restart, 5xx); the final check compares with the server
+      writeErrors++;
     }
   };
 
   // Faults.
   const faults: Record<string, number> = {};
-  const count = (k: string): void => {
-    faults[k] = (faults[k] ?? 0) + 1;
-  };
-  let restarting: Promise<void> | undefined;
-  let clearAt = 0;
-  const path = `/api/v1/namespaces/${NS}/configmaps`;
+  const weights = backend.faults.map((f) => f.weight ?? 1);
+  const totalWeight = weights.reduce((a, b) => a + b, 0);
+  let faultInFlight: Promise<void> | undefined;
   const fault = (): void => {
-    const kind = pick(['dropWatch', 'dropWatchAbrupt', 'watchError410', 'compact', 'compactAndDrop', 'burst500', 'burst503', 'burst429', 'latency', 'freeze', 'restart', 'dropAfter']);
-    switch (kind) {
-      case 'dropWatch': server.faults.dropWatches(); break;
-      case 'dropWatchAbrupt': server.faults.dropWatches({ abrupt: true }); break;
-      case 'watchError410': server.faults.injectWatchError({ code: 410, reason: 'Expired', message: 'too old resource version (injected)' }); break;
-      case 'compact': server.faults.compact(); break;
-      case 'compactAndDrop': server.faults.compact(); server.faults.dropWatches(); break;
-      case 'burst500': server.faults.failNext({ path, code: 500, count: 1 + Math.floor(rand() * 5) }); break;
-      case 'burst503': server.faults.failNext({ path, code: 503, count: 1 + Math.floor(rand() * 5) }); break;
-      case 'burst429': server.faults.failNext({ path, code: 429, count: 1 + Math.floor(rand() * 5), retryAfterSeconds: rand() < 0.5 ? 0 : 1 }); break;
-      case 'latency': server.faults.latency(20 + Math.floor(rand() * 200), { path }); clearAt = Date.now() + 500 + rand() * 1500; break;
-      case 'freeze': server.faults.freezeWatches(); clearAt = Date.now() + 300 + rand() * 3000; break;
-      case 'restart':
-        if (restarting !== undefined) return;
-        restarting = server.faults.restart(Math.floor(rand() * 300)).finally(() => {
-          restarting = undefined;
-        });
-        break;
-      case 'dropAfter': server.faults.dropWatchAfter(5 + Math.floor(rand() * 50), { count: 2 }); break;
+    if (faultInFlight !== undefined || backend.faults.length === 0) return;
+    let x = rand() * totalWeight;
+    const f = backend.faults.find((_, i) => (x -= weights[i] ?? 1) < 0) ?? backend.faults[0];
+    if (f === undefined) return;
+    faults[f.kind] = (faults[f.kind] ?? 0) + 1;
+    const done = f.fire(rand);
+    if (done instanceof Promise) {
+      faultInFlight = done.then(
+        () => undefined,
+        (e: unknown) => violation(`fault ${f.kind} failed to fire: ${String(e)}`),
+      ).finally(() => {
+        faultInFlight = undefined;
+      });
     }
-    count(kind);
   };
 
   const t0 = Date.now();
@@ -355,18 +355,14 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
   const logEvery = o.logEveryMs ?? 10_000;
   let nextLog = t0 + logEvery;
   while (Date.now() - t0 < o.durationMs) {
-    for (let i = 0; i < o.opsPerTick; i++) writeOne();
+    for (let i = 0; i < o.opsPerTick; i++) await writeOne();
     const now = Date.now();
-    if (clearAt !== 0 && now >= clearAt) {
-      server.faults.clear();
-      clearAt = 0;
-    }
     if (now >= nextFault) {
       fault();
       nextFault = now + o.faultEveryMs * (0.5 + rand());
     }
     if (now >= nextLog) {
-      log(`t=${Math.round((now - t0) / 1000)}s writes=${writes.creates + writes.updates + writes.labelMoves + writes.deletes} objects=${server.list('v1', 'ConfigMap', NS).length} reconciles=${reconciles} events=${fast.events} relists=${relists} faults=${Object.values(faults).reduce((a, b) => a + b, 0)} violations=${violations.length} status=${[...lastStatus].map(([k, v]) => `${k}:${v}`).join(',')}`);
+      log(`t=${Math.round((now - t0) / 1000)}s writes=${writes.creates + writes.updates + writes.labelMoves + writes.deletes} (errors ${writeErrors}) reconciles=${reconciles} events=${fast.events} relists=${relists} faults=${Object.values(faults).reduce((a, b) => a + b, 0)} violations=${violations.length} status=${[...lastStatus].map(([k, v]) => `${k}:${v}`).join(',')}`);
       nextLog = now + logEvery;
     }
     await sleep(5);
@@ -374,12 +370,12 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
   const churnMs = Date.now() - t0;
 
   // Quiescence: no more writes or faults; everything must converge to the server's state.
-  await restarting;
-  server.faults.clear();
-  const serverState = (): Map<string, string> => new Map(server.list('v1', 'ConfigMap', NS).map((x) => [keyOf(x), rvOf(x)]));
-  const check = (): string[] => {
-    const want = serverState();
-    const wantSelected = new Map(server.list('v1', 'ConfigMap', NS).filter((x) => x.metadata?.labels?.sel === 'in').map((x) => [keyOf(x), rvOf(x)]));
+  await faultInFlight;
+  await backend.clearFaults();
+  const check = async (): Promise<string[]> => {
+    const objects = await backend.list();
+    const want = new Map(objects.map((x) => [keyOf(x), rvOf(x)]));
+    const wantSelected = new Map(objects.filter((x) => x.metadata?.labels?.sel === 'in').map((x) => [keyOf(x), rvOf(x)]));
     const out = [
       ...diffState('cache all', storeState(all), want),
       ...diffState('cache selected', storeState(selected), wantSelected),
@@ -402,12 +398,12 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
   let stableSince: number | undefined;
   let last: string[] = [];
   while (Date.now() - q0 < o.quiesceTimeoutMs) {
-    last = check();
+    last = await check().catch((e: unknown) => [`listing the server failed: ${String(e)}`]);
     if (last.length === 0) {
       stableSince ??= Date.now();
       if (Date.now() - stableSince >= 1_000) break;
     } else stableSince = undefined;
-    await sleep(50);
+    await sleep(o.checkEveryMs ?? 50);
   }
   const quiesceMs = Date.now() - q0;
   if (last.length > 0) {
@@ -422,22 +418,27 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
   }
 
   // Stop everything; nothing may stay open.
-  const watchRequests = server.requests.count({ resourceId: '/configmaps', watch: true });
+  const watchRequests = backend.watchRequests?.();
+  const finalObjects = (await backend.list().catch(() => [])).length;
   stopped = true;
   stopController.abort();
   await controllerDone;
   throwerSub?.unsubscribe();
   for (const s of subs) s.unsubscribe();
-  const closeBy = Date.now() + 5_000;
-  while (server.openWatches() > 0 && Date.now() < closeBy) await sleep(20);
-  if (server.openWatches() > 0) violation(`${server.openWatches()} watches still open after stop`);
+  const openWatches = backend.openWatches;
+  if (openWatches !== undefined) {
+    const closeBy = Date.now() + 5_000;
+    while (openWatches() > 0 && Date.now() < closeBy) await sleep(20);
+    if (openWatches() > 0) violation(`${openWatches()} watches still open after stop`);
+  }
   if (all.isRunning || selected.isRunning) violation('an informer still runs after its last subscriber left');
   client.close();
-  const finalObjects = server.list('v1', 'ConfigMap', NS).length;
-  await server.close();
+  await backend.close();
 
   return {
+    backend: backend.name,
     seed: o.seed,
+    writeErrors,
     churnMs,
     quiesceMs,
     writes,
@@ -463,11 +464,11 @@ export function formatSoakReport(r: SoakReport): string[] {
   const mb = (b: number): string => (b / 1048576).toFixed(1);
   const w = r.writes;
   return [
-    `chaos soak (seed ${r.seed}): churn ${(r.churnMs / 1000).toFixed(1)} s, converged in ${(r.quiesceMs / 1000).toFixed(1)} s`,
-    `writes: ${w.creates + w.updates + w.labelMoves + w.deletes} (creates ${w.creates}, updates ${w.updates}, label moves ${w.labelMoves}, deletes ${w.deletes}); final objects ${r.finalObjects}`,
+    `chaos soak on the ${r.backend} (seed ${r.seed}): churn ${(r.churnMs / 1000).toFixed(1)} s, converged in ${(r.quiesceMs / 1000).toFixed(1)} s`,
+    `writes: ${w.creates + w.updates + w.labelMoves + w.deletes} (creates ${w.creates}, updates ${w.updates}, label moves ${w.labelMoves}, deletes ${w.deletes}; failed ${r.writeErrors}); final objects ${r.finalObjects}`,
     `events: fast ${r.events.fast}, slow ${r.events.slow}, thrower ${r.events.thrower}, selected ${r.events.selected}`,
     `faults: ${Object.entries(r.faults).sort().map(([k, v]) => `${k} ${v}`).join(', ')} (total ${Object.values(r.faults).reduce((a, b) => a + b, 0)})`,
-    `relists: ${r.relists}, watch requests: ${r.watchRequests}, reflector errors: ${r.reflectorErrors}`,
+    `relists: ${r.relists}, watch requests: ${r.watchRequests ?? 'n/a'}, reflector errors: ${r.reflectorErrors}`,
     `reconciles: ${r.reconciles} (injected failures ${r.reconcileFailures}, max concurrent ${r.maxConcurrentReconciles}); subscriber restarts: ${r.subscriberRestarts}; max backlog at end: ${r.maxBacklog}`,
     `informer errors: ${Object.entries(r.informerErrors).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
     r.memory === undefined ? 'memory: not measured (no gc)' : `memory: heap ${mb(r.memory.baselineBytes)} MB after sync → ${mb(r.memory.endBytes)} MB at quiescence`,

@@ -1,0 +1,35 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '../src/api/kube-object.js';
+
+/** One kind of fault a backend can inject. `fire` may take a while (a restart). */
+export interface SoakFault {
+  readonly kind: string;
+  /** Relative frequency (default 1). */
+  readonly weight?: number;
+  fire(rand: () => number): void | Promise<void>;
+}
+
+/**
+ * Where the soak runs: the API server the informers watch, the writer's operations on one
+ * namespace's ConfigMaps, and the faults it can inject. Writes may fail while a fault is active
+ * (the soak counts those as write errors, not violations).
+ */
+export interface SoakBackend {
+  readonly name: string;
+  readonly kubeConfig: KubeConfig;
+  readonly namespace: string;
+  /** The namespace's ConfigMaps as the server has them now. */
+  list(): Promise<readonly KubeObject[]>;
+  get(name: string): Promise<KubeObject | undefined>;
+  create(object: KubeObject): Promise<void>;
+  update(object: KubeObject): Promise<void>;
+  delete(name: string): Promise<void>;
+  readonly faults: readonly SoakFault[];
+  /** Ends lasting faults (latency, frozen watches, pending failures). */
+  clearFaults(): void | Promise<void>;
+  /** Watch connections the server has open (when it can tell). */
+  openWatches?(): number;
+  /** Watch requests the server received (when it can tell). */
+  watchRequests?(): number;
+  close(): Promise<void>;
+}
