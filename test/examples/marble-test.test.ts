@@ -1,0 +1,2 @@
+/** Runs the marble-test example's own tests in CI (the unit project only collects test/**). */
+import '../../examples/marble-test/ttl-controller.test.js';
