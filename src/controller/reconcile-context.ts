@@ -18,8 +18,6 @@ export interface ReconcileContext<T extends KubeObject = KubeObject> {
   readonly logger: Logger;
   /** A fresh id per reconcile call. */
   readonly reconcileId: string;
-  /** 1 for the first try, then 1 + the rate limiter's requeue count for this key. */
-  readonly attempt?: number;
   /** The cached `for` object named by the request when the reconcile started (undefined: gone, or no `for`). */
   readonly object: T | undefined;
   /** The lister (read-only cache) of the `for` type; empty store when the controller has no `for`. */
