@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { controller } from '../../src/controller/controller.js';
-import type { ControllerSource } from '../../src/controller/controller-source.js';
+import { informerSource } from '../../src/controller/informer-source.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { sharedInformer, type SharedInformer } from '../../src/informer/shared-informer.js';
 import { manager } from '../../src/manager/manager.js';
@@ -19,17 +19,7 @@ import { activeResources, eventually, settleTo } from './resources.js';
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { v: name } });
 
-function asSource<T extends KubeObject>(informer: SharedInformer<T>): ControllerSource<T> {
-  return {
-    resource: { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true },
-    name: informer.name,
-    store: informer.store,
-    register: () => {
-      const l = informer.listen();
-      return { events$: l.events$, synced$: l.synced$ };
-    },
-  };
-}
+const asSource = <T extends KubeObject>(informer: SharedInformer<T>) => informerSource(informer, { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true });
 
 describe('hygiene: informer, factory, controller, manager', () => {
   let server: ApiServer;

@@ -2,7 +2,7 @@ import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { controller } from '../../src/controller/controller.js';
-import type { ControllerSource } from '../../src/controller/controller-source.js';
+import { informerSource } from '../../src/controller/informer-source.js';
 import { sharedInformer, type SharedInformer } from '../../src/informer/shared-informer.js';
 import { listWatch } from '../../src/reflector/list-watch.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
@@ -14,17 +14,7 @@ import { added, apiError, fakeListWatcher, obj, page } from '../reflector/fake-l
  * backoff, watch-timeout, stall, resync, grace, requeue or rate-limit timer left behind).
  */
 
-function asSource<T extends KubeObject>(informer: SharedInformer<T>): ControllerSource<T> {
-  return {
-    resource: { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true },
-    name: informer.name,
-    store: informer.store,
-    register: () => {
-      const l = informer.listen();
-      return { events$: l.events$, synced$: l.synced$ };
-    },
-  };
-}
+const asSource = <T extends KubeObject>(informer: SharedInformer<T>) => informerSource(informer, { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true });
 
 describe('hygiene: virtual-time scheduler queues are empty after stop', () => {
   it('reflector: unsubscribed while watching, while backing off, while listing', async () => {
