@@ -1,0 +1,84 @@
+/**
+ * The Database controller: provisions each Database in the {@link Provisioner}, guarded by a
+ * finalizer so the instance is released before the Database goes away, and keeps each team within
+ * its quota, using the informer's custom `team` index.
+ */
+import {
+  controller,
+  finalizer,
+  informerSource,
+  type Controller,
+  type InformerFactory,
+  type KubeClient,
+  type Request,
+} from 'rxkube';
+import { BY_TEAM, DATABASES, teamOf, type Database } from './database.js';
+import type { Provisioner } from './provisioner.js';
+
+export const FINALIZER = 'databases.example.com/deprovision';
+
+export interface DatabaseControllerOptions {
+  readonly informers: InformerFactory;
+  readonly client: KubeClient;
+  readonly provisioner: Provisioner;
+  /** Most databases one team may have provisioned. */
+  readonly quotaPerTeam: number;
+  /** Called after each reconcile with a one-line summary. */
+  readonly onReconcile?: (line: string) => void;
+}
+
+export function databaseController(options: DatabaseControllerOptions): Controller<Database> {
+  const informer = options.informers.for<Database>(DATABASES, { indexers: { [BY_TEAM]: teamOf } });
+  const databases = informerSource(informer, DATABASES);
+  const say = options.onReconcile ?? (() => undefined);
+
+  /** The team's databases that are not being deleted, oldest first (they get the quota first). */
+  const liveTeam = (team: string): Database[] =>
+    informer.store
+      .byIndex(BY_TEAM, team)
+      .filter((d) => d.metadata?.deletionTimestamp === undefined)
+      .sort((a, b) => (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+
+  /** A change to one database can move another of its team in or out of the quota: wake the whole team. */
+  const sameTeam = (db: Database): Request[] =>
+    teamOf(db).flatMap((team) => informer.store.byIndex(BY_TEAM, team).map((d) => ({ namespace: d.metadata?.namespace ?? '', name: d.metadata?.name ?? '' })));
+
+  return controller<Database>({
+    name: 'database',
+    for: databases,
+    watches: [{ source: databases, map: (db) => sameTeam(db as Database) }],
+    client: options.client,
+    reconcile: async (request, ctx) => {
+      const db = ctx.object;
+      if (db === undefined) return; // gone: the finalizer already released it
+      const id = `${request.namespace ?? ''}/${request.name}`;
+      const team = db.spec?.team ?? '';
+      return finalizer(db, {
+        name: FINALIZER,
+        client: ctx.objects(),
+        signal: ctx.signal,
+        apply: async (current) => {
+          const rank = liveTeam(team).findIndex((d) => d.metadata?.name === request.name);
+          const withinQuota = rank >= 0 && rank < options.quotaPerTeam;
+          let status: Database['status'];
+          if (withinQuota) {
+            status = { phase: 'Ready', endpoint: options.provisioner.ensure(id, team, db.spec?.sizeGi ?? 10) };
+          } else {
+            options.provisioner.release(id);
+            status = { phase: 'OverQuota' };
+          }
+          status = { ...status, observedGeneration: current.metadata?.generation ?? 0 };
+          const now = current.status;
+          if (now?.phase !== status.phase || now?.endpoint !== status.endpoint || now?.observedGeneration !== status.observedGeneration) {
+            await ctx.objects().patchStatus(request.name, { status: { endpoint: null, ...status } }, 'merge', { signal: ctx.signal });
+            say(`reconciled ${id} (team ${team}): ${status.phase}${status.endpoint === undefined ? '' : ` at ${status.endpoint}`}`);
+          }
+        },
+        cleanup: () => {
+          options.provisioner.release(id);
+          say(`cleanup ${id}: instance released, removing the finalizer`);
+        },
+      });
+    },
+  });
+}
