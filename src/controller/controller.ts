@@ -14,6 +14,7 @@ import {
   Subscription,
   tap,
 } from 'rxjs';
+import { filterTransitions } from '../../operators/filter-transitions.js';
 import { filterEvents, type EventPredicate } from '../../operators/predicates.js';
 import { workQueue, type ReconcileReturn, type Reconciler } from '../../operators/work-queue.js';
 import type { KubeObject } from '../api/kube-object.js';
@@ -58,12 +59,24 @@ import type { ReconcileContext } from './reconcile-context.js';
 export interface ForSpec<T extends KubeObject> {
   readonly source: ControllerSource<T> | ResourceType;
   readonly predicates?: readonly EventPredicate<T>[];
+  /**
+   * Keeps only objects passing this test, with client-go's filtering-handler transitions (CT-3):
+   * an update leaving the filter arrives as a delete of the old object, one entering it as an
+   * add — so the mapping still sees objects that stopped matching. Applied before `predicates`.
+   */
+  readonly filter?: (object: T) => boolean;
 }
 
 /** An `owns` entry: events of owned objects enqueue their controller owner of the `for` type. */
 export interface OwnsSpec {
   readonly source: ControllerSource | ResourceType;
   readonly predicates?: readonly EventPredicate[];
+  /**
+   * Keeps only objects passing this test, with client-go's filtering-handler transitions (CT-3):
+   * an update leaving the filter arrives as a delete of the old object, one entering it as an
+   * add — so the mapping still sees objects that stopped matching. Applied before `predicates`.
+   */
+  readonly filter?: (object: KubeObject) => boolean;
   /** Enqueue every owner of the `for` type, not only the controller owner. */
   readonly matchEveryOwner?: boolean;
 }
@@ -74,6 +87,12 @@ export interface WatchSpec<U extends KubeObject = KubeObject> {
   readonly source: ControllerSource<U> | ResourceType;
   map(object: U): readonly (Request | string)[];
   readonly predicates?: readonly EventPredicate<U>[];
+  /**
+   * Keeps only objects passing this test, with client-go's filtering-handler transitions (CT-3):
+   * an update leaving the filter arrives as a delete of the old object, one entering it as an
+   * add — so the mapping still sees objects that stopped matching. Applied before `predicates`.
+   */
+  filter?(object: U): boolean;
 }
 
 /** The reconcile function of a controller. */
@@ -211,14 +230,18 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
   if (forSpec !== undefined) {
     bindings.push({
       source: forSpec.source as unknown as ControllerSource,
-      toRequests: withPredicates([...common, ...((forSpec.predicates ?? []) as readonly EventPredicate[])], objectRequestsOf),
+      toRequests: withPredicates(
+        forSpec.filter as ((o: KubeObject) => boolean) | undefined,
+        [...common, ...((forSpec.predicates ?? []) as readonly EventPredicate[])],
+        objectRequestsOf,
+      ),
     });
   }
   for (const o of owns) {
     const owner = ownerType as OwnerType;
     bindings.push({
       source: o.source,
-      toRequests: withPredicates([...common, ...(o.predicates ?? [])], (e) =>
+      toRequests: withPredicates(o.filter, [...common, ...(o.predicates ?? [])], (e) =>
         ownerRequestsOf(e, owner, { matchEveryOwner: o.matchEveryOwner === true }),
       ),
     });
@@ -230,7 +253,11 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
     const map: RequestMapper = (o) => w.map(o);
     bindings.push({
       source: w.source,
-      toRequests: withPredicates([...common, ...(w.predicates ?? [])], (e) => mappedRequestsOf(e, map)),
+      toRequests: withPredicates(
+        w.filter === undefined ? undefined : (o) => (w.filter as (o: KubeObject) => boolean)(o),
+        [...common, ...(w.predicates ?? [])],
+        (e) => mappedRequestsOf(e, map),
+      ),
     });
   }
 
@@ -393,11 +420,16 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
 }
 
 function withPredicates(
+  filter: ((object: KubeObject) => boolean) | undefined,
   predicates: readonly EventPredicate[],
   toAdds: (event: InformerEvent) => WorkQueueAdd[],
 ): OperatorFunction<InformerEvent, WorkQueueAdd> {
   const mapping = mergeMap((event: InformerEvent) => toAdds(event));
-  return predicates.length === 0 ? mapping : (source) => source.pipe(filterEvents(...predicates), mapping);
+  return (source) => {
+    let s = filter === undefined ? source : source.pipe(filterTransitions(filter));
+    if (predicates.length > 0) s = s.pipe(filterEvents(...predicates));
+    return s.pipe(mapping);
+  };
 }
 
 /** A resource type given by value: `{ apiVersion, kind, namespaced }` (plural optional). */

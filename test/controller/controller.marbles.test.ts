@@ -6,6 +6,7 @@
 import { map, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
+import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { controller } from '../../src/controller/controller.js';
 import { added, deleted, fakeSource, updated } from '../../src/testing/controller-harness.js';
 import type { ReconcileOutcome, ReconcileResult } from '../../src/workqueue/reconcile-result.js';
@@ -119,6 +120,35 @@ describe('controller in virtual time', () => {
         reconcile: () => timer(4).pipe(map(() => undefined)),
       });
       m.expect(c.run(stop.signal).pipe(map(letter))).toBeObservable('------(b|)');
+    }),
+  );
+
+  it(
+    'watches with a filter: an object leaving the filter still enqueues its mapped request (CT-3)',
+    marbles((m) => {
+      const pod = (app: string, rv: string): KubeObject => ({ metadata: { namespace: 'ns', name: 'p', resourceVersion: rv, labels: { app, group: 'g1' } } });
+      const podEvents = () => m.hot('-a--u', { a: added(pod('web', '1')), u: updated(pod('web', '1'), pod('db', '2')) });
+      const run = (useFilter: boolean) => {
+        const pods = fakeSource({ resource: { apiVersion: 'v1', kind: 'Pod', namespaced: true }, events$: podEvents() });
+        const isWeb = (o: KubeObject) => o.metadata?.labels?.app === 'web';
+        const c = controller({
+          name: uniqueName('marble-filter'),
+          watches: [
+            {
+              source: pods,
+              map: (o) => [{ namespace: 'ns', name: o.metadata?.labels?.group ?? '' }],
+              ...(useFilter ? { filter: isWeb } : { predicates: [(e: InformerEvent) => e.type === 'delete' || isWeb(e.object as KubeObject)] }),
+            },
+          ],
+          scheduler: m.scheduler,
+          reconcile: () => undefined,
+        });
+        return c.run().pipe(map(letter));
+      };
+      // with the filter, the update that leaves it arrives as a delete → g1 is reconciled again
+      m.expect(run(true)).toBeObservable('-g--g', { g: 'g1' });
+      // a plain predicate on the new object drops that update
+      m.expect(run(false)).toBeObservable('-g', { g: 'g1' });
     }),
   );
 });
