@@ -1,0 +1,75 @@
+/**
+ * Tier 2: the example ReplicaSet controller does not act on a stale pod cache. The pod watch is
+ * cut and its reconnection delayed, so the controller's own creates stay invisible to its cache
+ * while ReplicaSet events keep waking it: expectations must hold it back from creating again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InformerFactory, KubeClient } from 'rxkube';
+import { startApiServer, type ApiServer } from 'rxkube/testing';
+import { replicaSetController, type SyncReport } from '../../examples/replicaset-controller/replicaset-controller.js';
+import { controllerRef, REPLICA_SETS, type Pod, type ReplicaSet } from '../../examples/replicaset-controller/types.js';
+
+async function eventually(check: () => void, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
+
+describe('replicaset example: expectations against a stale cache', () => {
+  let server: ApiServer;
+  let client: KubeClient;
+  const stop = new AbortController();
+  let done: Promise<void>;
+  const syncs: SyncReport[] = [];
+
+  beforeAll(async () => {
+    server = await startApiServer();
+    client = KubeClient.fromKubeConfig(server.kubeConfig);
+    const informers = new InformerFactory(client, { namespace: 'default' });
+    const ctrl = replicaSetController({ informers, client, name: 'rs-expectations-test', onSync: (r) => syncs.push(r) });
+    done = ctrl.start(stop.signal);
+  });
+  afterAll(async () => {
+    stop.abort();
+    await done;
+    client.close();
+    await server.close();
+  });
+
+  const ownedOnServer = (): Pod[] => (server.list('v1', 'Pod', 'default') as Pod[]).filter((p) => controllerRef(p)?.name === 'web');
+
+  it('creates exactly spec.replicas pods although its pod cache lags behind', async () => {
+    const labels = { app: 'web' };
+    await client.objects<ReplicaSet>(REPLICA_SETS, 'default').create({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { replicas: 0, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+    });
+    await eventually(() => expect(syncs.some((s) => s.key === 'default/web' && s.statusWritten === true)).toBe(true));
+
+    // Cut the pod watch; its relist/rewatch waits 1.5 s. Pod creates (POST) are not delayed.
+    server.faults.latency(1_500, { method: 'GET', path: /\/pods/ });
+    server.faults.dropWatches({ resourceId: '/pods' });
+    await client.objects<ReplicaSet>(REPLICA_SETS, 'default').patch('web', { spec: { replicas: 5 } });
+
+    await eventually(() => {
+      const last = syncs.filter((s) => s.key === 'default/web').at(-1);
+      expect(last?.status?.replicas).toBe(5);
+      expect(last?.pending).toBeUndefined();
+    });
+    server.faults.clear();
+    expect(ownedOnServer()).toHaveLength(5);
+    const created = syncs.reduce((n, s) => n + (s.changes?.created.length ?? 0), 0);
+    expect(created).toBe(5);
+    // While its creates were unseen, it was woken (by its own status write) and held back.
+    expect(syncs.some((s) => s.kind === 'waiting' && (s.pending?.adds ?? 0) > 0)).toBe(true);
+  });
+});
