@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Registry } from 'prom-client';
 import {
   asyncScheduler,
+  BehaviorSubject,
+  distinctUntilChanged,
   finalize,
+  ignoreElements,
   first,
   isObservable,
   lastValueFrom,
@@ -155,6 +158,13 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
    */
   start(signal: AbortSignal): Promise<void>;
   /**
+   * `true` while the workers run (every cache synced, CR-5), `false` before and after. Replays the
+   * current value. (Named `ready$`, not `synced$`: the manager would take it for a cache.)
+   */
+  readonly ready$: Observable<boolean>;
+  /** A readiness check for the manager (`mgr.addReadyzCheck(name, c.readyCheck)`): throws until the workers run. */
+  readyCheck(): void;
+  /**
    * The controller as a stream of reconcile outcomes. Subscribing starts it (once per
    * controller); `signal` (or unsubscribing, abruptly) stops it.
    */
@@ -263,6 +273,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
 
   const forStore: Store<T> = forSpec?.source.store ?? new Indexer<T>();
   let started = false;
+  const ready = new BehaviorSubject(false);
 
   const contextFor = (request: Request, signal: AbortSignal): ReconcileContext<T> => {
     const reconcileId = randomUUID();
@@ -339,6 +350,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
 
       const startQueue = (): void => {
         logger.info('Starting workers', { workerCount: concurrency });
+        ready.next(true);
         const requests$ = new Observable<WorkQueueAdd>((s) => {
           const sub = live.subscribe(s);
           const pending = buffer ?? [];
@@ -404,6 +416,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
         }
       }
       return () => {
+        ready.next(false);
         cancelWait();
         subs.unsubscribe();
         live.complete();
@@ -414,8 +427,12 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
     name,
     needLeaderElection: options.needLeaderElection ?? true,
     store: forStore,
+    ready$: ready.pipe(distinctUntilChanged()),
+    readyCheck: () => {
+      if (!ready.value) throw new ControllerError(`controller ${name} is not running (caches not synced or stopped)`);
+    },
     run,
-    start: (signal: AbortSignal) => lastValueFrom(run(signal).pipe(mergeMap(() => [])), { defaultValue: undefined }),
+    start: (signal: AbortSignal) => lastValueFrom(run(signal).pipe(ignoreElements()), { defaultValue: undefined }),
   };
 }
 

@@ -43,10 +43,12 @@ describe('controller in a manager', () => {
       });
       mgr.add(factory.runnable());
       mgr.add(ctrl);
+      mgr.addReadyzCheck('cm-mirror-mgr', ctrl.readyCheck);
       const stop = new AbortController();
       const running = mgr.start(stop.signal);
 
       await eventually(() => expect(server.get('v1', 'ConfigMap', mirrorName('pre'), 'default')).toMatchObject({ data: { a: '1' } }));
+      expect(() => ctrl.readyCheck()).not.toThrow();
       await cms.create({ metadata: { name: 'live', labels: { src: 'y' } }, data: { b: '2' } });
       await eventually(() => expect(server.get('v1', 'ConfigMap', mirrorName('live'), 'default')).toMatchObject({ data: { b: '2' } }));
       await eventually(() =>
@@ -60,6 +62,7 @@ describe('controller in a manager', () => {
 
       stop.abort();
       await running;
+      expect(() => ctrl.readyCheck()).toThrow(/not running/);
       // stopped: a new source gets no mirror
       await cms.create({ metadata: { name: 'after', labels: { src: 'y' } }, data: { c: '3' } });
       await new Promise((r) => setTimeout(r, 200));

@@ -151,4 +151,15 @@ describe('controller in virtual time', () => {
       m.expect(run(false)).toBeObservable('-g', { g: 'g1' });
     }),
   );
+
+  it(
+    'ready$ turns true when the workers start (caches synced) and false when the controller stops',
+    marbles((m) => {
+      const configMaps = fakeSource({ resource: CONFIG_MAPS, synced$: m.cold('-----t', { t: true }) });
+      const c = controller({ name: uniqueName('marble-ready'), for: configMaps, scheduler: m.scheduler, reconcile: () => undefined });
+      expect(() => c.readyCheck()).toThrow(/not running/);
+      m.expect(c.ready$).toBeObservable('f----t---f', { f: false, t: true });
+      m.expect(c.run(), '^--------!').toBeObservable('-');
+    }),
+  );
 });
