@@ -151,7 +151,11 @@ function toEvents<T extends KubeObject>(
 
 function resourceVersionOf<T extends KubeObject>(event: ReflectorEvent<T>): string | undefined {
   if (event.type === 'replace' || event.type === 'bookmark') return event.resourceVersion;
-  return event.object.metadata?.resourceVersion;
+  // Malformed objects (null, no metadata) are the cache's to report (KeyError on errors$); reading
+  // their version must not fail the whole informer.
+  const object: unknown = event.object;
+  const rv: unknown = typeof object === 'object' && object !== null ? (object as KubeObject).metadata?.resourceVersion : undefined;
+  return typeof rv === 'string' ? rv : undefined;
 }
 
 /**

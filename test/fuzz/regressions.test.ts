@@ -1,4 +1,8 @@
+import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../src/api/kube-object.js';
+import { sharedInformer } from '../../src/informer/shared-informer.js';
+import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
 import type { WatchEvent } from '../../src/reflector/list-watcher.js';
 import { apiErrorFromResponse, parseRetryAfter } from '../../src/client/api-error-from-response.js';
 import { isTooLargeResourceVersion, isGone } from '../../src/client/api-error.js';
@@ -78,5 +82,26 @@ describe('fuzz regressions: informer lister label matching', () => {
     expect(labelMatcher('valueOf notin (x)')({})).toBe(true);
     expect(labelMatcher('constructor')({ constructor: 'x' })).toBe(true);
     expect(labelMatcher({ constructor: 'x' })({})).toBe(false);
+  });
+});
+
+describe('fuzz regressions: informer input', () => {
+  it('an event whose object is null is reported, and the informer keeps running', () => {
+    const src = new Subject<ReflectorEvent>();
+    const informer = sharedInformer(src);
+    const errors: Error[] = [];
+    informer.errors$.subscribe((e) => errors.push(e));
+    let streamError: unknown;
+    informer.events$.subscribe({ error: (e: unknown) => (streamError = e) });
+    src.next({ type: 'added', object: null as unknown as KubeObject });
+    src.next({ type: 'modified', object: { metadata: { name: 'n', resourceVersion: 5 } } as unknown as KubeObject });
+    src.next({ type: 'replace', items: [{ metadata: { name: 'a', resourceVersion: '3' } }], resourceVersion: '3' });
+    expect(streamError).toBeUndefined();
+    expect(informer.isRunning).toBe(true);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((e) => e.name !== 'InformerSourceError')).toBe(true);
+    expect(informer.hasSynced()).toBe(true);
+    expect(informer.store.list().map((o) => o.metadata?.name)).toEqual(['a']);
+    expect(informer.lastSyncResourceVersion).toBe('3');
   });
 });
