@@ -39,7 +39,7 @@ import { workqueueMetrics } from '../metrics/workqueue-metrics.js';
 import type { WorkQueueMetrics } from '../workqueue/metrics.js';
 import type { RateLimiter } from '../workqueue/rate-limiter.js';
 import type { ReconcileOutcome, ReconcileResult } from '../workqueue/reconcile-result.js';
-import type { Request, WorkQueueAdd } from '../workqueue/request.js';
+import { requestKey, type Request, type WorkQueueAdd } from '../workqueue/request.js';
 import {
   CacheSyncTimeoutError,
   ControllerBuildError,
@@ -353,8 +353,14 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
         ready.next(true);
         const requests$ = new Observable<WorkQueueAdd>((s) => {
           const sub = live.subscribe(s);
+          // Requests queued while the caches synced coalesce per key (highest priority wins), as
+          // they would in the queue: a fast reconcile must not finish a key before its duplicate
+          // from another source's initial list arrives and runs it again.
           const pending = buffer ?? [];
-          for (let i = 0; i < pending.length; i++) s.next(pending[i] as WorkQueueAdd);
+          while (pending.length > 0) {
+            const batch = coalesce(pending.splice(0));
+            for (const add of batch) s.next(add);
+          }
           buffer = null;
           return sub;
         });
@@ -434,6 +440,16 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
     run,
     start: (signal: AbortSignal) => lastValueFrom(run(signal).pipe(ignoreElements()), { defaultValue: undefined }),
   };
+}
+
+function coalesce(adds: readonly WorkQueueAdd[]): WorkQueueAdd[] {
+  const byKey = new Map<string, WorkQueueAdd>();
+  for (const add of adds) {
+    const key = typeof add.request === 'string' ? add.request : requestKey(add.request);
+    const seen = byKey.get(key);
+    if (seen === undefined || (add.priority ?? 0) > (seen.priority ?? 0)) byKey.set(key, add);
+  }
+  return [...byKey.values()];
 }
 
 function withPredicates(

@@ -8,3 +8,4 @@ export * from './informer-source.js';
 export * from './label-selector.js';
 export * from './noop-event-recorder.js';
 export * from './reconcile-context.js';
+export * from './index-mapper.js';

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { controller } from '../../src/controller/controller.js';
+import { indexMapper } from '../../src/controller/index-mapper.js';
 import { added, deleted, fakeSource, updated } from '../../src/testing/controller-harness.js';
 import type { ReconcileOutcome, ReconcileResult } from '../../src/workqueue/reconcile-result.js';
 import { exponentialFailureRateLimiter } from '../../src/workqueue/exponential-failure-rate-limiter.js';
@@ -160,6 +161,34 @@ describe('controller in virtual time', () => {
       expect(() => c.readyCheck()).toThrow(/not running/);
       m.expect(c.ready$).toBeObservable('f----t---f', { f: false, t: true });
       m.expect(c.run(), '^--------!').toBeObservable('-');
+    }),
+  );
+
+  it(
+    'joins inside a controller: pods are reconciled when their node changes (watches + indexMapper)',
+    marbles((m) => {
+      type Pod = KubeObject & { spec: { nodeName: string } };
+      const pod = (name: string, nodeName: string): Pod => ({ metadata: { namespace: 'ns', name, resourceVersion: '1' }, spec: { nodeName } });
+      const node = (name: string, rv: string): KubeObject => ({ metadata: { name, resourceVersion: rv } });
+      const pods = fakeSource<Pod>({
+        resource: { apiVersion: 'v1', kind: 'Pod', namespaced: true },
+        initial: [pod('a', 'n1'), pod('b', 'n2'), pod('c', 'n1')],
+        indexers: { node: (p) => [p.spec.nodeName] },
+      });
+      const nodes = fakeSource({
+        resource: { apiVersion: 'v1', kind: 'Node', namespaced: false },
+        initial: [node('n1', '1'), node('n2', '1')],
+        events$: m.hot('-----u', { u: updated(node('n1', '1'), node('n1', '2')) }),
+      });
+      const c = controller({
+        name: uniqueName('marble-join'),
+        for: pods,
+        watches: [{ source: nodes, map: indexMapper(pods.store, 'node', (n) => [n.metadata?.name ?? '']) }],
+        scheduler: m.scheduler,
+        reconcile: () => undefined,
+      });
+      // the initial lists (pods, and pods via nodes, deduplicated) at 0; the node update at 5 → a and c
+      m.expect(c.run().pipe(map(letter))).toBeObservable('(abc)(ac)');
     }),
   );
 });
