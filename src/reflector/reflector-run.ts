@@ -327,6 +327,12 @@ export class ReflectorRun<T extends KubeObject> {
       this.report(new UnusableWatchEventError('watch event carries a meta.k8s.io Table', event), 'skipEvent');
       return;
     }
+    const rvField: unknown = (object as KubeObject).metadata?.resourceVersion;
+    if (rvField !== undefined && typeof rvField !== 'string') {
+      // A bookmark or change carrying a non-string version would become the resume version.
+      this.report(new UnusableWatchEventError(`watch ${event.type} event with a non-string resourceVersion`, event), 'skipEvent');
+      return;
+    }
     this.authFailures = 0;
     const rv = event.object.metadata?.resourceVersion ?? '';
     if (session.mode === 'streaming') {

@@ -1,8 +1,12 @@
-import { Subject } from 'rxjs';
+import { Subject, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
+import { UnusableWatchEventError } from '../../src/reflector/reflector-errors.js';
+import { listWatch } from '../../src/reflector/list-watch.js';
+import type { ReflectorStatus } from '../../src/reflector/reflector-status.js';
+import { fakeListWatcher } from '../reflector/fake-list-watcher.js';
 import type { WatchEvent } from '../../src/reflector/list-watcher.js';
 import { apiErrorFromResponse, parseRetryAfter } from '../../src/client/api-error-from-response.js';
 import { isTooLargeResourceVersion, isGone } from '../../src/client/api-error.js';
@@ -103,5 +107,24 @@ describe('fuzz regressions: informer input', () => {
     expect(informer.hasSynced()).toBe(true);
     expect(informer.store.list().map((o) => o.metadata?.name)).toEqual(['a']);
     expect(informer.lastSyncResourceVersion).toBe('3');
+  });
+});
+
+describe('fuzz regressions: reflector', () => {
+  it('a watch event with a non-string resourceVersion is skipped as unusable and never becomes the resume version', () => {
+    const scheduler = new VirtualTimeScheduler();
+    const lw = fakeListWatcher(scheduler, {
+      lists: [{ page: { items: [], resourceVersion: '1' } }],
+      watches: [{ events: [[1, { type: 'BOOKMARK', object: { metadata: { resourceVersion: {} } } } as unknown as WatchEvent]], closeAt: 2 }],
+    });
+    const statuses: ReflectorStatus[] = [];
+    const events: ReflectorEvent[] = [];
+    const sub = listWatch(lw, { scheduler, random: () => 0.5, status: { next: (s) => statuses.push(s) } }).subscribe((e) => events.push(e));
+    scheduler.maxFrames = 10_000;
+    scheduler.flush();
+    sub.unsubscribe();
+    expect(events.map((e) => e.type)).toEqual(['replace']);
+    expect(statuses.some((s) => s.type === 'error' && s.error instanceof UnusableWatchEventError && s.action === 'skipEvent')).toBe(true);
+    expect(lw.watchCalls.map((c) => c.options.resourceVersion)).toEqual(['1', '1']);
   });
 });
