@@ -185,12 +185,30 @@ const usedNames = new Set<string>();
  * every source at start, queues requests from the initial lists (at low priority, PQ-2), and
  * reconciles only once every registration has synced (CR-5), failing after `cacheSyncTimeout`.
  *
+ * Sources are informers (through an `informers` factory, or {@link informerSource}) or any
+ * {@link ControllerSource} (e.g. `fakeSource` in tests). Events that arrive while the caches sync
+ * coalesce per key; after that, every request goes through the queue (one reconcile per key at a
+ * time, rate-limited retries, `requeueAfter`). Each reconcile gets a {@link ReconcileContext}:
+ * the cached object, listers, a typed client, a logger with a reconcile id, an event recorder and
+ * the AbortSignal.
+ *
  * ```ts
+ * const factory = new InformerFactory(client, { namespace: 'default' });
  * const c = controller({
- *   for: configMaps, owns: [secrets],
- *   reconcile: async (req, ctx) => { const cm = ctx.store.get(`${req.namespace}/${req.name}`); … },
+ *   for: WIDGETS,                                   // a Resource: resolved through `informers`
+ *   owns: [CONFIG_MAPS],                            // events of owned objects reconcile the owner
+ *   watches: [{ source: SECRETS, map: (s) => [s.metadata?.labels?.['widget'] ?? ''] }],
+ *   predicates: [generationChanged()],
+ *   informers: factory, client,
+ *   reconcile: async (req, ctx) => {
+ *     const widget = ctx.object;                    // from the cache; undefined when deleted
+ *     if (widget === undefined) return;
+ *     await ensureConfigMap(ctx.objects(CONFIG_MAPS, req.namespace), widget);
+ *     return { requeueAfter: 60_000 };
+ *   },
  * });
- * mgr.add(c);           // or: c.run(signal).subscribe(outcome => …)
+ * mgr.add(factory.runnable()); mgr.add(c);          // after controller(): the factory knows its informers
+ * // or alone: await c.start(signal), or c.run(signal).subscribe((outcome) => …)
  * ```
  * @throws ControllerBuildError for an invalid definition (CR-7).
  */
