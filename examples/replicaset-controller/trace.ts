@@ -63,11 +63,11 @@ export class Trace {
     if (r.kind === 'error') return this.line(head, this.paint('red', `error: ${r.error instanceof Error ? r.error.message : String(r.error)} (retried with backoff)`));
     const parts: string[] = [];
     if (r.kind === 'waiting') parts.push(this.paint('yellow', `waiting for own writes (${r.pending?.adds ?? 0} creates, ${r.pending?.deletes ?? 0} deletes unseen)`));
+    if ((r.adopted ?? []).length > 0) parts.push(this.paint('blue', `adopted ${(r.adopted ?? []).join(' ')}`));
+    if ((r.released ?? []).length > 0) parts.push(this.paint('blue', `released ${(r.released ?? []).join(' ')}`));
     const c = r.changes;
     if (c !== undefined && c.created.length > 0) parts.push(this.paint('green', `created ${c.created.length} in batches [${c.batches.join(',')}]`));
     if (c !== undefined && c.deleted.length > 0) parts.push(this.paint('red', `deleted ${c.deleted.join(' ')}`));
-    if ((r.adopted ?? []).length > 0) parts.push(this.paint('blue', `adopted ${(r.adopted ?? []).join(' ')}`));
-    if ((r.released ?? []).length > 0) parts.push(this.paint('blue', `released ${(r.released ?? []).join(' ')}`));
     const s = r.status;
     if (s !== undefined) {
       const done = s.replicas === r.want && s.readyReplicas === r.want && s.availableReplicas === r.want;
