@@ -11,6 +11,7 @@ import {
   lastValueFrom,
   mergeMap,
   Observable,
+  of,
   type OperatorFunction,
   type SchedulerLike,
   Subject,
@@ -18,7 +19,7 @@ import {
   tap,
 } from 'rxjs';
 import { filterTransitions } from '../../operators/filter-transitions.js';
-import { filterEvents, type EventPredicate } from '../../operators/predicates.js';
+import { and, type EventPredicate } from '../../operators/predicates.js';
 import { workQueue, type ReconcileReturn, type Reconciler } from '../../operators/work-queue.js';
 import type { KubeObject } from '../api/kube-object.js';
 import type { InformerEvent } from '../cache/informer-event.js';
@@ -236,13 +237,16 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
   if (typeof options.reconcile !== 'function') throw new ControllerBuildError('must provide a reconcile function');
   const name = options.name ?? forSpec?.source.resource.kind.toLowerCase();
   if (name === undefined || name === '') throw new ControllerBuildError('one of for or name must be given');
-  if (options.skipNameValidation !== true) {
-    if (usedNames.has(name)) {
-      throw new ControllerBuildError(
-        `controller with name ${name} already exists. Controller names must be unique to avoid multiple controllers reporting to the same metric`,
-      );
-    }
-    usedNames.add(name);
+  if (options.skipNameValidation !== true && usedNames.has(name)) {
+    throw new ControllerBuildError(
+      `controller with name ${name} already exists. Controller names must be unique to avoid multiple controllers reporting to the same metric`,
+    );
+  }
+  if (options.concurrency !== undefined && !Number.isInteger(options.concurrency)) {
+    throw new ControllerBuildError(`concurrency must be an integer, got ${String(options.concurrency)}`);
+  }
+  if (options.cacheSyncTimeout !== undefined && !(options.cacheSyncTimeout >= 0)) {
+    throw new ControllerBuildError(`cacheSyncTimeout must be a number ≥ 0 (ms), got ${String(options.cacheSyncTimeout)}`);
   }
   const cacheSyncTimeout = options.cacheSyncTimeout === undefined || options.cacheSyncTimeout <= 0 ? 120_000 : options.cacheSyncTimeout;
   const concurrency = options.concurrency === undefined || options.concurrency <= 0 ? 1 : options.concurrency;
@@ -253,6 +257,9 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
   const queueMetrics = options.workqueueMetrics ?? (options.metricsRegistry ? workqueueMetrics(options.metricsRegistry)(name) : undefined);
   const common = (options.predicates ?? []) as readonly EventPredicate[];
 
+  const reportEventError = (err: unknown, event: InformerEvent): void => {
+    logger.error('event dropped: a filter, predicate or request mapping threw', { err, event: event.type });
+  };
   const bindings: Binding[] = [];
   const ownerType: OwnerType | undefined = forSpec?.source.resource;
   if (forSpec !== undefined) {
@@ -262,6 +269,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
         forSpec.filter as ((o: KubeObject) => boolean) | undefined,
         [...common, ...((forSpec.predicates ?? []) as readonly EventPredicate[])],
         objectRequestsOf,
+        reportEventError,
       ),
     });
   }
@@ -271,6 +279,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
       source: o.source,
       toRequests: withPredicates(o.filter, [...common, ...(o.predicates ?? [])], (e) =>
         ownerRequestsOf(e, owner, { matchEveryOwner: o.matchEveryOwner === true }),
+      reportEventError,
       ),
     });
   }
@@ -285,10 +294,12 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
         w.filter === undefined ? undefined : (o) => (w.filter as (o: KubeObject) => boolean)(o),
         [...common, ...(w.predicates ?? [])],
         (e) => mappedRequestsOf(e, map),
+        reportEventError,
       ),
     });
   }
 
+  if (options.skipNameValidation !== true) usedNames.add(name);
   const forStore: Store<T> = forSpec?.source.store ?? new Indexer<T>();
   let started = false;
   const ready = new BehaviorSubject(false);
@@ -474,13 +485,30 @@ function withPredicates(
   filter: ((object: KubeObject) => boolean) | undefined,
   predicates: readonly EventPredicate[],
   toAdds: (event: InformerEvent) => WorkQueueAdd[],
+  onError: (error: unknown, event: InformerEvent) => void,
 ): OperatorFunction<InformerEvent, WorkQueueAdd> {
-  const mapping = mergeMap((event: InformerEvent) => toAdds(event));
-  return (source) => {
-    let s = filter === undefined ? source : source.pipe(filterTransitions(filter));
-    if (predicates.length > 0) s = s.pipe(filterEvents(...predicates));
-    return s.pipe(mapping);
-  };
+  const filtered = filter === undefined ? undefined : filterTransitions(filter);
+  const passes = predicates.length === 0 ? undefined : and(...predicates);
+  // A throwing filter, predicate or mapping drops that one event (reported), not the controller.
+  return mergeMap((event: InformerEvent): WorkQueueAdd[] => {
+    try {
+      let events: InformerEvent[] = [event];
+      if (filtered !== undefined) {
+        events = [];
+        let failure: { error: unknown } | undefined;
+        of(event)
+          .pipe(filtered)
+          .subscribe({ next: (e) => events.push(e), error: (error: unknown) => (failure = { error }) });
+        if (failure !== undefined) throw failure.error;
+      }
+      const out: WorkQueueAdd[] = [];
+      for (const e of events) if (passes === undefined || passes(e)) out.push(...toAdds(e));
+      return out;
+    } catch (error) {
+      onError(error, event);
+      return [];
+    }
+  });
 }
 
 /** A resource type given by value: `{ apiVersion, kind, namespaced }` (plural optional). */

@@ -191,4 +191,47 @@ describe('controller in virtual time', () => {
       m.expect(c.run().pipe(map(letter))).toBeObservable('(abc)(ac)');
     }),
   );
+
+  it(
+    'a throwing request mapping drops that event (logged) and the controller keeps running',
+    marbles((m) => {
+      const errors: string[] = [];
+      const logger = {
+        debug: () => undefined,
+        info: () => undefined,
+        warn: () => undefined,
+        error: (msg: string) => void errors.push(msg),
+        child() {
+          return logger;
+        },
+      };
+      const events$ = m.hot('-a-b', { a: added(cm('boom')), b: added(cm('fine')) });
+      const c = controller({
+        name: uniqueName('marble-throwing-map'),
+        watches: [
+          {
+            source: fakeSource({ resource: CONFIG_MAPS, events$ }),
+            map: (o) => {
+              if (o.metadata?.name === 'boom') throw new Error('bad mapping');
+              return [{ namespace: 'ns', name: `${o.metadata?.name}-x` }];
+            },
+          },
+        ],
+        logger,
+        scheduler: m.scheduler,
+        reconcile: () => undefined,
+      });
+      m.expect(c.run().pipe(map((o) => o.request.name))).toBeObservable('---f', { f: 'fine-x' });
+      m.flush();
+      expect(errors).toEqual(['event dropped: a filter, predicate or request mapping threw']);
+    }),
+  );
+
+  it('invalid options are build errors, and a failed build does not take the name', () => {
+    const src = fakeSource({ resource: CONFIG_MAPS });
+    const name = uniqueName('bad-build');
+    expect(() => controller({ name, for: src, concurrency: 1.5, reconcile: () => undefined })).toThrow(/concurrency must be an integer/);
+    expect(() => controller({ name, for: src, cacheSyncTimeout: Number.NaN, reconcile: () => undefined })).toThrow(/cacheSyncTimeout/);
+    expect(() => controller({ name, for: src, reconcile: () => undefined })).not.toThrow();
+  });
 });
