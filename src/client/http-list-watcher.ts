@@ -1,4 +1,4 @@
-import { defer, from, map, Observable, switchMap } from 'rxjs';
+import { defer, from, Observable, switchMap } from 'rxjs';
 import type { KubeList, KubeObject } from '../api/kube-object.js';
 import type { Resource } from '../api/resource.js';
 import type { ListOptions, ListPage, ListWatcher, WatchEvent, WatchOptions } from '../reflector/list-watcher.js';
@@ -6,6 +6,7 @@ import type { Discovery } from './discovery.js';
 import type { KubeConnection } from './kube-connection.js';
 import { resourcePath, type ResourceRef } from './resource-path.js';
 import { decodeWatchLines } from './watch-line-decoder.js';
+import { ResponseDecodeError } from './response-decode-error.js';
 
 /** What a {@link HttpListWatcher} lists and watches. */
 export interface ListWatchScope {
@@ -33,12 +34,13 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements ListW
     return this.resolved().pipe(
       switchMap(
         (resource) =>
-          new Observable<KubeList<T>>((subscriber) => {
+          new Observable<ListPage<T>>((subscriber) => {
             const abort = new AbortController();
+            const path = resourcePath(resource, { namespace: this.scope.namespace });
             this.connection
               .request<KubeList<T>>(
                 {
-                  path: resourcePath(resource, { namespace: this.scope.namespace }),
+                  path,
                   query: {
                     labelSelector: this.scope.labelSelector || undefined,
                     fieldSelector: this.scope.fieldSelector || undefined,
@@ -52,7 +54,14 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements ListW
               )
               .then(
                 (list) => {
-                  subscriber.next(list);
+                  let page: ListPage<T>;
+                  try {
+                    page = toPage(list, path);
+                  } catch (err) {
+                    subscriber.error(err);
+                    return;
+                  }
+                  subscriber.next(page);
                   subscriber.complete();
                 },
                 (err: unknown) => subscriber.error(err),
@@ -60,7 +69,6 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements ListW
             return () => abort.abort();
           }),
       ),
-      map((list) => toPage(list)),
     );
   }
 
@@ -90,12 +98,19 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements ListW
   }
 }
 
-function toPage<T extends KubeObject>(list: KubeList<T>): ListPage<T> {
-  const meta = list?.metadata ?? {};
+/** A list body as a page; fields of the wrong type are dropped, a body without an items array is refused. */
+function toPage<T extends KubeObject>(list: KubeList<T>, path: string): ListPage<T> {
+  const body: unknown = list;
+  const items: unknown = typeof body === 'object' && body !== null ? (body as { items?: unknown }).items : undefined;
+  // An empty list may come without `items` (kube-apiserver omits an empty array in some versions).
+  if (items !== undefined && items !== null && !Array.isArray(items)) throw new ResponseDecodeError('GET', path, 'list response without an items array');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ResponseDecodeError('GET', path, 'list response is not an object');
+  const rawMeta: unknown = (body as { metadata?: unknown }).metadata;
+  const meta = (typeof rawMeta === 'object' && rawMeta !== null ? rawMeta : {}) as { resourceVersion?: unknown; continue?: unknown; remainingItemCount?: unknown };
   return {
-    items: list?.items ?? [],
-    resourceVersion: meta.resourceVersion ?? '',
-    ...(meta.continue ? { continue: meta.continue } : {}),
-    ...(meta.remainingItemCount !== undefined ? { remainingItemCount: meta.remainingItemCount } : {}),
+    items: (items ?? []) as T[],
+    resourceVersion: typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '',
+    ...(typeof meta.continue === 'string' && meta.continue !== '' ? { continue: meta.continue } : {}),
+    ...(typeof meta.remainingItemCount === 'number' ? { remainingItemCount: meta.remainingItemCount } : {}),
   };
 }

@@ -11,3 +11,4 @@ export * from './watch-decode-error.js';
 export * from './watch-event-error.js';
 export * from './watch-line-decoder.js';
 export * from './abortable.js';
+export * from './response-decode-error.js';

@@ -5,6 +5,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { apiErrorFromResponse } from './api-error-from-response.js';
 import { NetworkError } from './network-error.js';
+import { ResponseDecodeError } from './response-decode-error.js';
 
 /** Query parameters; `undefined` values are left out. */
 export type QueryParams = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -117,12 +118,21 @@ export class KubeConnection {
     return new KubeConnection(kc, options);
   }
 
-  /** Sends a request and resolves with its parsed JSON body (undefined when empty); rejects with `ApiError` or `NetworkError`. */
+  /**
+   * Sends a request and resolves with its parsed JSON body (undefined when empty); rejects with
+   * `ApiError`, `NetworkError`, or `ResponseDecodeError` for a 2xx body that is not JSON.
+   */
   async request<T>(request: KubeRequest, signal?: AbortSignal): Promise<T> {
     const { response } = await this.open(request, signal);
     const body = await readBody(response, request, signal);
     const text = body.toString('utf8');
-    return (text.trim() === '' ? undefined : JSON.parse(text)) as T;
+    if (text.trim() === '') return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch (cause) {
+      const start = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+      throw new ResponseDecodeError(request.method ?? 'GET', request.path, `response body is not JSON: ${JSON.stringify(start)}`, { cause });
+    }
   }
 
   /**

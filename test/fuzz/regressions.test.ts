@@ -1,4 +1,7 @@
-import { Subject, VirtualTimeScheduler } from 'rxjs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
+import { firstValueFrom, Subject, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
@@ -11,6 +14,8 @@ import type { WatchEvent } from '../../src/reflector/list-watcher.js';
 import { apiErrorFromResponse, parseRetryAfter } from '../../src/client/api-error-from-response.js';
 import { isTooLargeResourceVersion, isGone } from '../../src/client/api-error.js';
 import { watchEventError } from '../../src/client/watch-event-error.js';
+import { KubeClient } from '../../src/client/kube-client.js';
+import { ResponseDecodeError } from '../../src/client/response-decode-error.js';
 import { COMMON_FIELDS, parseFieldSelector } from '../../src/testing/api-server/field-selector.js';
 import { startApiServer } from '../../src/testing/index.js';
 import { labelMatcher } from '../../src/informer/label-selector.js';
@@ -126,5 +131,38 @@ describe('fuzz regressions: reflector', () => {
     expect(events.map((e) => e.type)).toEqual(['replace']);
     expect(statuses.some((s) => s.type === 'error' && s.error instanceof UnusableWatchEventError && s.action === 'skipEvent')).toBe(true);
     expect(lw.watchCalls.map((c) => c.options.resourceVersion)).toEqual(['1', '1']);
+  });
+});
+
+describe('fuzz regressions: HTTP transport', () => {
+  it('a 200 list body that is not JSON, or has no items array, is a ResponseDecodeError; odd metadata fields are dropped', async () => {
+    let body = ':';
+    const raw = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(body);
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'c', server: `http://127.0.0.1:${(raw.address() as AddressInfo).port}` }],
+      users: [{ name: 'u' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
+    const client = KubeClient.fromKubeConfig(kc);
+    const lw = client.listWatcher({ apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true }, { namespace: 'ns' });
+    try {
+      await expect(firstValueFrom(lw.list({}))).rejects.toBeInstanceOf(ResponseDecodeError);
+      body = '{"items": 5}';
+      await expect(firstValueFrom(lw.list({}))).rejects.toBeInstanceOf(ResponseDecodeError);
+      body = '{"items": [], "metadata": {"resourceVersion": 7, "continue": {}, "remainingItemCount": "3"}}';
+      expect(await firstValueFrom(lw.list({}))).toEqual({ items: [], resourceVersion: '' });
+      body = '{"metadata": {"resourceVersion": "9"}}';
+      expect(await firstValueFrom(lw.list({}))).toEqual({ items: [], resourceVersion: '9' });
+    } finally {
+      client.close();
+      await new Promise((r) => raw.close(r));
+    }
   });
 });

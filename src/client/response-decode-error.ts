@@ -1,0 +1,18 @@
+/**
+ * A successful (2xx) response whose body is not what the API promises: not JSON, or a list
+ * without an `items` array. Raised instead of a bare `SyntaxError`/`TypeError` so callers (the
+ * reflector retries it like any failed list) can tell a broken server or proxy from a bug. The
+ * message names the method and path and the start of the body, never headers or credentials.
+ */
+export class ResponseDecodeError extends Error {
+  override readonly name = 'ResponseDecodeError';
+
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    detail: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(`${method} ${path}: ${detail}`, options);
+  }
+}
