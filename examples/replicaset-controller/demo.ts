@@ -23,6 +23,8 @@ export interface ExampleOptions {
   readonly write?: (line: string) => void;
   readonly color?: boolean;
   readonly signal?: AbortSignal;
+  /** Controller name (unique per process); default `replicaset`. */
+  readonly controllerName?: string;
 }
 
 export interface ExampleResult {
@@ -38,6 +40,7 @@ export async function runReplicaSetExample(options: ExampleOptions): Promise<Exa
   const ctrl = replicaSetController({
     informers,
     client: options.client,
+    ...(options.controllerName === undefined ? {} : { name: options.controllerName }),
     ...(options.burstReplicas === undefined ? {} : { burstReplicas: options.burstReplicas }),
     onSync: (report) => {
       syncs.push(report);
@@ -80,6 +83,8 @@ export async function runReplicaSetExample(options: ExampleOptions): Promise<Exa
         ...(options.stepTimeoutMs === undefined ? {} : { stepTimeoutMs: options.stepTimeoutMs }),
       });
       stop.abort();
+    } else {
+      await running; // until `signal` aborts (or a runnable fails)
     }
   } finally {
     stop.abort();

@@ -6,7 +6,10 @@
  * `KUBECONFIG`) it runs against that cluster until Ctrl-C; `--demo` also plays the scenario there.
  *
  *   npm run example
- *   npm run example -- --kubeconfig ~/.kube/config --namespace rxkube-demo [--demo]
+ *   npm run example -- --kubeconfig ~/.kube/config --namespace rxkube-demo [--demo] [--simulate-kubelet]
+ *
+ * `--simulate-kubelet` marks pods Running and Ready on a cluster without nodes (a bare
+ * kube-apiserver); `--burst N` sets burstReplicas (default 3 on the embedded server, else 500).
  *
  * On a real cluster kube-controller-manager's own ReplicaSet controller manages the same objects:
  * use a cluster without it (a bare kube-apiserver, or `--controllers=*,-replicaset`), or the two
@@ -23,6 +26,7 @@ const { values } = parseArgs({
     namespace: { type: 'string', default: 'default' },
     demo: { type: 'boolean', default: false },
     burst: { type: 'string' },
+    'simulate-kubelet': { type: 'boolean', default: false },
   },
 });
 
@@ -55,6 +59,7 @@ if (kubeconfig === undefined || kubeconfig === '') {
     await runReplicaSetExample({
       client,
       scenario: values.demo,
+      simulateKubelet: values['simulate-kubelet'],
       namespace: values.namespace,
       signal: signals.signal,
       ...(burstReplicas === undefined ? {} : { burstReplicas }),

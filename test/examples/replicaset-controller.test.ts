@@ -82,6 +82,42 @@ describe('replicaset-controller example against the embedded API server', () => 
   });
 });
 
+describe('replicaset-controller example without the scenario (as with --kubeconfig)', () => {
+  it('runs until its signal aborts, managing the ReplicaSets it finds', async () => {
+    const server = await startApiServer();
+    const client = KubeClient.fromKubeConfig(server.kubeConfig);
+    const stop = new AbortController();
+    try {
+      const labels = { app: 'api' };
+      server.create({
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: 'api', namespace: 'default' },
+        spec: { replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels } } },
+      });
+      const run = runReplicaSetExample({ client, signal: stop.signal, controllerName: 'replicaset-no-scenario', color: false, write: () => undefined });
+      let settled = false;
+      void run.then(() => (settled = true));
+      const deadline = Date.now() + 15_000;
+      while ((server.list('v1', 'Pod', 'default') as Pod[]).filter((p) => controllerRef(p)?.name === 'api').length < 2) {
+        if (Date.now() > deadline) throw new Error('no pods created');
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      expect(settled).toBe(false); // still running
+      stop.abort();
+      const { steps, syncs } = await run;
+      expect(steps).toEqual([]);
+      expect(syncs.some((s) => s.key === 'default/api' && s.changes?.created.length === 2)).toBe(true);
+      expect((server.list('v1', 'Pod', 'default') as Pod[]).filter((p) => controllerRef(p)?.name === 'api')).toHaveLength(2);
+    } finally {
+      stop.abort();
+      client.close();
+      await server.close();
+    }
+  }, 30_000);
+});
+
 describe('replicaset-controller example: pieces', () => {
   const rs: ReplicaSet = {
     apiVersion: 'apps/v1',
