@@ -53,7 +53,8 @@ if (kubeconfig === undefined || kubeconfig === '') {
   }
 } else {
   console.log(`rxkube ReplicaSet controller · ${kubeconfig} · namespace ${values.namespace}${values.demo ? ' · scenario' : ' · Ctrl-C to stop'}`);
-  const client = KubeClient.fromFile(kubeconfig);
+  // KUBECONFIG may list several files: client-node's default loading merges them.
+  const client = values.kubeconfig === undefined ? KubeClient.fromDefault() : KubeClient.fromFile(values.kubeconfig);
   const signals = setupSignalHandler();
   try {
     await runReplicaSetExample({
