@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { auditTime, map, merge, scan, type Observable } from 'rxjs';
 import { InformerFactory, KubeClient, nameIndex, setupSignalHandler, type KubeObject, type SharedInformer } from 'rxkube';
 import { join, joinInputs, type Joined } from 'rxkube/operators';
-import { startApiServer } from 'rxkube/testing';
+import { startApiServer, type ApiServer } from 'rxkube/testing';
 
 type Pod = KubeObject & { spec?: { nodeName?: string; containers?: unknown[] }; status?: { phase?: string } };
 type Node = KubeObject;
@@ -107,11 +107,11 @@ export async function serverTable(client: KubeClient): Promise<Table> {
   return table;
 }
 
-/** Runs the live table; without `kubeconfig`, against the embedded API server with the scenario. */
-export async function runPodsPerNode(options: { kubeconfig?: string; write?: (line: string) => void; signal?: AbortSignal }): Promise<Table> {
+/** Runs the live table on `client` until `signal` aborts; without a client, against the embedded API server with the scenario. */
+export async function runPodsPerNode(options: { client?: KubeClient; write?: (line: string) => void; signal?: AbortSignal }): Promise<Table> {
   const write = options.write ?? ((line: string) => console.log(line));
-  const server = options.kubeconfig === undefined ? await startApiServer() : undefined;
-  const client = server !== undefined ? KubeClient.fromKubeConfig(server.kubeConfig) : KubeClient.fromFile(options.kubeconfig as string);
+  const server = options.client === undefined ? await startApiServer() : undefined;
+  const client = options.client ?? KubeClient.fromKubeConfig((server as ApiServer).kubeConfig);
   const informers = new InformerFactory(client);
   const nodes = informers.nodes<Node>({ indexers: { name: nameIndex } });
   const pods = informers.pods<Pod>({ namespace: null, indexers: { node: nodeOf } });
@@ -141,15 +141,20 @@ export async function runPodsPerNode(options: { kubeconfig?: string; write?: (li
   } finally {
     sub.unsubscribe();
     informers.stop();
-    client.close();
-    await server?.close();
+    if (server !== undefined) {
+      client.close();
+      await server.close();
+    }
   }
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { kubeconfig: { type: 'string' } } });
-  const kubeconfig = values.kubeconfig ?? process.env['KUBECONFIG'];
+  const useCluster = values.kubeconfig !== undefined || (process.env['KUBECONFIG'] ?? '') !== '';
+  // KUBECONFIG may list several files: client-node's default loading merges them.
+  const client = !useCluster ? undefined : values.kubeconfig === undefined ? KubeClient.fromDefault() : KubeClient.fromFile(values.kubeconfig);
   const signals = setupSignalHandler();
-  await runPodsPerNode({ ...(kubeconfig ? { kubeconfig } : {}), signal: signals.signal });
+  await runPodsPerNode({ ...(client === undefined ? {} : { client }), signal: signals.signal });
   signals.dispose();
+  client?.close();
 }

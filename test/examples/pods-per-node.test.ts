@@ -1,5 +1,7 @@
 /** Tier 2: the pods-per-node example plays its scenario against the embedded API server. */
 import { describe, expect, it } from 'vitest';
+import { KubeClient } from 'rxkube';
+import { startApiServer } from 'rxkube/testing';
 import { renderTable, runPodsPerNode, type Table } from '../../examples/pods-per-node.js';
 
 const row = (pending: number, running: number, succeeded: number, failed: number) => ({
@@ -25,6 +27,29 @@ describe('pods-per-node example', () => {
     expect(text).toMatch(/node-b +0 +1 +1 +0 +0 +2/);
     expect(text.indexOf('node-b is removed')).toBeGreaterThan(0);
   }, 60_000);
+
+  it('with a client (a cluster), runs until its signal aborts', async () => {
+    const server = await startApiServer();
+    const client = KubeClient.fromKubeConfig(server.kubeConfig);
+    const stop = new AbortController();
+    try {
+      server.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
+      server.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'kube-system' }, spec: { nodeName: 'n1' } });
+      const lines: string[] = [];
+      const run = runPodsPerNode({ client, signal: stop.signal, write: (l) => lines.push(l) });
+      const deadline = Date.now() + 10_000;
+      while (!lines.some((l) => /n1 +1 +0/.test(l))) {
+        if (Date.now() > deadline) throw new Error(`no table: ${lines.join('\n')}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      stop.abort();
+      expect(Object.fromEntries(await run)).toEqual({ n1: row(1, 0, 0, 0) });
+    } finally {
+      stop.abort();
+      client.close();
+      await server.close();
+    }
+  }, 30_000);
 
   it('renders rows sorted by node with a total column', () => {
     const t: Table = new Map([
