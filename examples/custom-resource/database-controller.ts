@@ -6,11 +6,11 @@
 import {
   controller,
   finalizer,
+  indexMapper,
   informerSource,
   type Controller,
   type InformerFactory,
   type KubeClient,
-  type Request,
 } from 'rxkube';
 import { BY_TEAM, DATABASES, teamOf, type Database } from './database.js';
 import type { Provisioner } from './provisioner.js';
@@ -39,14 +39,12 @@ export function databaseController(options: DatabaseControllerOptions): Controll
       .filter((d) => d.metadata?.deletionTimestamp === undefined)
       .sort((a, b) => (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
 
-  /** A change to one database can move another of its team in or out of the quota: wake the whole team. */
-  const sameTeam = (db: Database): Request[] =>
-    teamOf(db).flatMap((team) => informer.store.byIndex(BY_TEAM, team).map((d) => ({ namespace: d.metadata?.namespace ?? '', name: d.metadata?.name ?? '' })));
-
   return controller<Database>({
     name: 'database',
     for: databases,
-    watches: [{ source: databases, map: (db) => sameTeam(db as Database) }],
+    // A change to one database can move another of its team in or out of the quota: through the
+    // team index, every database event also wakes the rest of its team.
+    watches: [{ source: databases, map: indexMapper(informer.store, BY_TEAM, (db: Database) => teamOf(db)) }],
     client: options.client,
     reconcile: async (request, ctx) => {
       const db = ctx.object;
