@@ -10,7 +10,7 @@ import type { ContenderName } from './support/contenders.js';
 import { spawnWorker } from './support/rpc.js';
 import { fmt, median, ratio, row, summary } from './support/stats.js';
 
-const OBJECTS = 20_000;
+const OBJECTS = 10_000;
 const RUNS = 3;
 const CONTENDERS: ReadonlyArray<{ name: ContenderName; label: string }> = [
   { name: 'floor', label: 'parsed objects alone (JSON.parse of the list pages)' },

@@ -45,10 +45,14 @@ export function cpuClock(): () => number {
   };
 }
 
-let gcFn: (() => void) | undefined;
+let gcFn: ((options?: { type: 'minor' | 'major' }) => void) | undefined;
 
-/** A full garbage collection (enables `gc` at run time when the process was started without `--expose-gc`). */
-export function forceGc(): void {
+/** A young-generation garbage collection (a scavenge). */
+export function minorGc(): void {
+  enableGc()({ type: 'minor' });
+}
+
+function enableGc(): (options?: { type: 'minor' | 'major' }) => void {
   if (gcFn === undefined) {
     const exposed = (globalThis as { gc?: () => void }).gc;
     if (exposed !== undefined) gcFn = exposed;
@@ -57,6 +61,12 @@ export function forceGc(): void {
       gcFn = vm.runInNewContext('gc') as () => void;
     }
   }
-  gcFn();
-  gcFn();
+  return gcFn;
+}
+
+/** A full garbage collection (enables `gc` at run time when the process was started without `--expose-gc`). */
+export function forceGc(): void {
+  const gc = enableGc();
+  gc();
+  gc();
 }
