@@ -2,7 +2,7 @@ import { filter, type MonoTypeOperatorFunction } from 'rxjs';
 import type { KubeObject } from '../src/api/kube-object.js';
 import { DeletedFinalStateUnknown } from '../src/cache/delta.js';
 import type { InformerEvent } from '../src/cache/informer-event.js';
-import { compileLabelSelector, type StructuredLabelSelector } from '../src/controller/label-selector.js';
+import { compileLabelSelector, type StructuredLabelSelector } from '../src/api/label-selector.js';
 
 /**
  * Decides whether an informer event should reach a handler (controller-runtime's `Predicate`).

@@ -29,13 +29,3 @@ export class CacheSyncTimeoutError extends ControllerError {
   }
 }
 
-/** A label selector that cannot be parsed (CR-10). */
-export class LabelSelectorError extends ControllerError {
-  override name = 'LabelSelectorError';
-  constructor(
-    readonly selector: unknown,
-    reason: string,
-  ) {
-    super(`invalid label selector ${JSON.stringify(selector)}: ${reason}`);
-  }
-}

@@ -5,7 +5,7 @@ export * from './event-requests.js';
 export * from './finalizer.js';
 export * from './indexes.js';
 export * from './informer-source.js';
-export * from './label-selector.js';
+export * from '../api/label-selector.js';
 export * from './noop-event-recorder.js';
 export * from './reconcile-context.js';
 export * from './index-mapper.js';

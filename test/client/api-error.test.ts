@@ -11,7 +11,7 @@ import {
 } from '../../src/client/api-error.js';
 import { apiErrorFromResponse } from '../../src/client/api-error-from-response.js';
 
-const nowMs = () => 0;
+const nowMs = 0;
 
 describe('ApiError classification', () => {
   it('reads the cause type from `reason`, as kube-apiserver serializes it', () => {

@@ -13,7 +13,7 @@ import {
 } from '../../operators/predicates.js';
 import type { KubeObject, ObjectMeta } from '../../src/api/kube-object.js';
 import type { InformerEvent } from '../../src/cache/index.js';
-import { LabelSelectorError } from '../../src/controller/controller-errors.js';
+import { LabelSelectorError } from '../../src/api/label-selector.js';
 
 const o = (meta: Partial<ObjectMeta>): KubeObject => ({ metadata: { name: 'x', namespace: 'ns', ...meta } });
 const upd = (a: Partial<ObjectMeta>, b: Partial<ObjectMeta>): InformerEvent => ({ type: 'update', old: o(a), object: o(b), resync: false });

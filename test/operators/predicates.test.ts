@@ -14,7 +14,7 @@ import {
 } from '../../operators/predicates.js';
 import type { KubeObject, ObjectMeta } from '../../src/api/kube-object.js';
 import { DeletedFinalStateUnknown, type InformerEvent } from '../../src/cache/index.js';
-import { LabelSelectorError } from '../../src/controller/controller-errors.js';
+import { LabelSelectorError } from '../../src/api/label-selector.js';
 import { marbles } from '../helpers/marbles.js';
 
 const obj = (meta: Partial<ObjectMeta> = {}): KubeObject => ({ metadata: { name: 'o', namespace: 'ns', ...meta } });

@@ -1,4 +1,13 @@
-import { LabelSelectorError } from './controller-errors.js';
+/** A malformed label selector: a bad key, value or operator, or a syntax error. */
+export class LabelSelectorError extends Error {
+  override name = 'LabelSelectorError';
+  constructor(
+    readonly selector: unknown,
+    reason: string,
+  ) {
+    super(`invalid label selector ${JSON.stringify(selector)}: ${reason}`);
+  }
+}
 
 /** A set-based requirement of a {@link StructuredLabelSelector} (`metav1.LabelSelectorRequirement`). */
 export interface LabelSelectorRequirement {
