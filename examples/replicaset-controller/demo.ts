@@ -37,7 +37,10 @@ export async function runReplicaSetExample(options: ExampleOptions): Promise<Exa
   const trace = new Trace({ ...(options.write === undefined ? {} : { write: options.write }), ...(options.color === undefined ? {} : { color: options.color }) });
   const informers = new InformerFactory(options.client, { namespace });
   const syncs: SyncReport[] = [];
+  const mgr = manager({ client: options.client, gracefulShutdownTimeout: 5_000 });
+  const recorder = mgr.getEventRecorder('replicaset-controller'); // SuccessfulCreate / SuccessfulDelete Events
   const ctrl = replicaSetController({
+    recorder,
     informers,
     client: options.client,
     ...(options.controllerName === undefined ? {} : { name: options.controllerName }),
@@ -50,7 +53,6 @@ export async function runReplicaSetExample(options: ExampleOptions): Promise<Exa
   const pods = informers.pods<Pod>();
   const replicaSets = informers.replicaSets<ReplicaSet>();
 
-  const mgr = manager({ client: options.client, gracefulShutdownTimeout: 5_000 });
   mgr.add(informers.runnable());
   mgr.add(ctrl);
   // The trace is one more consumer of the same shared informers (no extra list or watch).
@@ -82,6 +84,7 @@ export async function runReplicaSetExample(options: ExampleOptions): Promise<Exa
         trace,
         ...(options.stepTimeoutMs === undefined ? {} : { stepTimeoutMs: options.stepTimeoutMs }),
       });
+      await recorder.flush(); // the manager drops unwritten Events when it stops
       stop.abort();
     } else {
       await running; // until `signal` aborts (or a runnable fails)

@@ -93,11 +93,13 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
       expectations.forget(key);
       return { key, kind: 'gone' };
     }
+    // 1. read from the caches
     const needsSync = expectations.satisfied(key);
     const pending = expectations.pending(key);
     const want = rs.spec?.replicas ?? 1;
     const podClient = ctx.objects<Pod>(PODS, request.namespace);
     const active = podInformer.store.byIndex(BY_NAMESPACE, request.namespace ?? '').filter(isActive);
+    // 2. claim: adopt matching orphans, release owned pods that stopped matching
     const claim = await claimPods(rs, active, {
       matches: matcher(rs),
       pods: podClient,
@@ -105,6 +107,7 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
       signal: ctx.signal,
     });
 
+    // 3. size toward spec.replicas, only when the cache shows every earlier create and delete
     let changes: PodChanges | undefined;
     if (needsSync && rs.metadata?.deletionTimestamp === undefined) {
       const diff = claim.owned.length - want;
@@ -112,6 +115,7 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
       else if (diff > 0) changes = await deletePods(rs, claim.owned, Math.min(diff, burst), podClient, expectations, ctx.recorder, ctx.signal);
     }
 
+    // 4. status, through the /status subresource
     const status = calculateStatus(rs, claim.owned, now());
     const statusWritten = await updateStatus(rs, status, ctx.objects(), ctx.signal);
     const report = {
@@ -127,6 +131,7 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
     } as const;
     const failure = changes?.errors[0];
     if (failure !== undefined) throw failure;
+    // 5. pods ready but not yet available: look again once minReadySeconds have passed
     const minReady = rs.spec?.minReadySeconds ?? 0;
     if (minReady > 0 && status.readyReplicas === want && status.availableReplicas !== want) {
       return { ...report, requeueAfter: minReady * 1000, result: { requeueAfter: minReady * 1000 } };

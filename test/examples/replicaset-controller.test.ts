@@ -49,6 +49,11 @@ describe('replicaset-controller example against the embedded API server', () => 
     for (const p of owned) expect(controllerRef(p)).toMatchObject({ kind: 'ReplicaSet', name: 'web', controller: true });
   });
 
+  it('recorded Events for its creates and deletes through the manager\'s recorder', () => {
+    const reasons = (server.list('v1', 'Event', 'default') as { reason?: string }[]).map((e) => e.reason);
+    expect(reasons).toEqual(expect.arrayContaining(['SuccessfulCreate', 'SuccessfulDelete']));
+  });
+
   it('released the relabelled pod and left it alone', () => {
     const pods = server.list('v1', 'Pod', 'default') as Pod[];
     const released = pods.filter((p) => p.metadata?.labels?.['app'] === 'debug');
