@@ -182,7 +182,7 @@ describe('fuzz: field selectors (embedded server parser)', () => {
   });
 });
 
-describe('fuzz: label selector matching in src/ (informer lister, controller) against the server parser', () => {
+describe('fuzz: client-side label selector matching (src/api, used by listers and controllers) against the server parser', () => {
   const protoKeys = fc.constantFrom('constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__');
   const reqNoCmp = requirement.filter((r) => r.op !== 'gt' && r.op !== 'lt');
   const anyRequirement = fc.oneof(
