@@ -290,6 +290,9 @@ export function manager(options: ManagerOptions = {}): Manager {
       const results = await Promise.all(names.map((n) => groups[n].stop(expired)));
       if (results.includes(false)) allEnded = false;
     }
+    // Events recorded by the stopped runnables are written before the recorders shut down,
+    // within what is left of the grace period.
+    await Promise.race([Promise.all(recorders.map((r) => r.flush())), expired]);
     deadlineSub?.unsubscribe();
     leaderSub?.unsubscribe();
     clearLeaderStatus();

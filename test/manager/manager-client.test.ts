@@ -33,6 +33,34 @@ describe('manager client and event recorders', () => {
     mgr.client.close();
     await server.close();
   });
+
+  it('writes the Events recorded while stopping before the recorders shut down', async () => {
+    const server = await startServer((req, res) => {
+      const ev = JSON.parse(req.body || '{}') as Record<string, unknown>;
+      json(res, 201, { ...ev, metadata: { ...(ev['metadata'] as object), resourceVersion: '1' } });
+    });
+    const mgr = manager({ kubeConfig: kubeConfigFor(server.url) });
+    const recorder = mgr.getEventRecorder('my-controller');
+    const object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name: 'cm' } };
+    mgr.add({
+      needLeaderElection: false,
+      start: (signal: AbortSignal) =>
+        new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => {
+            recorder.event(object, 'Normal', 'Stopping', 'last words');
+            resolve();
+          }),
+        ),
+    });
+    const ac = new AbortController();
+    const done = mgr.start(ac.signal);
+    await mgr.elected();
+    ac.abort();
+    await done;
+    expect(server.requests.map((r) => JSON.parse(r.body || '{}').reason)).toEqual(['Stopping']);
+    mgr.client.close();
+    await server.close();
+  });
 });
 
 describe('default leader election', () => {
