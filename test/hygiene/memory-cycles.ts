@@ -1,12 +1,15 @@
 /**
- * Child-process script for the memory test (run with `--expose-gc`): repeated start/stop cycles of
- * a client, a shared informer with three subscribers and a controller against one embedded API
- * server; prints `{ warm, end, cycles }` heap sizes (bytes, after full GCs) as JSON.
- * Argument `leak` keeps every informer reachable (the negative control).
+ * Child-process script for the memory test (run with `--expose-gc`): repeated start/stop cycles,
+ * each of an embedded API server, a client, a shared informer with three subscribers and a
+ * controller run by a manager (health server on); prints `{ warm, end, cycles }` heap sizes
+ * (bytes, after full GCs) as JSON. Argument `leak` keeps every informer reachable (the negative
+ * control).
  */
 import type { KubeObject } from '../../src/api/kube-object.js';
-import { KubeClient } from '../../src/client/kube-client.js';
 import { controller } from '../../src/controller/controller.js';
+import { informerSource } from '../../src/controller/informer-source.js';
+import { manager } from '../../src/manager/manager.js';
+import { cacheRunnable } from '../../src/manager/runnable.js';
 import { sharedInformer, type SharedInformer } from '../../src/informer/shared-informer.js';
 import { startApiServer } from '../../src/testing/index.js';
 
@@ -28,36 +31,33 @@ async function until(cond: () => boolean): Promise<void> {
   while (!cond()) await new Promise((r) => setTimeout(r, 2));
 }
 
-const server = await startApiServer({ bookmarkIntervalMs: 50 });
-server.seed(Array.from({ length: 200 }, (_, i): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: 'default' }, data: { v: 'x'.repeat(200) } })));
+const objects = Array.from({ length: 200 }, (_, i): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: 'default' }, data: { v: 'x'.repeat(200) } }));
 
 async function cycle(): Promise<void> {
-  const client = KubeClient.fromKubeConfig(server.kubeConfig);
-  const informer = sharedInformer({ client, resource: { apiVersion: 'v1', kind: 'ConfigMap' }, scope: { namespace: 'default' } });
+  const server = await startApiServer({ bookmarkIntervalMs: 50 });
+  server.seed(objects);
+  const mgr = manager({ kubeConfig: server.kubeConfig, health: { port: 0 }, gracefulShutdownTimeout: 5_000 });
+  const informer = sharedInformer({ client: mgr.client, resource: { apiVersion: 'v1', kind: 'ConfigMap' }, scope: { namespace: 'default' } });
+  mgr.add(cacheRunnable({ name: 'configmaps', source: informer.run$, synced$: informer.synced$ }));
   const subs = [0, 1, 2].map((i) => informer.listen({ name: `s${i}` }).events$.subscribe());
   let reconciles = 0;
-  const c = controller({
-    name: 'memory-cycle',
-    skipNameValidation: true,
-    for: {
-      resource: { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true },
-      store: informer.store,
-      register: () => {
-        const l = informer.listen();
-        return { events$: l.events$, synced$: l.synced$ };
-      },
-    },
-    reconcile: () => void reconciles++,
-  });
+  mgr.add(
+    controller({
+      name: 'memory-cycle',
+      skipNameValidation: true,
+      for: informerSource(informer, { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true }),
+      reconcile: () => void reconciles++,
+    }),
+  );
   const stop = new AbortController();
-  const done = c.start(stop.signal);
+  const done = mgr.start(stop.signal);
   await until(() => reconciles >= 200);
   stop.abort();
   await done;
   for (const s of subs) s.unsubscribe();
   await until(() => !informer.isRunning && server.openWatches() === 0);
-  client.close();
-  server.requests.clear();
+  mgr.client.close();
+  await server.close();
   if (leak) kept.push(informer as SharedInformer);
 }
 
@@ -66,5 +66,4 @@ for (let i = 0; i < warmCycles; i++) await cycle();
 const warm = await heap();
 for (let i = warmCycles; i < cycles; i++) await cycle();
 const end = await heap();
-await server.close();
 console.log(JSON.stringify({ warm, end, cycles, kept: kept.length }));

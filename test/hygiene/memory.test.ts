@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Repeated start/stop cycles (client + shared informer with three subscribers + controller against
- * the embedded API server) do not grow the heap. Runs in a child process with `--expose-gc` so
+ * Repeated start/stop cycles (embedded API server + manager with a health server + shared informer
+ * with three subscribers + controller) do not grow the heap. Runs in a child process with `--expose-gc` so
  * heap sizes are measured after full collections. The bound is generous (no timing involved); the
  * negative control, which keeps each cycle's informer reachable, must exceed it.
  */
