@@ -1,0 +1,143 @@
+/**
+ * Tier 3: a controller that keeps a ConfigMap in sync with a custom resource defined by a CRD, on
+ * a real kube-apiserver (KUBECONFIG, RXKUBE_E2E_DIR and RXKUBE_E2E_SHARED are set by .ci/run),
+ * through churn and a kube-apiserver restart. In the end every Widget's mirror holds its
+ * `spec.data`, and deleted Widgets are gone together with their mirrors (the finalizer ran).
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../src/api/kube-object.js';
+import type { Resource } from '../../src/api/resource.js';
+import { isNotFound } from '../../src/client/api-error.js';
+import { KubeClient } from '../../src/client/kube-client.js';
+import type { Controller } from '../../src/controller/controller.js';
+import { InformerFactory } from '../../src/informer/informer-factory.js';
+import { CONFIG_MAPS, type ConfigMap, FINALIZER, mirrorController, mirrorName } from '../controller/widget-controller.js';
+
+const run = promisify(execFile);
+const dir = process.env.RXKUBE_E2E_DIR ?? '';
+const shared = process.env.RXKUBE_E2E_SHARED ?? '';
+const hasCluster = !!process.env.KUBECONFIG && !!dir && !!shared;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+const GROUP = 'e2e.rxkube.dev';
+const WIDGETS: Resource = { apiVersion: `${GROUP}/v1`, kind: 'Widget', plural: 'widgets', namespaced: true };
+const CRDS: Resource = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false };
+const NAMESPACES: Resource = { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false };
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `widgets.${GROUP}` },
+  spec: {
+    group: GROUP,
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+};
+type Widget = KubeObject & { spec?: { data?: Record<string, string> } };
+
+/** Retries a write through restart windows and conflicts; gives up silently on NotFound. */
+async function persist(write: () => Promise<unknown>, deadline = Date.now() + 60_000): Promise<void> {
+  for (;;) {
+    try {
+      await write();
+      return;
+    } catch (err) {
+      if (isNotFound(err)) return;
+      if (Date.now() > deadline) throw err;
+      await sleep(200);
+    }
+  }
+}
+
+describe.skipIf(!hasCluster)('CRD-backed controller against a real kube-apiserver', () => {
+  const ns = `crd-e2e-${randomBytes(3).toString('hex')}`;
+  let client: KubeClient;
+  let writer: KubeClient;
+  let factory: InformerFactory;
+  let ctrl: Controller;
+  let stop: AbortController;
+  let done: Promise<void>;
+
+  beforeAll(async () => {
+    client = KubeClient.fromDefault();
+    writer = KubeClient.fromDefault();
+    await writer.objects(CRDS).create(crd).catch((err: unknown) => {
+      if (!(err as { reason?: string }).reason?.includes('AlreadyExists')) throw err;
+    });
+    await writer.objects(NAMESPACES).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    // The CRD is served once Established; discovery picks it up then.
+    for (let i = 0; ; i++) {
+      const got = (await writer.objects(CRDS).get(`widgets.${GROUP}`)) as KubeObject & {
+        status?: { conditions?: { type: string; status: string }[] };
+      };
+      if (got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) break;
+      if (i > 100) throw new Error('CRD not established');
+      await sleep(100);
+    }
+    factory = new InformerFactory(client, { namespace: ns });
+    ctrl = mirrorController({ name: `widget-mirror-${ns}`, for: WIDGETS, sourceResource: WIDGETS, informers: factory, client, concurrency: 4 });
+    stop = new AbortController();
+    done = ctrl.start(stop.signal);
+  }, 60_000);
+
+  afterAll(async () => {
+    stop?.abort();
+    await done;
+    const widgets = writer.objects<Widget>(WIDGETS, ns);
+    for (const w of (await widgets.list().catch(() => ({ items: [] as Widget[] }))).items) {
+      await widgets.patch(w.metadata?.name ?? '', { metadata: { finalizers: null } }).catch(() => undefined);
+    }
+    await writer.objects(NAMESPACES).delete(ns).catch(() => undefined);
+    client?.close();
+    writer?.close();
+  }, 60_000);
+
+  it('keeps each Widget mirrored into a ConfigMap through churn and a kube-apiserver restart', async () => {
+    const widgets = writer.objects<Widget>(WIDGETS, ns);
+    const cms = writer.objects<ConfigMap>(CONFIG_MAPS, ns);
+    const names = Array.from({ length: 20 }, (_, i) => `w-${i}`);
+    const t0 = Date.now();
+    await Promise.all(
+      names.map((n) => persist(() => widgets.create({ apiVersion: WIDGETS.apiVersion, kind: 'Widget', metadata: { name: n, namespace: ns }, spec: { data: { v: '0', name: n } } }))),
+    );
+    const churn = (round: number) => Promise.all(names.map((n) => persist(() => widgets.patch(n, { spec: { data: { v: String(round) } } }))));
+    await churn(1);
+    const restart = run('bash', [join(shared, 'kube-apiserver', 'restart.sh'), dir, '2'], { timeout: 120_000 });
+    await churn(2);
+    await restart;
+    await churn(3);
+    const deleted = names.slice(0, 4);
+    await Promise.all(deleted.map((n) => persist(() => widgets.delete(n))));
+    await churn(4);
+
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const ws = new Map((await widgets.list()).items.map((o) => [o.metadata?.name ?? '', o] as const));
+      const ms = new Map((await cms.list()).items.map((o) => [o.metadata?.name ?? '', o] as const));
+      const problems: string[] = [];
+      for (const n of names) {
+        const w = ws.get(n);
+        const m = ms.get(mirrorName(n));
+        if (deleted.includes(n)) {
+          if (w !== undefined) problems.push(`${n} still exists`);
+          if (m !== undefined) problems.push(`${mirrorName(n)} still exists`);
+        } else {
+          if (JSON.stringify(m?.data) !== JSON.stringify(w?.spec?.data)) problems.push(`${n}: ${JSON.stringify(m?.data)} ≠ ${JSON.stringify(w?.spec?.data)}`);
+          if (!w?.metadata?.finalizers?.includes(FINALIZER)) problems.push(`${n} lacks the finalizer`);
+          const owner = m?.metadata?.ownerReferences?.[0];
+          if (owner?.uid !== w?.metadata?.uid || owner?.kind !== 'Widget') problems.push(`${mirrorName(n)} has a wrong owner`);
+        }
+      }
+      if (problems.length === 0) break;
+      if (Date.now() > deadline) throw new Error(`not converged: ${problems.slice(0, 5).join('; ')}`);
+      await sleep(250);
+    }
+    console.log(`CRD controller e2e: converged ${Date.now() - t0} ms after the first write`);
+    expect(ctrl.store.size).toBe(names.length - deleted.length);
+  }, 240_000);
+});
