@@ -3,8 +3,8 @@ import { freeze } from 'immer';
 /**
  * How the cache protects stored objects against mutation by handlers:
  * - `'deep'`: every nested field is read-only. Plain objects and arrays (all that JSON holds) are
- *   frozen by a direct recursive walk, about 15–20 % of `JSON.parse` for a 3.3 KB pod (immer's
- *   `freeze(obj, true)` costs about 50 %, see `bench/cache-core.ts`); any other object inside
+ *   frozen by a direct recursive walk, about 15–30 % of `JSON.parse` for a 3.3 KB pod (immer's
+ *   `freeze(obj, true)`, used before, costs 50–100 %: `bench/cache-core.ts`); any other object inside
  *   (Map, Set, class instance) is handed to immer's `freeze(value, true)`. Objects already frozen
  *   are not walked again.
  * - `'shallow'` (default): the object and each of its direct children (`metadata`, `spec`,
