@@ -66,3 +66,32 @@ export function mirrorController(
     },
   });
 }
+
+/**
+ * What still differs from the mirror controller's goal: every live source has a mirror holding its
+ * wanted data, owned by it (controller reference), and carries the finalizer; every deleted source
+ * is gone together with its mirror. `sources` and `mirrors` are keyed by name.
+ */
+export function mirrorProblems(
+  names: readonly string[],
+  deleted: readonly string[],
+  sources: ReadonlyMap<string, KubeObject>,
+  mirrors: ReadonlyMap<string, ConfigMap>,
+): string[] {
+  const problems: string[] = [];
+  for (const n of names) {
+    const src = sources.get(n);
+    const mirror = mirrors.get(mirrorName(n));
+    if (deleted.includes(n)) {
+      if (src !== undefined) problems.push(`${n} still exists`);
+      if (mirror !== undefined) problems.push(`${mirrorName(n)} still exists`);
+      continue;
+    }
+    const want = src === undefined ? undefined : wantedData(src);
+    if (JSON.stringify(mirror?.data) !== JSON.stringify(want)) problems.push(`${n}: ${JSON.stringify(mirror?.data)} ≠ ${JSON.stringify(want)}`);
+    if (!src?.metadata?.finalizers?.includes(FINALIZER)) problems.push(`${n} lacks the finalizer`);
+    const owner = mirror?.metadata?.ownerReferences?.[0];
+    if (owner?.uid !== src?.metadata?.uid || owner?.controller !== true) problems.push(`${mirrorName(n)} has a wrong owner`);
+  }
+  return problems;
+}

@@ -4,24 +4,16 @@
  * through churn and a kube-apiserver restart. In the end every Widget's mirror holds its
  * `spec.data`, and deleted Widgets are gone together with their mirrors (the finalizer ran).
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { Resource } from '../../src/api/resource.js';
-import { isNotFound } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { Controller } from '../../src/controller/controller.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
-import { CONFIG_MAPS, type ConfigMap, FINALIZER, mirrorController, mirrorName } from '../controller/widget-controller.js';
+import { CONFIG_MAPS, type ConfigMap, mirrorController, mirrorProblems } from '../controller/widget-controller.js';
+import { convergeWithin, hasCluster, sleep, persist, restartApiServer } from './helpers/cluster.js';
 
-const run = promisify(execFile);
-const dir = process.env.RXKUBE_E2E_DIR ?? '';
-const shared = process.env.RXKUBE_E2E_SHARED ?? '';
-const hasCluster = !!process.env.KUBECONFIG && !!dir && !!shared;
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const GROUP = 'e2e.rxkube.dev';
 const WIDGETS: Resource = { apiVersion: `${GROUP}/v1`, kind: 'Widget', plural: 'widgets', namespaced: true };
@@ -39,20 +31,6 @@ const crd = {
   },
 };
 type Widget = KubeObject & { spec?: { data?: Record<string, string> } };
-
-/** Retries a write through restart windows and conflicts; gives up silently on NotFound. */
-async function persist(write: () => Promise<unknown>, deadline = Date.now() + 60_000): Promise<void> {
-  for (;;) {
-    try {
-      await write();
-      return;
-    } catch (err) {
-      if (isNotFound(err)) return;
-      if (Date.now() > deadline) throw err;
-      await sleep(200);
-    }
-  }
-}
 
 describe.skipIf(!hasCluster)('CRD-backed controller against a real kube-apiserver', () => {
   const ns = `crd-e2e-${randomBytes(3).toString('hex')}`;
@@ -107,7 +85,7 @@ describe.skipIf(!hasCluster)('CRD-backed controller against a real kube-apiserve
     );
     const churn = (round: number) => Promise.all(names.map((n) => persist(() => widgets.patch(n, { spec: { data: { v: String(round) } } }))));
     await churn(1);
-    const restart = run('bash', [join(shared, 'kube-apiserver', 'restart.sh'), dir, '2'], { timeout: 120_000 });
+    const restart = restartApiServer(2);
     await churn(2);
     await restart;
     await churn(3);
@@ -115,28 +93,11 @@ describe.skipIf(!hasCluster)('CRD-backed controller against a real kube-apiserve
     await Promise.all(deleted.map((n) => persist(() => widgets.delete(n))));
     await churn(4);
 
-    const deadline = Date.now() + 90_000;
-    for (;;) {
+    await convergeWithin(90_000, async () => {
       const ws = new Map((await widgets.list()).items.map((o) => [o.metadata?.name ?? '', o] as const));
       const ms = new Map((await cms.list()).items.map((o) => [o.metadata?.name ?? '', o] as const));
-      const problems: string[] = [];
-      for (const n of names) {
-        const w = ws.get(n);
-        const m = ms.get(mirrorName(n));
-        if (deleted.includes(n)) {
-          if (w !== undefined) problems.push(`${n} still exists`);
-          if (m !== undefined) problems.push(`${mirrorName(n)} still exists`);
-        } else {
-          if (JSON.stringify(m?.data) !== JSON.stringify(w?.spec?.data)) problems.push(`${n}: ${JSON.stringify(m?.data)} ≠ ${JSON.stringify(w?.spec?.data)}`);
-          if (!w?.metadata?.finalizers?.includes(FINALIZER)) problems.push(`${n} lacks the finalizer`);
-          const owner = m?.metadata?.ownerReferences?.[0];
-          if (owner?.uid !== w?.metadata?.uid || owner?.kind !== 'Widget') problems.push(`${mirrorName(n)} has a wrong owner`);
-        }
-      }
-      if (problems.length === 0) break;
-      if (Date.now() > deadline) throw new Error(`not converged: ${problems.slice(0, 5).join('; ')}`);
-      await sleep(250);
-    }
+      return mirrorProblems(names, deleted, ws, ms);
+    });
     console.log(`CRD controller e2e: converged ${Date.now() - t0} ms after the first write`);
     expect(ctrl.store.size).toBe(names.length - deleted.length);
   }, 240_000);

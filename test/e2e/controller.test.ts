@@ -9,39 +9,17 @@
  * while kube-apiserver is restarted; in the end every mirror must equal its source, deleted
  * sources must have lost their mirror and be gone (the finalizer ran and was removed).
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelSelectorPredicate } from '../../operators/predicates.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import { isNotFound } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { Controller } from '../../src/controller/controller.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
-import { CONFIG_MAPS, type ConfigMap, FINALIZER, mirrorController, mirrorName } from '../controller/widget-controller.js';
+import { CONFIG_MAPS, type ConfigMap, FINALIZER, mirrorController, mirrorName, mirrorProblems } from '../controller/widget-controller.js';
+import { convergeWithin, hasCluster, sleep, persist, restartApiServer } from './helpers/cluster.js';
 
-const run = promisify(execFile);
-const dir = process.env.RXKUBE_E2E_DIR ?? '';
-const shared = process.env.RXKUBE_E2E_SHARED ?? '';
-const hasCluster = !!process.env.KUBECONFIG && !!dir && !!shared;
 const NAMESPACE = { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false } as const;
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Retries a write through restart windows and conflicts; gives up silently on NotFound. */
-async function persist(write: () => Promise<unknown>, deadline = Date.now() + 60_000): Promise<void> {
-  for (;;) {
-    try {
-      await write();
-      return;
-    } catch (err) {
-      if (isNotFound(err)) return;
-      if (Date.now() > deadline) throw err;
-      await sleep(200);
-    }
-  }
-}
 
 describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
   const ns = `ctrl-e2e-${randomBytes(3).toString('hex')}`;
@@ -112,7 +90,7 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
       await Promise.all(names.slice(10, 15).map((n) => persist(() => cms.patch(mirrorName(n), { data: { v: 'tampered' } }))));
     };
     await churn(1);
-    const restart = run('bash', [join(shared, 'kube-apiserver', 'restart.sh'), dir, '2'], { timeout: 120_000 });
+    const restart = restartApiServer(2);
     await churn(2);
     await restart;
     await churn(3);
@@ -121,29 +99,10 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
     await churn(4);
 
     // converge: every live source mirrored exactly, every deleted one gone with its mirror
-    const deadline = Date.now() + 90_000;
-    let lastProblem = '';
-    for (;;) {
+    await convergeWithin(90_000, async () => {
       const all = new Map((await cms.list()).items.map((o) => [o.metadata?.name ?? '', o] as const));
-      const problems: string[] = [];
-      for (const n of names) {
-        const src = all.get(n);
-        const mirror = all.get(mirrorName(n));
-        if (deleted.includes(n)) {
-          if (src !== undefined) problems.push(`${n} still exists`);
-          if (mirror !== undefined) problems.push(`${mirrorName(n)} still exists`);
-        } else {
-          if (JSON.stringify(mirror?.data) !== JSON.stringify(src?.data)) problems.push(`${n}: ${JSON.stringify(mirror?.data)} ≠ ${JSON.stringify(src?.data)}`);
-          if (!src?.metadata?.finalizers?.includes(FINALIZER)) problems.push(`${n} lacks the finalizer`);
-          const owner = mirror?.metadata?.ownerReferences?.[0];
-          if (owner?.uid !== src?.metadata?.uid || owner?.controller !== true) problems.push(`${mirrorName(n)} has a wrong owner`);
-        }
-      }
-      if (problems.length === 0) break;
-      lastProblem = problems.slice(0, 5).join('; ');
-      if (Date.now() > deadline) throw new Error(`not converged: ${lastProblem}`);
-      await sleep(250);
-    }
+      return mirrorProblems(names, deleted, all, all);
+    });
     const kinds = new Map<string, number>();
     for (const e of reconcileErrors) {
       const k = (e as { reason?: string; name?: string } | undefined)?.reason || (e as Error | undefined)?.name || String(e);

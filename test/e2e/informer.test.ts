@@ -8,10 +8,7 @@
  * from a second client and a kube-apiserver restart; at the end each cache, and the state folded
  * from each consumer's notifications, equal the server's.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { type Subscription, tap } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
@@ -21,15 +18,11 @@ import { KubeClient } from '../../src/client/kube-client.js';
 import type { ResourceRef } from '../../src/client/resource-path.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import type { ListWatcher } from '../../src/reflector/list-watcher.js';
+import { hasCluster, sleep, restartApiServer } from './helpers/cluster.js';
 
-const run = promisify(execFile);
-const dir = process.env.RXKUBE_E2E_DIR ?? '';
-const shared = process.env.RXKUBE_E2E_SHARED ?? '';
-const hasCluster = !!process.env.KUBECONFIG && !!dir && !!shared;
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
 const NAMESPACE = { apiVersion: 'v1', kind: 'Namespace' } as const;
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 async function waitFor(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;
@@ -147,7 +140,7 @@ describe.skipIf(!hasCluster)('informer factory against a real kube-apiserver', (
         }
       })();
       await waitFor(() => ops >= 80, 60_000, '80 churn operations');
-      await run('bash', [join(shared, 'kube-apiserver', 'restart.sh'), dir, '2'], { timeout: 120_000 });
+      await restartApiServer(2);
       const opsAtRestart = ops;
       await waitFor(() => ops >= opsAtRestart + 80, 90_000, 'churn after restart');
       stop = true;

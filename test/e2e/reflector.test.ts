@@ -9,11 +9,7 @@
  * version is older than anything the server keeps). At the end, folding the reflector's events
  * must give exactly the server's configmaps: nothing lost, nothing extra.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Subscription } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
@@ -22,14 +18,10 @@ import { KubeClient } from '../../src/client/kube-client.js';
 import { listWatchResource } from '../../src/reflector/list-watch-resource.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
 import type { ReflectorStatus } from '../../src/reflector/reflector-status.js';
+import { hasCluster, sleep, restartApiServer, compactEtcd } from './helpers/cluster.js';
 
-const run = promisify(execFile);
-const dir = process.env.RXKUBE_E2E_DIR ?? '';
-const shared = process.env.RXKUBE_E2E_SHARED ?? '';
-const hasCluster = !!process.env.KUBECONFIG && !!dir && !!shared;
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const NAMESPACE = { apiVersion: 'v1', kind: 'Namespace' } as const;
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Folds reflector events into name → resourceVersion and counts impossible transitions. */
 class Mirror {
@@ -60,30 +52,6 @@ class Mirror {
         return;
     }
   }
-}
-
-/** etcd's client URL from the kube-apiserver command line start.sh wrote. */
-function etcdUrl(): string {
-  const cmd = readFileSync(join(dir, 'apiserver.cmd'), 'utf8');
-  const m = /--etcd-servers="?([^"\s]+)"?/.exec(cmd);
-  if (!m?.[1]) throw new Error('no --etcd-servers in apiserver.cmd');
-  return m[1];
-}
-
-/** Compacts etcd at its current revision (physical), through etcd's JSON gateway. */
-async function compactEtcd(): Promise<number> {
-  const url = etcdUrl();
-  const range = (await (
-    await fetch(`${url}/v3/kv/range`, { method: 'POST', body: JSON.stringify({ key: Buffer.from('/').toString('base64') }) })
-  ).json()) as { header: { revision: string } };
-  const revision = Number(range.header.revision);
-  const res = await fetch(`${url}/v3/kv/compaction`, { method: 'POST', body: JSON.stringify({ revision, physical: true }) });
-  if (!res.ok) throw new Error(`etcd compaction failed: ${res.status} ${await res.text()}`);
-  return revision;
-}
-
-async function restartApiServer(secondsDown: number): Promise<void> {
-  await run('bash', [join(shared, 'kube-apiserver', 'restart.sh'), dir, String(secondsDown)], { timeout: 120_000 });
 }
 
 describe.skipIf(!hasCluster)('reflector against a real kube-apiserver', () => {

@@ -6,11 +6,7 @@
  * subscribers, the selector informer and the controller must converge to the server's state with
  * 0 violations. KUBECONFIG, RXKUBE_E2E_DIR and RXKUBE_E2E_SHARED are set by .ci/run.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
@@ -18,35 +14,10 @@ import { isNotFound } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { formatSoakReport, runSoak } from '../../soak/chaos-soak.js';
 import type { SoakBackend } from '../../soak/soak-backend.js';
+import { hasCluster, restartApiServer, compactEtcd } from './helpers/cluster.js';
 
-const run = promisify(execFile);
-const dir = process.env.RXKUBE_E2E_DIR ?? '';
-const shared = process.env.RXKUBE_E2E_SHARED ?? '';
-const hasCluster = !!process.env.KUBECONFIG && !!dir && !!shared;
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const NAMESPACE = { apiVersion: 'v1', kind: 'Namespace' } as const;
-
-/** etcd's client URL from the kube-apiserver command line start.sh wrote. */
-function etcdUrl(): string {
-  const cmd = readFileSync(join(dir, 'apiserver.cmd'), 'utf8');
-  const m = /--etcd-servers="?([^"\s]+)"?/.exec(cmd);
-  if (!m?.[1]) throw new Error('no --etcd-servers in apiserver.cmd');
-  return m[1];
-}
-
-/** Compacts etcd at its current revision (physical), through etcd's JSON gateway. */
-async function compactEtcd(): Promise<void> {
-  const url = etcdUrl();
-  const range = (await (await fetch(`${url}/v3/kv/range`, { method: 'POST', body: JSON.stringify({ key: Buffer.from('/').toString('base64') }) })).json()) as {
-    header: { revision: string };
-  };
-  const res = await fetch(`${url}/v3/kv/compaction`, { method: 'POST', body: JSON.stringify({ revision: Number(range.header.revision), physical: true }) });
-  if (!res.ok) throw new Error(`etcd compaction failed: ${res.status} ${await res.text()}`);
-}
-
-async function restartApiServer(secondsDown: number): Promise<void> {
-  await run('bash', [join(shared, 'kube-apiserver', 'restart.sh'), dir, String(secondsDown)], { timeout: 120_000 });
-}
 
 function kubeApiserverBackend(client: KubeClient, namespace: string): SoakBackend {
   const kubeConfig = new KubeConfig();
@@ -63,7 +34,7 @@ function kubeApiserverBackend(client: KubeClient, namespace: string): SoakBacken
     delete: async (name) => void (await cms.delete(name)),
     faults: [
       { kind: 'restart', fire: (r) => restartApiServer(r() < 0.5 ? 0 : 1) },
-      { kind: 'compact', fire: () => compactEtcd() },
+      { kind: 'compact', fire: async () => void (await compactEtcd()) },
       { kind: 'compactAndRestart', fire: async () => {
         await compactEtcd();
         await restartApiServer(0);
