@@ -4,6 +4,7 @@ export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
+    setupFiles: ['test/helpers/fast-check-seed.ts'],
     projects: [
       {
         extends: true,

@@ -90,12 +90,12 @@ function defined<T extends object>(o: T): T {
 }
 
 /**
- * A Status from untrusted JSON (an error body, a watch ERROR object) with every field of the
- * wrong type dropped, so the typed fields of {@link ApiError} and the predicates over it
+ * A Status from untrusted JSON (an error body, a watch ERROR object, which may also be null or
+ * missing) with every field of the wrong type dropped, so the typed fields of {@link ApiError} and the predicates over it
  * (`isTooLargeResourceVersion` reads `details.causes`) can rely on their types.
  */
-export function wellTypedStatus(value: object): Status {
-  const v = value as Record<string, unknown>;
+export function wellTypedStatus(value: unknown): Status {
+  const v = plainObject(value) ?? {};
   const details = plainObject(v.details);
   const meta = plainObject(v.metadata);
   const retry = details?.retryAfterSeconds;

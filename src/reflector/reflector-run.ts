@@ -17,6 +17,8 @@ import {
 import type { ReflectorEvent } from './reflector-event.js';
 import type { ReflectorNextStep, ReflectorStatus } from './reflector-status.js';
 
+const WATCH_EVENT_TYPES: ReadonlySet<unknown> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+
 /** Annotation on the bookmark that ends a streaming list's initial events (WL-3). */
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 const VERY_SHORT_WATCH_MS = 1000;
@@ -314,6 +316,12 @@ export class ReflectorRun<T extends KubeObject> {
   private onEvent(session: WatchSession<T>, event: WatchEvent<T>): void {
     session.events += 1;
     session.lastEventAt = this.now();
+    // The transport is typed, but a watch line is untrusted JSON: reject anything that is not a
+    // known event before reading its fields.
+    if (typeof event !== 'object' || event === null || !WATCH_EVENT_TYPES.has((event as { type?: unknown }).type)) {
+      this.report(new UnusableWatchEventError('watch event that is not an object with a known type', event), 'skipEvent');
+      return;
+    }
     if (event.type === 'ERROR') {
       this.close(session, watchEventError(event) ?? new ApiError(event.object));
       return;

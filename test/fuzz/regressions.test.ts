@@ -51,6 +51,15 @@ describe('fuzz regressions: Status decoding', () => {
     expect(gone?.status.message).toBe('too old');
   });
 
+  it('a watch ERROR event without an object (null, missing, a string) gives a 500 ApiError, not a TypeError', () => {
+    // Found in CI by test/fuzz/reflector-input.test.ts: the TypeError surfaced as an unhandled error.
+    for (const object of [undefined, null, 'oops', 7, []]) {
+      const e = watchEventError({ type: 'ERROR', object } as unknown as WatchEvent);
+      expect(e?.code, String(object)).toBe(500);
+      expect(e?.reason).toBe('');
+    }
+  });
+
   it('a Retry-After of more digits than a safe integer is ignored', () => {
     expect(parseRetryAfter('99999999999999999999999', 0)).toBeUndefined();
     expect(parseRetryAfter('120', 0)).toBe(120);
@@ -131,6 +140,34 @@ describe('fuzz regressions: reflector', () => {
     expect(events.map((e) => e.type)).toEqual(['replace']);
     expect(statuses.some((s) => s.type === 'error' && s.error instanceof UnusableWatchEventError && s.action === 'skipEvent')).toBe(true);
     expect(lw.watchCalls.map((c) => c.options.resourceVersion)).toEqual(['1', '1']);
+  });
+  it('a watch event that is null or of an unknown type is skipped as unusable; the watch goes on', () => {
+    // Found in CI by test/fuzz/reflector-input.test.ts: reading `event.type` of null threw inside
+    // the transport's subscriber and surfaced as an unhandled error.
+    const scheduler = new VirtualTimeScheduler();
+    const cm = (name: string, rv: string) => ({ metadata: { name, namespace: 'ns', resourceVersion: rv } });
+    const lw = fakeListWatcher(scheduler, {
+      lists: [{ page: { items: [], resourceVersion: '1' } }],
+      watches: [
+        {
+          events: [
+            [1, null as unknown as WatchEvent],
+            [2, { type: 'FOO', object: cm('x', '2') } as unknown as WatchEvent],
+            [3, { type: 'ADDED', object: cm('a', '3') }],
+          ],
+          closeAt: 4,
+        },
+      ],
+    });
+    const statuses: ReflectorStatus[] = [];
+    const events: ReflectorEvent[] = [];
+    const sub = listWatch(lw, { scheduler, random: () => 0.5, status: { next: (s) => statuses.push(s) } }).subscribe((e) => events.push(e));
+    scheduler.maxFrames = 10_000;
+    scheduler.flush();
+    sub.unsubscribe();
+    expect(events.map((e) => e.type)).toEqual(['replace', 'added']);
+    expect(statuses.filter((s) => s.type === 'error' && s.error instanceof UnusableWatchEventError && s.action === 'skipEvent')).toHaveLength(2);
+    expect(lw.watchCalls.map((c) => c.options.resourceVersion)).toEqual(['1', '3']);
   });
 });
 
