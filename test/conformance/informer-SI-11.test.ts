@@ -1,23 +1,9 @@
 /** SEMANTICS §4.4 SI-11: each registration has its own synced state. */
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
-import { obj, replace } from '../informer/helpers.js';
-
-function gated() {
-  const steps: Subject<void>[] = [];
-  return {
-    steps,
-    process: (_e: InformerEvent) => {
-      const s = new Subject<void>();
-      steps.push(s);
-      return s;
-    },
-    finishOne: () => steps.shift()?.complete(),
-  };
-}
+import { gated, obj, replace } from '../informer/helpers.js';
 
 describe('SI-11 per-registration synced', () => {
   it('synced once the informer synced and this registration handled its initial adds; stays true', () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
-import { added, brief, modified, obj, replace } from '../informer/helpers.js';
+import { added, brief, gated, modified, obj, replace } from '../informer/helpers.js';
 
 describe('SI-12 per-subscriber buffering', () => {
   it('a slow subscriber does not delay the cache or a fast subscriber; it gets one notification at a time', () => {
@@ -47,19 +47,9 @@ describe('SI-12 per-subscriber buffering', () => {
   it('per key, order is preserved and the backlog holds at most the latest state (plus a delete)', () => {
     const src = new Subject<ReflectorEvent>();
     const informer = sharedInformer(src);
-    const steps: Subject<void>[] = [];
     const slow: string[] = [];
-    informer
-      .listen({
-        name: 'slow',
-        process: (e: InformerEvent) => {
-          slow.push(brief(e));
-          const s = new Subject<void>();
-          steps.push(s);
-          return s;
-        },
-      })
-      .events$.subscribe();
+    const { steps, process } = gated((e) => slow.push(brief(e)));
+    informer.listen({ name: 'slow', process }).events$.subscribe();
     src.next(replace('1', obj('a', '1'), obj('b', '1')));
     for (let rv = 2; rv < 1000; rv++) src.next(modified(obj(rv % 2 === 0 ? 'a' : 'b', String(rv))));
     expect(informer.backlogs().get('slow')).toBe(2);

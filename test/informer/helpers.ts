@@ -1,3 +1,4 @@
+import { Subject } from 'rxjs';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { DeletedFinalStateUnknown } from '../../src/cache/delta.js';
 import type { InformerEvent } from '../../src/cache/informer-event.js';
@@ -29,3 +30,21 @@ export const replace = (rv: string, ...items: KubeObject[]): ReflectorEvent => (
 export const added = (o: KubeObject): ReflectorEvent => ({ type: 'added', object: o });
 export const modified = (o: KubeObject): ReflectorEvent => ({ type: 'modified', object: o });
 export const deleted = (o: KubeObject): ReflectorEvent => ({ type: 'deleted', object: o });
+
+/**
+ * A subscriber's `process` step that finishes only when the test says so: each event opens a step
+ * (recorded with `record`, if given) that stays in flight until `finishOne()` completes the oldest.
+ */
+export function gated(record?: (e: InformerEvent) => void) {
+  const steps: Subject<void>[] = [];
+  return {
+    steps,
+    process: (e: InformerEvent) => {
+      record?.(e);
+      const s = new Subject<void>();
+      steps.push(s);
+      return s;
+    },
+    finishOne: () => steps.shift()?.complete(),
+  };
+}

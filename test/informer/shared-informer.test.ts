@@ -6,7 +6,7 @@ import { InformerSourceError, InformerStartedError, ListenerError } from '../../
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
 import { marbles } from '../helpers/marbles.js';
-import { added, brief, deleted, modified, obj, replace } from './helpers.js';
+import { added, brief, deleted, gated, modified, obj, replace } from './helpers.js';
 
 const events = {
   r: replace('1', obj('x', '1')),
@@ -168,19 +168,9 @@ describe('sharedInformer', () => {
   it('a slow subscriber gets a recreated key as delete then add, coalesced with later updates', () => {
     const src = new Subject<ReflectorEvent>();
     const informer = sharedInformer(src);
-    const steps: Subject<void>[] = [];
     const slow: string[] = [];
-    informer
-      .listen({
-        name: 'slow',
-        process: (e: InformerEvent) => {
-          slow.push(brief(e));
-          const step = new Subject<void>();
-          steps.push(step);
-          return step;
-        },
-      })
-      .events$.subscribe();
+    const { steps, process } = gated((e) => slow.push(brief(e)));
+    informer.listen({ name: 'slow', process }).events$.subscribe();
     src.next(replace('1', obj('a', '1'), obj('b', '1')));
     // 'a' is in flight; finishing it hands out b's initial add (now in flight, so b is known)
     steps.shift()?.complete();
@@ -238,14 +228,8 @@ describe('sharedInformer', () => {
   it('per-subscriber synced$ turns true only after its initial adds are handled (SI-11)', () => {
     const src = new Subject<ReflectorEvent>();
     const informer = sharedInformer(src);
-    const steps: Subject<void>[] = [];
-    const handle = informer.listen({
-      process: () => {
-        const step = new Subject<void>();
-        steps.push(step);
-        return step;
-      },
-    });
+    const { steps, process } = gated();
+    const handle = informer.listen({ process });
     const states: boolean[] = [];
     handle.synced$.subscribe((s) => states.push(s));
     handle.events$.subscribe();

@@ -2,10 +2,10 @@ import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { DeletedFinalStateUnknown } from '../../src/cache/delta.js';
-import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { ListenerBacklog } from '../../src/informer/listener-backlog.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
+import { gated } from '../informer/helpers.js';
 
 /** Failures the chaos soak found, kept as regression tests. */
 
@@ -44,17 +44,9 @@ describe('soak regressions: a slow subscriber is never told of a delete of an ob
     const src = new Subject<ReflectorEvent>();
     const informer = sharedInformer(src);
     const seen: string[] = [];
-    const steps: Subject<void>[] = [];
+    const { steps, process } = gated((e) => seen.push(`${e.type} ${e.type === 'delete' ? '' : (e.object.metadata?.name ?? '')}`));
     informer
-      .listen({
-        name: 'slow',
-        process: (e: InformerEvent) => {
-          seen.push(`${e.type} ${e.type === 'delete' ? '' : (e.object.metadata?.name ?? '')}`);
-          const s = new Subject<void>();
-          steps.push(s);
-          return s;
-        },
-      })
+      .listen({ name: 'slow', process })
       .events$.subscribe();
     src.next({ type: 'replace', items: [cm('a', '1')], resourceVersion: '1' });
     src.next({ type: 'added', object: cm('b', '2') });
