@@ -36,6 +36,11 @@ afterEach(async () => {
 async function setup(serverOptions: ApiServerOptions = {}, options: ListWatchOptions = {}, seed = 20): Promise<Setup> {
   const server = await startApiServer({ token: true, tls: true, bookmarkIntervalMs: 200, ...serverOptions });
   server.seed(Array.from({ length: seed }, (_, i) => cm(`seed-${i}`)));
+  return watchConfigMaps(server, options);
+}
+
+/** Mirrors the server's default-namespace ConfigMaps through a reflector; cleaned up after the test. */
+function watchConfigMaps(server: ApiServer, options: ListWatchOptions = {}): Setup {
   const client = KubeClient.fromKubeConfig(server.kubeConfig);
   const mirror = new Mirror();
   const statuses: ReflectorStatus[] = [];
@@ -64,6 +69,7 @@ async function setup(serverOptions: ApiServerOptions = {}, options: ListWatchOpt
 
 async function converges(s: Setup, what: string): Promise<void> {
   await waitFor(() => s.mirror.matches(s.serverState()), 10_000, what);
+  expect(s.error()).toBeUndefined();
   expect(s.mirror.anomalies).toEqual([]);
 }
 
@@ -193,26 +199,5 @@ async function setupWithFaults(inject: (server: ApiServer) => void): Promise<Set
   const server = await startApiServer({ token: true, bookmarkIntervalMs: 200 });
   server.seed([cm('a'), cm('b')]);
   inject(server);
-  const client = KubeClient.fromKubeConfig(server.kubeConfig);
-  const mirror = new Mirror();
-  const statuses: ReflectorStatus[] = [];
-  const sub = listWatchResource(client, CM, { namespace: 'default' }, {
-    backoff: { initialMs: 50, maxMs: 400 },
-    status: { next: (s) => statuses.push(s) },
-  }).subscribe(mirror.apply);
-  cleanup.push(
-    () => sub.unsubscribe(),
-    () => client.close(),
-    () => server.close(),
-  );
-  return {
-    server,
-    client,
-    mirror,
-    statuses,
-    error: () => undefined,
-    lists: () => server.requests.count({ resourceId: '/configmaps', watch: false, method: 'GET' }),
-    watches: () => server.requests.count({ resourceId: '/configmaps', watch: true }),
-    serverState: () => server.list('v1', 'ConfigMap', 'default'),
-  };
+  return watchConfigMaps(server);
 }
