@@ -9,8 +9,8 @@ import { from, type Observable } from 'rxjs';
 import { pathToFileURL } from 'node:url';
 import type { KubeObject } from '../src/api/kube-object.js';
 import { type FifoInput, freezeObject, type FreezeMode, Indexer, metaNamespaceKey } from '../src/cache/index.js';
-import { deltaFifo } from '../operators/delta-fifo.js';
-import { indexStore } from '../operators/index-store.js';
+import { deltaFifo } from '../src/cache/delta-fifo.js';
+import { indexStore } from '../src/cache/index-store.js';
 
 const KEYS = 100_000;
 const RUNS = 5;

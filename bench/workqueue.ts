@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { NEVER, Subject } from 'rxjs';
-import { workQueue, type Reconciler } from '../operators/work-queue.js';
+import { workQueue, type Reconciler } from '../src/workqueue/work-queue.js';
 import type { WorkQueueInput } from '../src/workqueue/request.js';
 
 const RUNS = 9;

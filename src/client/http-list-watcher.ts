@@ -1,7 +1,7 @@
 import { defer, from, Observable, switchMap } from 'rxjs';
 import type { KubeList, KubeObject } from '../api/kube-object.js';
 import type { Resource } from '../api/resource.js';
-import type { ListOptions, ListPage, ListWatcher, WatchEvent, WatchOptions } from '../reflector/list-watcher.js';
+import type { ListOptions, ListPage, ListWatcher, WatchEvent, WatchOptions } from '../api/list-watcher.js';
 import type { Discovery } from './discovery.js';
 import type { KubeConnection } from './kube-connection.js';
 import { resourcePath, type ResourceRef } from './resource-path.js';

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../api/kube-object.js';
-import type { WatchEvent } from '../reflector/list-watcher.js';
+import type { WatchEvent } from '../api/list-watcher.js';
 import { ApiError } from './api-error.js';
 import { wellTypedStatus } from './api-error-from-response.js';
 

@@ -1,6 +1,6 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
-import type { WatchEvent } from '../reflector/list-watcher.js';
+import type { WatchEvent } from '../api/list-watcher.js';
 import { WatchDecodeError } from './watch-decode-error.js';
 
 const NEWLINE = 0x0a;

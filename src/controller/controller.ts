@@ -18,9 +18,9 @@ import {
   Subscription,
   tap,
 } from 'rxjs';
-import { filterTransitions } from '../../operators/filter-transitions.js';
-import { and, type EventPredicate } from '../../operators/predicates.js';
-import { workQueue, type ReconcileReturn, type Reconciler } from '../../operators/work-queue.js';
+import { filterTransitions } from '../informer/filter-transitions.js';
+import { and, type EventPredicate } from '../informer/predicates.js';
+import { workQueue, type ReconcileReturn, type Reconciler } from '../workqueue/work-queue.js';
 import type { KubeObject } from '../api/kube-object.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import { Indexer } from '../cache/indexer.js';
@@ -33,7 +33,7 @@ import type { InformerFactory } from '../informer/informer-factory.js';
 import type { Logger } from '../logging/logger.js';
 import { noopLogger } from '../logging/noop-logger.js';
 import { reconcileLogger } from '../logging/reconcile-logger.js';
-import type { Runnable } from '../manager/runnable.js';
+import type { Runnable } from '../api/runnable.js';
 import { controllerMetrics, type ControllerMetricsRecorder } from '../metrics/controller-metrics.js';
 import { recordReconcileMetrics } from '../metrics/record-reconcile-metrics.js';
 import { workqueueMetrics } from '../metrics/workqueue-metrics.js';

@@ -21,7 +21,7 @@ import {
   tap,
   timer,
 } from 'rxjs';
-import { deltaFifo } from '../../operators/delta-fifo.js';
+import { deltaFifo } from '../cache/delta-fifo.js';
 import type { KubeObject } from '../api/kube-object.js';
 import { applyDeltas } from '../cache/apply-deltas.js';
 import type { CacheError } from '../cache/errors.js';
@@ -34,7 +34,7 @@ import type { ListWatchScope } from '../client/http-list-watcher.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { ResourceRef } from '../client/resource-path.js';
 import type { ListWatchOptions } from '../reflector/list-watch-options.js';
-import type { ListWatcher } from '../reflector/list-watcher.js';
+import type { ListWatcher } from '../api/list-watcher.js';
 import { type Reflector, reflector } from '../reflector/reflector.js';
 import type { ReflectorEvent } from '../reflector/reflector-event.js';
 import type { ReflectorStatus } from '../reflector/reflector-status.js';

@@ -1,4 +1,4 @@
-export * from './runnable.js';
+export * from '../api/runnable.js';
 export * from './runnable-group.js';
 export * from './manager-errors.js';
 export * from './healthz-handler.js';

@@ -28,8 +28,9 @@ import {
   StopEngagedError,
 } from './manager-errors.js';
 import { healthzRoute, metricsRoute, routes } from './probe-routes.js';
-import type { RunnableGroupName, RunnableLike } from './runnable.js';
-import { classifyRunnable, toRunnable } from './runnable.js';
+import type { RunnableLike } from '../api/runnable.js';
+import { toRunnable } from '../api/runnable.js';
+import { classifyRunnable, type RunnableGroupName } from './classify-runnable.js';
 import { RunnableGroup } from './runnable-group.js';
 
 /** Where and how the health-probe server listens. */

@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import type { Logger } from '../logging/logger.js';
-import type { Runnable } from './runnable.js';
+import type { Runnable } from '../api/runnable.js';
 import { CacheSyncError, StopEngagedError } from './manager-errors.js';
 
 /** Turns whatever `start` returned into a Promise that settles when the runnable has ended. */

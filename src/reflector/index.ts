@@ -4,7 +4,7 @@ export * from './list-pages.js';
 export * from './list-watch.js';
 export * from './list-watch-options.js';
 export * from './list-watch-resource.js';
-export * from './list-watcher.js';
+export * from '../api/list-watcher.js';
 export * from './reflector.js';
 export * from './reflector-errors.js';
 export * from './reflector-event.js';

@@ -1,7 +1,7 @@
 import { type Observable, type SchedulerLike, asyncScheduler, catchError, defer, mergeMap, of, take, throwError, throwIfEmpty, timeout } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import { ApiError } from '../client/api-error.js';
-import type { ListOptions, ListPage, ListWatcher } from './list-watcher.js';
+import type { ListOptions, ListPage, ListWatcher } from '../api/list-watcher.js';
 
 /** A complete list assembled from one or more pages. */
 export interface AssembledList<T extends KubeObject = KubeObject> {

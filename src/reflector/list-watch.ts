@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import { type ListWatchOptions, resolveListWatchOptions } from './list-watch-options.js';
-import type { ListWatcher } from './list-watcher.js';
+import type { ListWatcher } from '../api/list-watcher.js';
 import type { ReflectorEvent } from './reflector-event.js';
 import { ReflectorRun } from './reflector-run.js';
 

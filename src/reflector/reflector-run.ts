@@ -6,7 +6,7 @@ import { watchEventError } from '../client/watch-event-error.js';
 import { isConnectionError, isConnectionRefused } from './connection-errors.js';
 import { type AssembledList, listPages } from './list-pages.js';
 import type { ResolvedListWatchOptions } from './list-watch-options.js';
-import type { ListOptions, ListWatcher, WatchEvent, WatchOptions } from './list-watcher.js';
+import type { ListOptions, ListWatcher, WatchEvent, WatchOptions } from '../api/list-watcher.js';
 import { objectKey } from './object-key.js';
 import {
   ReflectorFatalError,

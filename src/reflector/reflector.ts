@@ -2,7 +2,7 @@ import { type Observable, Subject } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import { listWatch } from './list-watch.js';
 import type { ListWatchOptions } from './list-watch-options.js';
-import type { ListWatcher } from './list-watcher.js';
+import type { ListWatcher } from '../api/list-watcher.js';
 import type { ReflectorEvent } from './reflector-event.js';
 import type { ReflectorStatus } from './reflector-status.js';
 

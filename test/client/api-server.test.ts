@@ -8,7 +8,7 @@ import { ApiError, isAlreadyExists, isConflict, isNotFound } from '../../src/cli
 import { UnknownResourceError } from '../../src/client/discovery.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { NetworkError } from '../../src/client/network-error.js';
-import type { WatchEvent } from '../../src/reflector/list-watcher.js';
+import type { WatchEvent } from '../../src/api/list-watcher.js';
 import { startApiServer } from '../../src/testing/index.js';
 
 type ApiServer = Awaited<ReturnType<typeof startApiServer>>;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import type { WatchEvent } from '../../src/reflector/list-watcher.js';
+import type { WatchEvent } from '../../src/api/list-watcher.js';
 import { WatchDecodeError } from '../../src/client/watch-decode-error.js';
 import { decodeWatchLines, WatchLineDecoder } from '../../src/client/watch-line-decoder.js';
 import { watchEventError } from '../../src/client/watch-event-error.js';

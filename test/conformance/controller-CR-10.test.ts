@@ -10,7 +10,7 @@ import {
   objectPredicate,
   or,
   resourceVersionChanged,
-} from '../../operators/predicates.js';
+} from '../../src/informer/predicates.js';
 import type { KubeObject, ObjectMeta } from '../../src/api/kube-object.js';
 import type { InformerEvent } from '../../src/cache/index.js';
 import { LabelSelectorError } from '../../src/api/label-selector.js';

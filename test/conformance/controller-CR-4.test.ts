@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { CacheSyncTimeoutError } from '../../src/controller/controller-errors.js';
 import { controller } from '../../src/controller/controller.js';
-import { classifyRunnable } from '../../src/manager/runnable.js';
+import { classifyRunnable } from '../../src/manager/classify-runnable.js';
 import { fakeSource } from '../../src/testing/controller-harness.js';
 import { marbles } from '../helpers/marbles.js';
 

@@ -1,7 +1,7 @@
 /** SEMANTICS §8.4 CR-7: builder validation, naming, predicate scope, owns for every owner. */
 import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { labelSelectorPredicate } from '../../operators/predicates.js';
+import { labelSelectorPredicate } from '../../src/informer/predicates.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { ControllerBuildError } from '../../src/controller/controller-errors.js';
 import { controller } from '../../src/controller/controller.js';

@@ -14,7 +14,7 @@ import {
   type PoppedDeltas,
   TransformError,
 } from '../../src/cache/index.js';
-import { deltaFifo } from '../../operators/delta-fifo.js';
+import { deltaFifo } from '../../src/cache/delta-fifo.js';
 import { known, obj, popAll, queue, show } from './fifo-helpers.js';
 
 const add = (o: KubeObject): FifoInput => ({ type: 'add', object: o });

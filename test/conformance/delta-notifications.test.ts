@@ -15,9 +15,9 @@ import {
   type PoppedDeltas,
   toInformerEvent,
 } from '../../src/cache/index.js';
-import { deltaFifo } from '../../operators/delta-fifo.js';
-import { handlerEvents } from '../../operators/handler-events.js';
-import { indexStore } from '../../operators/index-store.js';
+import { deltaFifo } from '../../src/cache/delta-fifo.js';
+import { handlerEvents } from '../../src/cache/handler-events.js';
+import { indexStore } from '../../src/cache/index-store.js';
 
 const o = (name: string, rv: string): KubeObject => ({ metadata: { name, namespace: 'ns', resourceVersion: rv } });
 const popped = (key: string, deltas: Delta[], isInInitialList = false): PoppedDeltas => ({ key, deltas, isInInitialList });

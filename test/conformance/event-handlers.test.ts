@@ -3,7 +3,7 @@ import { from } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { DeletedFinalStateUnknown, dispatchEvent, type InformerEvent } from '../../src/cache/index.js';
-import { filterTransitions } from '../../operators/filter-transitions.js';
+import { filterTransitions } from '../../src/informer/filter-transitions.js';
 
 const o = (name: string, ready: boolean): KubeObject => ({ metadata: { name, resourceVersion: name }, ready });
 const isReady = (x: KubeObject) => x.ready === true;

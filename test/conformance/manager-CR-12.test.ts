@@ -1,6 +1,7 @@
 /** SEMANTICS §8.5 CR-12. Ordering and grace run in virtual time; fake runnables log `<t> <name>:<event>`. */
 import { Subject } from 'rxjs';
-import { classifyRunnable, httpServerRunnable, toRunnable } from '../../src/manager/index.js';
+import { httpServerRunnable, toRunnable } from '../../src/manager/index.js';
+import { classifyRunnable } from '../../src/manager/classify-runnable.js';
 import { describe, expect, it } from 'vitest';
 
 describe('CR-12 Runnable classification', () => {

@@ -1,12 +1,12 @@
 /** SEMANTICS §8.1–8.2 (reconcile results, panics, timeouts, defaults), through `workQueue`. */
 import { map, NEVER, of, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { Reconciler } from '../../operators/work-queue.js';
+import type { Reconciler } from '../../src/workqueue/work-queue.js';
 import { exponentialFailureRateLimiter } from '../../src/workqueue/exponential-failure-rate-limiter.js';
 import { ReconcileTimeoutError } from '../../src/workqueue/reconcile-timeout-error.js';
 import { TerminalError } from '../../src/workqueue/terminal-error.js';
 import { WorkQueueOptionsError } from '../../src/workqueue/work-queue-options-error.js';
-import { workQueue } from '../../operators/work-queue.js';
+import { workQueue } from '../../src/workqueue/work-queue.js';
 import { runQueue } from '../workqueue/harness.js';
 
 describe('§8.1 reconcile results', () => {

@@ -8,7 +8,7 @@ import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { manager } from '../../src/manager/manager.js';
 import { startApiServer } from '../../src/testing/index.js';
 import { CONFIG_MAPS, type ConfigMap, mirrorController, mirrorName } from './widget-controller.js';
-import { labelSelectorPredicate } from '../../operators/predicates.js';
+import { labelSelectorPredicate } from '../../src/informer/predicates.js';
 
 async function eventually(check: () => void, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

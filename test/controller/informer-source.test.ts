@@ -6,7 +6,7 @@
 import { defer, map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import { objectPredicate } from '../../operators/predicates.js';
+import { objectPredicate } from '../../src/informer/predicates.js';
 import { controller } from '../../src/controller/controller.js';
 import { informerSource } from '../../src/controller/informer-source.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { ApiError, isConflict, isNotFound } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
-import type { WatchEvent } from '../../src/reflector/list-watcher.js';
+import type { WatchEvent } from '../../src/api/list-watcher.js';
 
 const hasCluster = process.env.KUBECONFIG !== undefined && process.env.KUBECONFIG !== '';
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' } as const;

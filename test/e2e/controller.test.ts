@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labelSelectorPredicate } from '../../operators/predicates.js';
+import { labelSelectorPredicate } from '../../src/informer/predicates.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { Controller } from '../../src/controller/controller.js';

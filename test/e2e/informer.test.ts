@@ -17,7 +17,7 @@ import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { ResourceRef } from '../../src/client/resource-path.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
-import type { ListWatcher } from '../../src/reflector/list-watcher.js';
+import type { ListWatcher } from '../../src/api/list-watcher.js';
 import { hasCluster, sleep, restartApiServer } from './helpers/cluster.js';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' } as const;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { WatchEvent } from '../../src/reflector/list-watcher.js';
+import type { WatchEvent } from '../../src/api/list-watcher.js';
 import { apiErrorFromResponse, parseRetryAfter } from '../../src/client/api-error-from-response.js';
 import {
   ApiError, isAlreadyExists, isConflict, isExpired, isGone, isNotFound, isTooLargeResourceVersion, isTooManyRequests, retryAfter,

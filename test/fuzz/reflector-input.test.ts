@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { from, of, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import type { ListPage, WatchEvent } from '../../src/reflector/list-watcher.js';
+import type { ListPage, WatchEvent } from '../../src/api/list-watcher.js';
 import { listWatch } from '../../src/reflector/list-watch.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
 import type { ReflectorStatus } from '../../src/reflector/reflector-status.js';

@@ -10,7 +10,7 @@ import { UnusableWatchEventError } from '../../src/reflector/reflector-errors.js
 import { listWatch } from '../../src/reflector/list-watch.js';
 import type { ReflectorStatus } from '../../src/reflector/reflector-status.js';
 import { fakeListWatcher } from '../reflector/fake-list-watcher.js';
-import type { WatchEvent } from '../../src/reflector/list-watcher.js';
+import type { WatchEvent } from '../../src/api/list-watcher.js';
 import { apiErrorFromResponse, parseRetryAfter } from '../../src/client/api-error-from-response.js';
 import { isTooLargeResourceVersion, isGone } from '../../src/client/api-error.js';
 import { watchEventError } from '../../src/client/watch-event-error.js';

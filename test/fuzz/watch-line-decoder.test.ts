@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { decodeWatchLines, WatchLineDecoder } from '../../src/client/watch-line-decoder.js';
 import { WatchDecodeError } from '../../src/client/watch-decode-error.js';
-import type { WatchEvent } from '../../src/reflector/list-watcher.js';
+import type { WatchEvent } from '../../src/api/list-watcher.js';
 import { report } from './report.js';
 
 /**

@@ -9,7 +9,7 @@ import type { KubeObject } from '../../src/api/kube-object.js';
 import { controller } from '../../src/controller/controller.js';
 import { informerSource } from '../../src/controller/informer-source.js';
 import { manager } from '../../src/manager/manager.js';
-import { cacheRunnable } from '../../src/manager/runnable.js';
+import { cacheRunnable } from '../../src/api/runnable.js';
 import { sharedInformer, type SharedInformer } from '../../src/informer/shared-informer.js';
 import { startApiServer } from '../../src/testing/index.js';
 

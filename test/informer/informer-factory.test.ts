@@ -4,7 +4,7 @@ import type { KubeObject } from '../../src/api/kube-object.js';
 import type { ResourceRef } from '../../src/client/resource-path.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { InformerConfigError } from '../../src/informer/informer-errors.js';
-import type { ListPage, ListWatcher, WatchEvent } from '../../src/reflector/list-watcher.js';
+import type { ListPage, ListWatcher, WatchEvent } from '../../src/api/list-watcher.js';
 import { obj } from './helpers.js';
 
 /** In-memory transport per resource kind: lists return `items[kind]`, watches stay open and can be pushed to. */

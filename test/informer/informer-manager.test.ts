@@ -2,11 +2,11 @@
 import { NEVER, type Observable, Subject, concat, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import { cacheRunnable } from '../../src/manager/runnable.js';
+import { cacheRunnable } from '../../src/api/runnable.js';
 import { manager } from '../../src/manager/manager.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
-import type { ListPage } from '../../src/reflector/list-watcher.js';
+import type { ListPage } from '../../src/api/list-watcher.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
 import { obj, replace } from './helpers.js';
 

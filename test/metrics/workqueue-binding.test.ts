@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import { concat, lastValueFrom, of, timer, toArray, ignoreElements } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { workQueue } from '../../operators/work-queue.js';
+import { workQueue } from '../../src/workqueue/work-queue.js';
 import { managerMetrics, recordReconcileMetrics, workqueueMetrics } from '../../src/metrics/index.js';
 
 function sample(text: string, series: string): number | undefined {

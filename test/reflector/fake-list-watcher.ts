@@ -9,7 +9,7 @@ import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { Status } from '../../src/api/status.js';
 import { ApiError } from '../../src/client/api-error.js';
-import type { ListOptions, ListPage, ListWatcher, WatchEvent, WatchOptions } from '../../src/reflector/list-watcher.js';
+import type { ListOptions, ListPage, ListWatcher, WatchEvent, WatchOptions } from '../../src/api/list-watcher.js';
 
 /** A scripted list answer: a page (after `at` ms), or an error (after `at` ms). */
 export type ListStep =

@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { listWatch } from '../../src/reflector/list-watch.js';
-import type { ListPage, ListWatcher, WatchEvent } from '../../src/reflector/list-watcher.js';
+import type { ListPage, ListWatcher, WatchEvent } from '../../src/api/list-watcher.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
 import { marbles } from '../helpers/marbles.js';
 import { added, gone, modified, obj, page } from './fake-list-watcher.js';

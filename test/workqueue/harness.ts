@@ -2,7 +2,7 @@
 import { defer, map, Subject, timer } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { expect } from 'vitest';
-import { workQueue, type Reconciler, type WorkQueueOptions } from '../../operators/work-queue.js';
+import { workQueue, type Reconciler, type WorkQueueOptions } from '../../src/workqueue/work-queue.js';
 import { KeyQueue, type QueueItem } from '../../src/workqueue/key-queue.js';
 import type { ReconcileOutcome, ReconcileResult } from '../../src/workqueue/reconcile-result.js';
 import type { WorkQueueInput } from '../../src/workqueue/request.js';

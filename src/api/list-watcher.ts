@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
-import type { KubeObject } from '../api/kube-object.js';
-import type { Status } from '../api/status.js';
+import type { KubeObject } from './kube-object.js';
+import type { Status } from './status.js';
 
 /** Query parameters of a list request. */
 export interface ListOptions {

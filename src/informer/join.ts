@@ -1,9 +1,9 @@
 import { map, merge, mergeMap, type Observable, type OperatorFunction } from 'rxjs';
-import type { KubeObject } from '../src/api/kube-object.js';
-import { DeletedFinalStateUnknown } from '../src/cache/delta.js';
-import type { InformerEvent } from '../src/cache/informer-event.js';
-import { deletionHandlingKey, type ObjectKey } from '../src/cache/keys.js';
-import type { Store } from '../src/cache/store.js';
+import type { KubeObject } from '../api/kube-object.js';
+import { DeletedFinalStateUnknown } from '../cache/delta.js';
+import type { InformerEvent } from '../cache/informer-event.js';
+import { deletionHandlingKey, type ObjectKey } from '../cache/keys.js';
+import type { Store } from '../cache/store.js';
 
 /**
  * One side of a join: an indexed store (an informer's cache) and how its objects name the join

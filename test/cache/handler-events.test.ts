@@ -2,8 +2,8 @@ import { map, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { DeletedFinalStateUnknown, Indexer, type InformerEvent, type PoppedDeltas } from '../../src/cache/index.js';
-import { handlerEvents } from '../../operators/handler-events.js';
-import { indexStore } from '../../operators/index-store.js';
+import { handlerEvents } from '../../src/cache/handler-events.js';
+import { indexStore } from '../../src/cache/index-store.js';
 import { marbles } from '../helpers/marbles.js';
 
 const pod = (name: string, rv: string): KubeObject => ({ metadata: { name, namespace: 'ns', resourceVersion: rv } });

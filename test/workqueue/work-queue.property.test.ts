@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { defer, finalize, map, Subject, timer } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { workQueue } from '../../operators/work-queue.js';
+import { workQueue } from '../../src/workqueue/work-queue.js';
 import type { ReconcileResult } from '../../src/workqueue/reconcile-result.js';
 
 type Behaviour = { ms: number; outcome: 'ok' | 'error' | 'requeue' | 'after'; after: number };

@@ -1,8 +1,8 @@
 import { filter, type MonoTypeOperatorFunction } from 'rxjs';
-import type { KubeObject } from '../src/api/kube-object.js';
-import { DeletedFinalStateUnknown } from '../src/cache/delta.js';
-import type { InformerEvent } from '../src/cache/informer-event.js';
-import { compileLabelSelector, type StructuredLabelSelector } from '../src/api/label-selector.js';
+import type { KubeObject } from '../api/kube-object.js';
+import { DeletedFinalStateUnknown } from '../cache/delta.js';
+import type { InformerEvent } from '../cache/informer-event.js';
+import { compileLabelSelector, type StructuredLabelSelector } from '../api/label-selector.js';
 
 /**
  * Decides whether an informer event should reach a handler (controller-runtime's `Predicate`).

@@ -1,9 +1,9 @@
 import { Observable, type OperatorFunction } from 'rxjs';
-import type { KubeObject } from '../src/api/kube-object.js';
-import { applyDeltas, type StoreChange } from '../src/cache/apply-deltas.js';
-import type { PoppedDeltas } from '../src/cache/delta.js';
-import type { CacheError } from '../src/cache/errors.js';
-import type { Indexer } from '../src/cache/indexer.js';
+import type { KubeObject } from '../api/kube-object.js';
+import { applyDeltas, type StoreChange } from './apply-deltas.js';
+import type { PoppedDeltas } from './delta.js';
+import type { CacheError } from './errors.js';
+import type { Indexer } from './indexer.js';
 
 /** Options of {@link indexStore}. */
 export interface IndexStoreOptions {

@@ -1,8 +1,8 @@
 import { from, Observable, type ObservableInput, type OperatorFunction, type Subscription } from 'rxjs';
-import type { KubeObject } from '../src/api/kube-object.js';
-import type { PoppedDeltas } from '../src/cache/delta.js';
-import { DeltaQueue, type DeltaQueueOptions } from '../src/cache/delta-queue.js';
-import type { FifoInput } from '../src/cache/fifo-op.js';
+import type { KubeObject } from '../api/kube-object.js';
+import type { PoppedDeltas } from './delta.js';
+import { DeltaQueue, type DeltaQueueOptions } from './delta-queue.js';
+import type { FifoInput } from './fifo-op.js';
 
 /** Options of {@link deltaFifo} without a processing step. */
 export interface DeltaFifoOptions<T extends KubeObject = KubeObject> extends DeltaQueueOptions<T> {

@@ -11,7 +11,7 @@ import {
   or,
   resourceVersionChanged,
   type EventPredicate,
-} from '../../operators/predicates.js';
+} from '../../src/informer/predicates.js';
 import type { KubeObject, ObjectMeta } from '../../src/api/kube-object.js';
 import { DeletedFinalStateUnknown, type InformerEvent } from '../../src/cache/index.js';
 import { LabelSelectorError } from '../../src/api/label-selector.js';

@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { InformerEvent } from '../../src/cache/index.js';
-import { filterTransitions } from '../../operators/filter-transitions.js';
+import { filterTransitions } from '../../src/informer/filter-transitions.js';
 import { marbles } from '../helpers/marbles.js';
 
 const r = (name: string): KubeObject => ({ metadata: { name }, ready: true });

@@ -1,7 +1,7 @@
 import { Observable, type OperatorFunction } from 'rxjs';
-import type { KubeObject } from '../src/api/kube-object.js';
-import { DeletedFinalStateUnknown } from '../src/cache/delta.js';
-import type { InformerEvent } from '../src/cache/informer-event.js';
+import type { KubeObject } from '../api/kube-object.js';
+import { DeletedFinalStateUnknown } from '../cache/delta.js';
+import type { InformerEvent } from '../cache/informer-event.js';
 
 /**
  * Filters handler notifications by a predicate on the object, turning updates that cross the

@@ -1,8 +1,8 @@
 import { mergeMap, type OperatorFunction } from 'rxjs';
-import type { KubeObject } from '../src/api/kube-object.js';
-import type { InformerEvent } from '../src/cache/informer-event.js';
-import { objectRequestsOf } from '../src/controller/event-requests.js';
-import type { RequestAdd } from '../src/controller/event-requests.js';
+import type { KubeObject } from '../api/kube-object.js';
+import type { InformerEvent } from '../cache/informer-event.js';
+import { objectRequestsOf } from './event-requests.js';
+import type { RequestAdd } from './event-requests.js';
 
 /**
  * Maps each informer event to a work-queue add for the event's own object (controller-runtime's

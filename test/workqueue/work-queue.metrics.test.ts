@@ -1,7 +1,7 @@
 import { map, Subject, timer } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { workQueue } from '../../operators/work-queue.js';
+import { workQueue } from '../../src/workqueue/work-queue.js';
 import { WORKQUEUE_METRIC_NAMES, type WorkQueueMetrics } from '../../src/workqueue/metrics.js';
 
 describe('workQueue metrics hooks', () => {

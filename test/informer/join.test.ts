@@ -1,6 +1,6 @@
 import { from, map, type Observable, of, tap } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { join, joinInputs, type Joined } from '../../operators/join.js';
+import { join, joinInputs, type Joined } from '../../src/informer/join.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { Indexer, type InformerEvent } from '../../src/cache/index.js';
 import { nameIndex, ownerUidIndex, uidIndex } from '../../src/controller/indexes.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toOwnerRequests } from '../../operators/to-owner-requests.js';
+import { toOwnerRequests } from '../../src/controller/to-owner-requests.js';
 import type { KubeObject, OwnerReference } from '../../src/api/kube-object.js';
 import type { InformerEvent } from '../../src/cache/index.js';
 import { marbles } from '../helpers/marbles.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapToRequests } from '../../operators/map-to-requests.js';
+import { mapToRequests } from '../../src/controller/map-to-requests.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { InformerEvent } from '../../src/cache/index.js';
 import { LOW_PRIORITY } from '../../src/controller/event-requests.js';

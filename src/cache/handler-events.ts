@@ -1,7 +1,7 @@
 import { map, type OperatorFunction } from 'rxjs';
-import type { KubeObject } from '../src/api/kube-object.js';
-import type { StoreChange } from '../src/cache/apply-deltas.js';
-import { type InformerEvent, toInformerEvent } from '../src/cache/informer-event.js';
+import type { KubeObject } from '../api/kube-object.js';
+import type { StoreChange } from './apply-deltas.js';
+import { type InformerEvent, toInformerEvent } from './informer-event.js';
 
 /**
  * Turns applied deltas into handler notifications (SEMANTICS SI-5, SI-6): `Deleted` → `delete`

@@ -9,21 +9,21 @@ import {
   type SchedulerLike,
   type Subscription,
 } from 'rxjs';
-import { defaultRateLimiter } from '../src/workqueue/default-rate-limiter.js';
-import { InvalidRequestError } from '../src/workqueue/invalid-request-error.js';
-import { KeyQueue, type QueueItem } from '../src/workqueue/key-queue.js';
-import { UNFINISHED_WORK_UPDATE_PERIOD, type WorkQueueMetrics } from '../src/workqueue/metrics.js';
-import type { RateLimiter } from '../src/workqueue/rate-limiter.js';
-import { ReconcileAbortedError } from '../src/workqueue/reconcile-aborted-error.js';
+import { defaultRateLimiter } from './default-rate-limiter.js';
+import { InvalidRequestError } from './invalid-request-error.js';
+import { KeyQueue, type QueueItem } from './key-queue.js';
+import { UNFINISHED_WORK_UPDATE_PERIOD, type WorkQueueMetrics } from './metrics.js';
+import type { RateLimiter } from './rate-limiter.js';
+import { ReconcileAbortedError } from './reconcile-aborted-error.js';
 import type {
   ReconcileOutcome,
   ReconcileOutcomeKind,
   ReconcileResult,
-} from '../src/workqueue/reconcile-result.js';
-import { ReconcileTimeoutError } from '../src/workqueue/reconcile-timeout-error.js';
-import { checkRequestKey, parseRequestKey, requestKey, type Request, type WorkQueueInput } from '../src/workqueue/request.js';
-import { isTerminalError } from '../src/workqueue/terminal-error.js';
-import { WorkQueueOptionsError } from '../src/workqueue/work-queue-options-error.js';
+} from './reconcile-result.js';
+import { ReconcileTimeoutError } from './reconcile-timeout-error.js';
+import { checkRequestKey, parseRequestKey, requestKey, type Request, type WorkQueueInput } from './request.js';
+import { isTerminalError } from './terminal-error.js';
+import { WorkQueueOptionsError } from './work-queue-options-error.js';
 
 /** What a reconcile step may return: a Promise, an Observable (its last value counts), or a plain value. */
 export type ReconcileReturn =
@@ -454,10 +454,10 @@ export function workQueue(
     });
 }
 
-export type { Request, WorkQueueAdd, WorkQueueInput } from '../src/workqueue/request.js';
-export type { ReconcileOutcome, ReconcileOutcomeKind, ReconcileResult } from '../src/workqueue/reconcile-result.js';
-export type { RateLimiter } from '../src/workqueue/rate-limiter.js';
-export type { WorkQueueMetrics } from '../src/workqueue/metrics.js';
+export type { Request, WorkQueueAdd, WorkQueueInput } from './request.js';
+export type { ReconcileOutcome, ReconcileOutcomeKind, ReconcileResult } from './reconcile-result.js';
+export type { RateLimiter } from './rate-limiter.js';
+export type { WorkQueueMetrics } from './metrics.js';
 
 function normalizeResult(value: unknown): ReconcileResult {
   if (value === null || typeof value !== 'object') return {};

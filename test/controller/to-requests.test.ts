@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { toRequests } from '../../operators/to-requests.js';
+import { toRequests } from '../../src/controller/to-requests.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { DeletedFinalStateUnknown, type InformerEvent } from '../../src/cache/index.js';
 import { LOW_PRIORITY } from '../../src/controller/event-requests.js';

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
 import { type CacheError, type FifoInput, Indexer, InvalidInputError, KeyError, type PoppedDeltas } from '../../src/cache/index.js';
-import { deltaFifo } from '../../operators/delta-fifo.js';
-import { indexStore } from '../../operators/index-store.js';
+import { deltaFifo } from '../../src/cache/delta-fifo.js';
+import { indexStore } from '../../src/cache/index-store.js';
 import { marbles } from '../helpers/marbles.js';
 
 const pod = (name: string, rv: string): KubeObject => ({ metadata: { name, namespace: 'ns', resourceVersion: rv } });

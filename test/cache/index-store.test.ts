@@ -10,7 +10,7 @@ import {
   type PoppedDeltas,
   type StoreChange,
 } from '../../src/cache/index.js';
-import { indexStore } from '../../operators/index-store.js';
+import { indexStore } from '../../src/cache/index-store.js';
 import { marbles } from '../helpers/marbles.js';
 
 const pod = (name: string, rv: string, node = 'n1'): KubeObject => ({
