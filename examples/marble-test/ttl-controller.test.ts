@@ -77,7 +77,7 @@ describe('TTL controller in virtual time', () => {
         name: uniqueName(),
         configMaps: fakeSource({ resource: CONFIG_MAPS, initial: [configMap('x', 0)] }),
         scheduler,
-        rateLimiter: exponentialFailureRateLimiter({ baseDelay: 10 }), // retry after 10, 20, 40, … frames
+        rateLimiter: exponentialFailureRateLimiter({ baseDelayMs: 10 }), // retry after 10, 20, 40, … frames
         // the API server refuses twice, then accepts (taking 1 frame)
         remove: () => {
           attempts.push(scheduler.now());

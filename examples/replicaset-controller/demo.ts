@@ -37,7 +37,7 @@ export async function runReplicaSetExample(options: ExampleOptions): Promise<Exa
   const trace = new Trace({ ...(options.write === undefined ? {} : { write: options.write }), ...(options.color === undefined ? {} : { color: options.color }) });
   const informers = new InformerFactory(options.client, { namespace });
   const syncs: SyncReport[] = [];
-  const mgr = manager({ client: options.client, gracefulShutdownTimeout: 5_000 });
+  const mgr = manager({ client: options.client, gracefulShutdownTimeoutMs: 5_000 });
   const recorder = mgr.getEventRecorder('replicaset-controller'); // SuccessfulCreate / SuccessfulDelete Events
   const ctrl = replicaSetController({
     recorder,

@@ -121,11 +121,11 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   /** Retry delays; default the work queue's (per-item exponential 5 ms … 1000 s). */
   readonly rateLimiter?: RateLimiter;
   /** How long to wait for the caches to sync before failing; default 120 000 (2 minutes, CR-4). */
-  readonly cacheSyncTimeout?: number;
+  readonly cacheSyncTimeoutMs?: number;
   /** Per-reconcile deadline (CR-3); default none. */
-  readonly reconcileTimeout?: number;
+  readonly reconcileTimeoutMs?: number;
   /** On stop, how long running reconciles may finish before being aborted; default 30 000. */
-  readonly shutdownGracePeriod?: number;
+  readonly shutdownGracePeriodMs?: number;
   /** Start only while leading (default true). */
   readonly needLeaderElection?: boolean;
   /** Allow a name that another controller in this process already uses. */
@@ -245,10 +245,10 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
   if (options.concurrency !== undefined && !Number.isInteger(options.concurrency)) {
     throw new ControllerBuildError(`concurrency must be an integer, got ${String(options.concurrency)}`);
   }
-  if (options.cacheSyncTimeout !== undefined && !(options.cacheSyncTimeout >= 0)) {
-    throw new ControllerBuildError(`cacheSyncTimeout must be a number ≥ 0 (ms), got ${String(options.cacheSyncTimeout)}`);
+  if (options.cacheSyncTimeoutMs !== undefined && !(options.cacheSyncTimeoutMs >= 0)) {
+    throw new ControllerBuildError(`cacheSyncTimeoutMs must be a number ≥ 0, got ${String(options.cacheSyncTimeoutMs)}`);
   }
-  const cacheSyncTimeout = options.cacheSyncTimeout === undefined || options.cacheSyncTimeout <= 0 ? 120_000 : options.cacheSyncTimeout;
+  const cacheSyncTimeout = options.cacheSyncTimeoutMs === undefined || options.cacheSyncTimeoutMs <= 0 ? 120_000 : options.cacheSyncTimeoutMs;
   const concurrency = options.concurrency === undefined || options.concurrency <= 0 ? 1 : options.concurrency;
   const scheduler = options.scheduler ?? asyncScheduler;
   const logger = (options.logger ?? noopLogger).child({ controller: name });
@@ -398,8 +398,8 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
             concurrency,
             scheduler,
             ...(options.rateLimiter === undefined ? {} : { rateLimiter: options.rateLimiter }),
-            ...(options.reconcileTimeout === undefined ? {} : { reconcileTimeout: options.reconcileTimeout }),
-            ...(options.shutdownGracePeriod === undefined ? {} : { shutdownGracePeriod: options.shutdownGracePeriod }),
+            ...(options.reconcileTimeoutMs === undefined ? {} : { reconcileTimeoutMs: options.reconcileTimeoutMs }),
+            ...(options.shutdownGracePeriodMs === undefined ? {} : { shutdownGracePeriodMs: options.shutdownGracePeriodMs }),
             ...(signal === undefined ? {} : { shutdown: signal }),
             ...(queueMetrics === undefined ? {} : { metrics: queueMetrics }),
           }),

@@ -21,7 +21,7 @@ export interface EventRecorderOptions {
   /** Attempts per event on transport errors. Default 12. */
   readonly maxTries?: number;
   /** Wait between attempts. Default 10 000. */
-  readonly retryInterval?: number;
+  readonly retryIntervalMs?: number;
   /** Events waiting to be written beyond this are dropped. Default 1000. */
   readonly maxQueued?: number;
 }
@@ -88,7 +88,7 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
   const scheduler = options.scheduler ?? asyncScheduler;
   const logger = options.logger ?? noopLogger;
   const maxTries = options.maxTries ?? 12;
-  const retryInterval = options.retryInterval ?? 10_000;
+  const retryInterval = options.retryIntervalMs ?? 10_000;
   const maxQueued = options.maxQueued ?? 1000;
   let seq = 0;
   const uniqueName = (objectName: string) => {

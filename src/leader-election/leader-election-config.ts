@@ -17,16 +17,16 @@ export interface LeaderElectionConfig {
    * How long others wait, from their own observation of a changed record, before they may take the
    * lease. Written (in whole seconds) as `leaseDurationSeconds`. Default 15 s.
    */
-  readonly leaseDuration?: number;
+  readonly leaseDurationMs?: number;
   /**
    * A leader stops leading once `renewDeadline` has passed since the START of its last successful
    * write; must be < leaseDuration. Default 10 s.
    */
-  readonly renewDeadline?: number;
+  readonly renewDeadlineMs?: number;
   /** Wait between attempts (acquire retries are jittered, renewals are not). Default 2 s. */
-  readonly retryPeriod?: number;
+  readonly retryPeriodMs?: number;
   /** Longest single attempt (get + write) before it counts as failed. Default renewDeadline / 2. */
-  readonly requestTimeout?: number;
+  readonly requestTimeoutMs?: number;
   /** Jitter of acquire retries; default {@link JITTER_FACTOR}. 0 disables jitter. */
   readonly jitterFactor?: number;
   /** Release the lease (empty holder) when the election is unsubscribed while holding it (LE-7). */
@@ -46,10 +46,10 @@ export interface LeaderElectionConfig {
 /** A config with every default filled in. */
 export interface ResolvedLeaderElectionConfig {
   readonly lock: LeaseLock;
-  readonly leaseDuration: number;
-  readonly renewDeadline: number;
-  readonly retryPeriod: number;
-  readonly requestTimeout: number;
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+  readonly requestTimeoutMs: number;
   readonly jitterFactor: number;
   readonly releaseOnCancel: boolean;
   readonly onStartedLeading: (() => void) | undefined;
@@ -76,30 +76,30 @@ export class LeaderElectionConfigError extends Error {
  * lock present; identity non-empty. Throws {@link LeaderElectionConfigError}.
  */
 export function resolveLeaderElectionConfig(config: LeaderElectionConfig): ResolvedLeaderElectionConfig {
-  const leaseDuration = config.leaseDuration ?? DEFAULT_LEASE_DURATION_MS;
-  const renewDeadline = config.renewDeadline ?? DEFAULT_RENEW_DEADLINE_MS;
-  const retryPeriod = config.retryPeriod ?? DEFAULT_RETRY_PERIOD_MS;
+  const leaseDuration = config.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS;
+  const renewDeadline = config.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS;
+  const retryPeriod = config.retryPeriodMs ?? DEFAULT_RETRY_PERIOD_MS;
   const jitterFactor = config.jitterFactor ?? JITTER_FACTOR;
   for (const [field, value] of [
-    ['leaseDuration', leaseDuration],
-    ['renewDeadline', renewDeadline],
-    ['retryPeriod', retryPeriod],
+    ['leaseDurationMs', leaseDuration],
+    ['renewDeadlineMs', renewDeadline],
+    ['retryPeriodMs', retryPeriod],
   ] as const) {
     if (typeof value !== 'number' || Number.isNaN(value)) throw new LeaderElectionConfigError(field, `${field} must be a number`);
   }
   if (leaseDuration <= renewDeadline) {
-    throw new LeaderElectionConfigError('leaseDuration', 'leaseDuration must be greater than renewDeadline');
+    throw new LeaderElectionConfigError('leaseDurationMs', 'leaseDurationMs must be greater than renewDeadlineMs');
   }
   if (renewDeadline <= JITTER_FACTOR * retryPeriod) {
-    throw new LeaderElectionConfigError('renewDeadline', `renewDeadline must be greater than retryPeriod*JitterFactor`);
+    throw new LeaderElectionConfigError('renewDeadlineMs', `renewDeadlineMs must be greater than retryPeriodMs × jitterFactor`);
   }
-  if (leaseDuration < 1) throw new LeaderElectionConfigError('leaseDuration', 'leaseDuration must be greater than zero');
-  if (renewDeadline < 1) throw new LeaderElectionConfigError('renewDeadline', 'renewDeadline must be greater than zero');
-  if (retryPeriod < 1) throw new LeaderElectionConfigError('retryPeriod', 'retryPeriod must be greater than zero');
+  if (leaseDuration < 1) throw new LeaderElectionConfigError('leaseDurationMs', 'leaseDurationMs must be greater than zero');
+  if (renewDeadline < 1) throw new LeaderElectionConfigError('renewDeadlineMs', 'renewDeadlineMs must be greater than zero');
+  if (retryPeriod < 1) throw new LeaderElectionConfigError('retryPeriodMs', 'retryPeriodMs must be greater than zero');
   if (leaseDuration < 1000) {
-    throw new LeaderElectionConfigError('leaseDuration', 'leaseDuration must be at least 1 s (it is written in whole seconds)');
+    throw new LeaderElectionConfigError('leaseDurationMs', 'leaseDurationMs must be at least 1 s (it is written in whole seconds)');
   }
-  const requestTimeout = config.requestTimeout ?? renewDeadline / 2;
+  const requestTimeout = config.requestTimeoutMs ?? renewDeadline / 2;
   if (!(requestTimeout > 0)) throw new LeaderElectionConfigError('requestTimeout', 'requestTimeout must be greater than zero');
   if (!(jitterFactor >= 0)) throw new LeaderElectionConfigError('jitterFactor', 'jitterFactor must be >= 0');
   for (const field of ['onStartedLeading', 'onStoppedLeading', 'onNewLeader'] as const) {
@@ -112,10 +112,10 @@ export function resolveLeaderElectionConfig(config: LeaderElectionConfig): Resol
   }
   return {
     lock: config.lock,
-    leaseDuration,
-    renewDeadline,
-    retryPeriod,
-    requestTimeout,
+    leaseDurationMs: leaseDuration,
+    renewDeadlineMs: renewDeadline,
+    retryPeriodMs: retryPeriod,
+    requestTimeoutMs: requestTimeout,
     jitterFactor,
     releaseOnCancel: config.releaseOnCancel ?? false,
     onStartedLeading: config.onStartedLeading,

@@ -75,7 +75,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElection {
   const cfg = resolveLeaderElectionConfig(config);
   const scheduler = cfg.scheduler ?? asyncScheduler;
   const identity = cfg.lock.identity;
-  const elector = new LeaderElector(cfg.lock, cfg.leaseDuration, scheduler);
+  const elector = new LeaderElector(cfg.lock, cfg.leaseDurationMs, scheduler);
   let leading = false;
   let deadlineAt = Number.NEGATIVE_INFINITY;
 
@@ -114,7 +114,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElection {
     };
     let lastAttemptStart = Number.NEGATIVE_INFINITY;
     const acquireWait = (): number => {
-      const jittered = cfg.retryPeriod * (1 + cfg.jitterFactor * cfg.random());
+      const jittered = cfg.retryPeriodMs * (1 + cfg.jitterFactor * cfg.random());
       const holder = elector.observedHolder();
       if (holder === undefined || holder === identity) return jittered;
       const expiry = elector.observedExpiry();
@@ -135,7 +135,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElection {
     const attempt = (): void => {
       const start = scheduler.now();
       lastAttemptStart = start;
-      const budget = leading ? Math.min(cfg.requestTimeout, deadlineAt - start) : cfg.requestTimeout;
+      const budget = leading ? Math.min(cfg.requestTimeoutMs, deadlineAt - start) : cfg.requestTimeoutMs;
       if (budget <= 0) {
         lose();
         scheduleAttempt(acquireWait());
@@ -150,8 +150,8 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElection {
       attemptSub = undefined;
       if (stopped) return;
       const now = scheduler.now();
-      if (ok && now < start + cfg.renewDeadline) {
-        deadlineAt = start + cfg.renewDeadline;
+      if (ok && now < start + cfg.renewDeadlineMs) {
+        deadlineAt = start + cfg.renewDeadlineMs;
         deadlineSub?.unsubscribe();
         deadlineSub = scheduler.schedule(() => {
           lose();
@@ -162,13 +162,13 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElection {
         }
         reportLeader();
         emit();
-        scheduleAttempt(cfg.retryPeriod);
+        scheduleAttempt(cfg.retryPeriodMs);
         return;
       }
       if (leading && elector.observedHolder() !== identity) lose();
       reportLeader();
       emit();
-      scheduleAttempt(leading ? cfg.retryPeriod : acquireWait());
+      scheduleAttempt(leading ? cfg.retryPeriodMs : acquireWait());
     };
 
     emit();
@@ -185,7 +185,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElection {
       if (cfg.releaseOnCancel) {
         elector
           .release()
-          .pipe(timeout({ first: cfg.renewDeadline, with: () => of(false), scheduler }))
+          .pipe(timeout({ first: cfg.renewDeadlineMs, with: () => of(false), scheduler }))
           .subscribe();
       }
     };

@@ -18,9 +18,9 @@ export interface ManagerLeaderElectionConfig {
   readonly id: string;
   readonly namespace: string;
   readonly identity: string;
-  readonly leaseDuration: number;
-  readonly renewDeadline: number;
-  readonly retryPeriod: number;
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
   readonly releaseOnCancel: boolean;
 }
 
@@ -35,9 +35,9 @@ export interface ManagerLeaderElectionOptions {
   readonly namespace?: string;
   /** Default `<hostname>_<uuid>`. */
   readonly identity?: string;
-  readonly leaseDuration?: number;
-  readonly renewDeadline?: number;
-  readonly retryPeriod?: number;
+  readonly leaseDurationMs?: number;
+  readonly renewDeadlineMs?: number;
+  readonly retryPeriodMs?: number;
   readonly releaseOnCancel?: boolean;
   /**
    * Creates the elector. Default: rxkube's Lease-based election (`leaseLeadership`) through the
@@ -58,9 +58,9 @@ export function resolveManagerLeaderElection(
   readNamespace: () => string | undefined = readInClusterNamespace,
 ): ManagerLeaderElectionConfig {
   if (!options.id) throw new ManagerConfigError('LeaderElectionID must be configured');
-  const leaseDuration = options.leaseDuration ?? 15_000;
-  const renewDeadline = options.renewDeadline ?? 10_000;
-  const retryPeriod = options.retryPeriod ?? 2_000;
+  const leaseDuration = options.leaseDurationMs ?? 15_000;
+  const renewDeadline = options.renewDeadlineMs ?? 10_000;
+  const retryPeriod = options.retryPeriodMs ?? 2_000;
   if (!(leaseDuration > renewDeadline)) {
     throw new ManagerConfigError('leaseDuration must be greater than renewDeadline');
   }
@@ -80,9 +80,9 @@ export function resolveManagerLeaderElection(
     id: options.id,
     namespace,
     identity: options.identity ?? `${hostname()}_${randomUUID()}`,
-    leaseDuration,
-    renewDeadline,
-    retryPeriod,
+    leaseDurationMs: leaseDuration,
+    renewDeadlineMs: renewDeadline,
+    retryPeriodMs: retryPeriod,
     releaseOnCancel: options.releaseOnCancel ?? false,
   };
 }

@@ -26,9 +26,9 @@ export function leaseLeadership(api: LeaseApi, options: LeaseLeadershipOptions =
         c.identity,
         options.labels === undefined ? {} : { labels: options.labels },
       ),
-      leaseDuration: c.leaseDuration,
-      renewDeadline: c.renewDeadline,
-      retryPeriod: c.retryPeriod,
+      leaseDurationMs: c.leaseDurationMs,
+      renewDeadlineMs: c.renewDeadlineMs,
+      retryPeriodMs: c.retryPeriodMs,
       releaseOnCancel: c.releaseOnCancel,
       ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
     });

@@ -70,7 +70,7 @@ export interface ManagerOptions {
   /** Registry for this manager's metrics; default a fresh one (never the global registry). */
   readonly registry?: Registry;
   /** Default 30 000; 0 = don't wait for runnables to stop; < 0 = wait forever. */
-  readonly gracefulShutdownTimeout?: number;
+  readonly gracefulShutdownTimeoutMs?: number;
   readonly logger?: Logger;
   /** Scheduler for the shutdown timer. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
@@ -135,9 +135,9 @@ const STOP_ORDER: readonly (readonly RunnableGroupName[])[] = [
 export function manager(options: ManagerOptions = {}): Manager {
   const logger = options.logger ?? noopLogger;
   const scheduler = options.scheduler ?? asyncScheduler;
-  const grace = options.gracefulShutdownTimeout ?? 30_000;
+  const grace = options.gracefulShutdownTimeoutMs ?? 30_000;
   if (typeof grace !== 'number' || Number.isNaN(grace)) {
-    throw new ManagerConfigError(`gracefulShutdownTimeout must be a number of milliseconds, got ${String(grace)}`);
+    throw new ManagerConfigError(`gracefulShutdownTimeoutMs must be a number of milliseconds, got ${String(grace)}`);
   }
   const metrics = managerMetrics(options.registry);
   const leConfig = options.leaderElection ? resolveManagerLeaderElection(options.leaderElection) : undefined;

@@ -11,7 +11,7 @@ import type { RateLimiter } from './rate-limiter.js';
  * follows the priority queue's semantics (PQ-1), so it takes the same default.
  */
 export function defaultRateLimiter(): RateLimiter {
-  return exponentialFailureRateLimiter({ baseDelay: 5, maxDelay: 1_000_000 });
+  return exponentialFailureRateLimiter({ baseDelayMs: 5, maxDelayMs: 1_000_000 });
 }
 
 /**
@@ -21,7 +21,7 @@ export function defaultRateLimiter(): RateLimiter {
  */
 export function defaultControllerRateLimiter(scheduler?: SchedulerLike): RateLimiter {
   return maxOfRateLimiter(
-    exponentialFailureRateLimiter({ baseDelay: 5, maxDelay: 1_000_000 }),
+    exponentialFailureRateLimiter({ baseDelayMs: 5, maxDelayMs: 1_000_000 }),
     bucketRateLimiter({ qps: 10, burst: 100, ...(scheduler ? { scheduler } : {}) }),
   );
 }

@@ -3,9 +3,9 @@ import { checkDuration, RateLimiterOptionsError, type RateLimiter } from './rate
 /** Options of {@link exponentialFailureRateLimiter}. */
 export interface ExponentialFailureRateLimiterOptions {
   /** First delay (ms). Default 5 (controller-runtime). */
-  readonly baseDelay?: number;
+  readonly baseDelayMs?: number;
   /** Largest delay (ms). Default 1 000 000 (1000 s). */
-  readonly maxDelay?: number;
+  readonly maxDelayMs?: number;
 }
 
 /**
@@ -13,8 +13,8 @@ export interface ExponentialFailureRateLimiterOptions {
  * `min(baseDelay · 2ⁿ, maxDelay)` — 5, 10, 20, … ms up to 1000 s by default.
  */
 export function exponentialFailureRateLimiter(options: ExponentialFailureRateLimiterOptions = {}): RateLimiter {
-  const base = checkDuration('baseDelay', options.baseDelay ?? 5);
-  const max = checkDuration('maxDelay', options.maxDelay ?? 1_000_000);
+  const base = checkDuration('baseDelayMs', options.baseDelayMs ?? 5);
+  const max = checkDuration('maxDelayMs', options.maxDelayMs ?? 1_000_000);
   if (max < base) throw new RateLimiterOptionsError(`maxDelay (${max}) must be ≥ baseDelay (${base})`);
   const failures = new Map<string, number>();
   return {

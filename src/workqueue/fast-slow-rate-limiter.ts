@@ -3,17 +3,17 @@ import { checkDuration, RateLimiterOptionsError, type RateLimiter } from './rate
 /** Options of {@link fastSlowRateLimiter}. */
 export interface FastSlowRateLimiterOptions {
   /** Delay (ms) for the first `maxFastAttempts` retries. */
-  readonly fastDelay: number;
+  readonly fastDelayMs: number;
   /** Delay (ms) for every later retry. */
-  readonly slowDelay: number;
+  readonly slowDelayMs: number;
   /** How many retries use `fastDelay`. */
   readonly maxFastAttempts: number;
 }
 
 /** Per-key two-speed backoff (RL-4): `fastDelay` for the first `maxFastAttempts` retries, then `slowDelay`. */
 export function fastSlowRateLimiter(options: FastSlowRateLimiterOptions): RateLimiter {
-  const fast = checkDuration('fastDelay', options.fastDelay);
-  const slow = checkDuration('slowDelay', options.slowDelay);
+  const fast = checkDuration('fastDelayMs', options.fastDelayMs);
+  const slow = checkDuration('slowDelayMs', options.slowDelayMs);
   const maxFast = options.maxFastAttempts;
   if (!Number.isInteger(maxFast) || maxFast < 0) {
     throw new RateLimiterOptionsError(`maxFastAttempts must be an integer ≥ 0, got ${maxFast}`);

@@ -19,7 +19,7 @@ export class RateLimiterOptionsError extends RangeError {
 /** @internal checks a millisecond duration parameter. */
 export function checkDuration(name: string, value: number): number {
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
-    throw new RateLimiterOptionsError(`${name} must be a number ≥ 0 (ms), got ${String(value)}`);
+    throw new RateLimiterOptionsError(`${name} must be a number of milliseconds ≥ 0, got ${String(value)}`);
   }
   return value;
 }

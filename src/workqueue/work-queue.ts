@@ -54,13 +54,13 @@ export interface WorkQueueOptions {
   /** Timers and clock. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /** Per-reconcile deadline (ms, CR-3). Default none; above 2³¹−1 ms (≈ 24.8 days) also none. */
-  readonly reconcileTimeout?: number;
+  readonly reconcileTimeoutMs?: number;
   /**
    * On graceful shutdown, how long (ms) running reconciles may take before their signals are
    * aborted. Default 30 000 (controller-runtime's graceful shutdown timeout); `Infinity` (or
    * anything above 2³¹−1 ms) waits for them.
    */
-  readonly shutdownGracePeriod?: number;
+  readonly shutdownGracePeriodMs?: number;
   /**
    * On graceful shutdown, keep handing out keys that are already due (including keys re-added
    * while running) until none is left or the grace period ends. Default false: only running
@@ -123,9 +123,9 @@ export function workQueue(
   if (typeof reconcile !== 'function') throw new WorkQueueOptionsError('workQueue needs a reconcile function');
   const concurrency = checkConcurrency(options.concurrency);
   // Deadlines beyond what a timer can hold (2³¹−1 ms ≈ 24.8 days) count as none.
-  const rawTimeout = checkOptionalDuration('reconcileTimeout', options.reconcileTimeout);
+  const rawTimeout = checkOptionalDuration('reconcileTimeoutMs', options.reconcileTimeoutMs);
   const timeout = rawTimeout !== undefined && rawTimeout <= MAX_TIMER_DELAY ? rawTimeout : undefined;
-  const rawGrace = checkOptionalDuration('shutdownGracePeriod', options.shutdownGracePeriod) ?? 30_000;
+  const rawGrace = checkOptionalDuration('shutdownGracePeriodMs', options.shutdownGracePeriodMs) ?? 30_000;
   const grace = rawGrace <= MAX_TIMER_DELAY ? rawGrace : Infinity;
   const scheduler = options.scheduler ?? asyncScheduler;
   const drain = options.drain === true;
@@ -487,7 +487,7 @@ function checkConcurrency(value: number | undefined): number {
 function checkOptionalDuration(name: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
-    throw new WorkQueueOptionsError(`${name} must be a number ≥ 0 (ms), got ${String(value)}`);
+    throw new WorkQueueOptionsError(`${name} must be a number of milliseconds ≥ 0, got ${String(value)}`);
   }
   return value;
 }

@@ -34,7 +34,7 @@ describe('CR-4 controller defaults', () => {
       const c = controller({
         name: name(),
         for: fakeSource({ resource: CM, name: 'cms', synced$: m.cold('-') }),
-        cacheSyncTimeout: 0,
+        cacheSyncTimeoutMs: 0,
         scheduler: m.scheduler,
         reconcile: () => undefined,
       });

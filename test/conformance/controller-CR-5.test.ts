@@ -39,7 +39,7 @@ describe('CR-5 controller start', () => {
     'errors with CacheSyncTimeoutError naming the unsynced source after cacheSyncTimeout',
     marbles((m) => {
       const src = fakeSource({ resource: CM, name: 'v1/ConfigMap', synced$: NEVER });
-      const c = controller({ name: name(), for: src, scheduler: m.scheduler, cacheSyncTimeout: 50, reconcile: () => undefined });
+      const c = controller({ name: name(), for: src, scheduler: m.scheduler, cacheSyncTimeoutMs: 50, reconcile: () => undefined });
       m.expect(c.run()).toBeObservable('50ms #', undefined, new CacheSyncTimeoutError(c.name, ['v1/ConfigMap'], 50));
     }),
   );

@@ -26,22 +26,22 @@ describe('LE-1 config validation', () => {
   });
 
   it('requires leaseDuration > renewDeadline', () => {
-    const err = fails({ leaseDuration: 10_000, renewDeadline: 10_000 });
-    expect(err.field).toBe('leaseDuration');
-    expect(err.message).toBe('leaseDuration must be greater than renewDeadline');
+    const err = fails({ leaseDurationMs: 10_000, renewDeadlineMs: 10_000 });
+    expect(err.field).toBe('leaseDurationMs');
+    expect(err.message).toBe('leaseDurationMs must be greater than renewDeadlineMs');
   });
 
   it('requires renewDeadline > 1.2 × retryPeriod', () => {
-    expect(fails({ renewDeadline: 2_400, retryPeriod: 2_000 }).message).toBe('renewDeadline must be greater than retryPeriod*JitterFactor');
-    expect(() => leaderElection({ lock, renewDeadline: 2_401, retryPeriod: 2_000 })).not.toThrow();
+    expect(fails({ renewDeadlineMs: 2_400, retryPeriodMs: 2_000 }).message).toBe('renewDeadlineMs must be greater than retryPeriodMs × jitterFactor');
+    expect(() => leaderElection({ lock, renewDeadlineMs: 2_401, retryPeriodMs: 2_000 })).not.toThrow();
   });
 
   it('requires all three durations > 0, checked after the ordering rules', () => {
-    expect(fails({ leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: 0 }).field).toBe('retryPeriod');
-    expect(fails({ leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: -1 }).field).toBe('retryPeriod');
+    expect(fails({ leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 0 }).field).toBe('retryPeriodMs');
+    expect(fails({ leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: -1 }).field).toBe('retryPeriodMs');
     // Ordering comes first: a negative renewDeadline with retryPeriod 2s fails the jitter rule.
-    expect(fails({ renewDeadline: -5, retryPeriod: 2_000 }).field).toBe('renewDeadline');
-    expect(fails({ leaseDuration: Number.NaN }).field).toBe('leaseDuration');
+    expect(fails({ renewDeadlineMs: -5, retryPeriodMs: 2_000 }).field).toBe('renewDeadlineMs');
+    expect(fails({ leaseDurationMs: Number.NaN }).field).toBe('leaseDurationMs');
   });
 
   it('rejects non-function callbacks (callbacks are optional: leading$ / leader$ carry the same)', () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 describe('CR-11 Defaults', () => {
   it('lease 15s, renew 10s, retry 2s, identity <hostname>_<uuid>, id required, namespace from the in-cluster file', () => {
     const cfg = resolveManagerLeaderElection({ id: 'lock', elector: electorStub().factory }, () => 'from-file');
-    expect(cfg).toMatchObject({ id: 'lock', namespace: 'from-file', leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: 2_000 });
+    expect(cfg).toMatchObject({ id: 'lock', namespace: 'from-file', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
     expect(cfg.identity.startsWith(`${hostname()}_`)).toBe(true);
     expect(cfg.identity.slice(hostname().length + 1)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(() => resolveManagerLeaderElection({ id: '', elector: electorStub().factory }, () => 'ns')).toThrow('LeaderElectionID must be configured');

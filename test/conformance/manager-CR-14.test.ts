@@ -34,7 +34,7 @@ describe('CR-14 Stop order & grace', () => {
   it('timeout > 0 is an error when exceeded; 0 does not wait; < 0 waits forever', async () => {
     for (const [timeout, expectAt, message] of [[5_000, 5_000, 'failed waiting for all runnables to end within grace period of 5s'], [0, 0, undefined]] as const) {
       const vt = virtualTime();
-      const mgr = manager({ scheduler: vt.scheduler, gracefulShutdownTimeout: timeout });
+      const mgr = manager({ scheduler: vt.scheduler, gracefulShutdownTimeoutMs: timeout });
       mgr.add(fakeRunnable(vt, 'stuck', { stopAfter: Infinity }));
       const ac = new AbortController();
       const o = outcome(mgr.start(ac.signal));
@@ -49,7 +49,7 @@ describe('CR-14 Stop order & grace', () => {
       expect(o.error === undefined ? undefined : (o.error as Error).message).toBe(message);
     }
     const vt = virtualTime();
-    const mgr = manager({ scheduler: vt.scheduler, gracefulShutdownTimeout: -1 });
+    const mgr = manager({ scheduler: vt.scheduler, gracefulShutdownTimeoutMs: -1 });
     mgr.add(fakeRunnable(vt, 'slow', { stopAfter: 86_400_000 }));
     const ac = new AbortController();
     const o = outcome(mgr.start(ac.signal));

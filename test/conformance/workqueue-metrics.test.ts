@@ -44,7 +44,7 @@ describe('§6.4 metrics', () => {
           unfinishedWorkSeconds: (s) => gauges.push(`u=${s}@${now()}`),
           longestRunningProcessorSeconds: (s) => gauges.push(`l=${s}@${now()}`),
         },
-        shutdownGracePeriod: 1200,
+        shutdownGracePeriodMs: 1200,
       },
       (h) => {
         now = () => h.ts.now();

@@ -37,7 +37,7 @@ describe('§8.3 priority queue', () => {
 
     // through the operator: rateLimited → after = min(after, limiter.when); retries count every add with after
     let retries = 0;
-    const limiter = exponentialFailureRateLimiter({ baseDelay: 20 });
+    const limiter = exponentialFailureRateLimiter({ baseDelayMs: 20 });
     const h = runQueue({}, { rateLimiter: limiter, metrics: { retries: () => retries++ } }, (h) => {
       h.input.next({ request: 'p', after: 100, rateLimited: true }); // min(100, 20) = 20
       h.input.next({ request: 'q', after: 10, rateLimited: true }); // min(10, 20) = 10

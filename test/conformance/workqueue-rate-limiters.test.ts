@@ -14,16 +14,16 @@ const times = (l: RateLimiter, key: string, n: number) => Array.from({ length: n
 
 describe('§6.3 rate limiters', () => {
   it('RL-1 per-item exponential: base·2ⁿ capped, overflow-safe, forget resets', () => {
-    const l = exponentialFailureRateLimiter({ baseDelay: 1, maxDelay: 1_000_000 });
+    const l = exponentialFailureRateLimiter({ baseDelayMs: 1, maxDelayMs: 1_000_000 });
     expect(times(l, 'one', 5)).toEqual([1, 2, 4, 8, 16]);
     expect(l.numRequeues('one')).toBe(5);
     l.forget('one');
     expect(l.numRequeues('one')).toBe(0);
     expect(l.when('one')).toBe(1);
-    const o = exponentialFailureRateLimiter({ baseDelay: 1, maxDelay: 1_000_000 });
+    const o = exponentialFailureRateLimiter({ baseDelayMs: 1, maxDelayMs: 1_000_000 });
     expect(times(o, 'k', 6)[5]).toBe(32);
     expect(times(o, 'k', 1000).at(-1)).toBe(1_000_000);
-    const minute = exponentialFailureRateLimiter({ baseDelay: 60_000, maxDelay: 1_000_000 });
+    const minute = exponentialFailureRateLimiter({ baseDelayMs: 60_000, maxDelayMs: 1_000_000 });
     expect(times(minute, 'k', 3)[2]).toBe(240_000);
     const ctrl = exponentialFailureRateLimiter(); // controller defaults 5 ms … 1000 s
     const d = times(ctrl, 'k', 20);
@@ -44,8 +44,8 @@ describe('§6.3 rate limiters', () => {
   it('RL-3 max-of: every limiter is consulted, max wins; default controller limiter = max(exp 5ms, bucket 10/100)', () => {
     const s = new VirtualTimeScheduler();
     const l = maxOfRateLimiter(
-      fastSlowRateLimiter({ fastDelay: 5, slowDelay: 3000, maxFastAttempts: 3 }),
-      exponentialFailureRateLimiter({ baseDelay: 1, maxDelay: 1 }),
+      fastSlowRateLimiter({ fastDelayMs: 5, slowDelayMs: 3000, maxFastAttempts: 3 }),
+      exponentialFailureRateLimiter({ baseDelayMs: 1, maxDelayMs: 1 }),
     );
     expect(times(l, 'one', 4)).toEqual([5, 5, 5, 3000]);
     expect(l.numRequeues('one')).toBe(4);
@@ -58,7 +58,7 @@ describe('§6.3 rate limiters', () => {
   });
 
   it('RL-4 fast-slow: increments first; count ≤ maxFast → fast, else slow', () => {
-    const l = fastSlowRateLimiter({ fastDelay: 5, slowDelay: 10_000, maxFastAttempts: 3 });
+    const l = fastSlowRateLimiter({ fastDelayMs: 5, slowDelayMs: 10_000, maxFastAttempts: 3 });
     expect(times(l, 'one', 5)).toEqual([5, 5, 5, 10_000, 10_000]);
     expect(l.numRequeues('one')).toBe(5);
     l.forget('one');
@@ -66,13 +66,13 @@ describe('§6.3 rate limiters', () => {
   });
 
   it('RL-5 with-max-wait caps the delay', () => {
-    const l = withMaxWaitRateLimiter(exponentialFailureRateLimiter({ baseDelay: 1000, maxDelay: 1_000_000 }), 5000);
+    const l = withMaxWaitRateLimiter(exponentialFailureRateLimiter({ baseDelayMs: 1000, maxDelayMs: 1_000_000 }), 5000);
     expect(times(l, 'k', 5)).toEqual([1000, 2000, 4000, 5000, 5000]);
     expect(l.numRequeues('k')).toBe(5);
   });
 
   it('RL-6 rate-limited requeue: addAfter(when); forget resets; the limiter is consulted even while shutting down', () => {
-    const l = exponentialFailureRateLimiter({ baseDelay: 1 });
+    const l = exponentialFailureRateLimiter({ baseDelayMs: 1 });
     const err = { ms: 0, error: new Error('x') };
     // errors at 0, 1, 3 → delays 1 ms, 2 ms, 4 ms; success forgets → next error waits 1 ms again
     const h = runQueue({ a: [err, err, { ms: 0 }, err, { ms: 0 }] }, { rateLimiter: l }, (h) => {

@@ -11,7 +11,7 @@ import { runQueue } from '../workqueue/harness.js';
 
 describe('§8.1 reconcile results', () => {
   it('CR-1 outcome table: terminal / error / requeueAfter / requeue / success, error wins over a result', () => {
-    const limiter = exponentialFailureRateLimiter({ baseDelay: 5 });
+    const limiter = exponentialFailureRateLimiter({ baseDelayMs: 5 });
     const h = runQueue(
       {
         term: [{ ms: 0, error: new Error('outer', { cause: new TerminalError(new Error('bad')) }) }],
@@ -81,7 +81,7 @@ describe('§8.1 reconcile results', () => {
       if (n === 2) return timer(3).pipe(map(() => { throw new Error('own error'); }));
       return timer(3).pipe(map(() => undefined));
     };
-    const h = runQueue({}, { reconcileTimeout: 10 }, (h) => h.input.next('a'), reconcile);
+    const h = runQueue({}, { reconcileTimeoutMs: 10 }, (h) => h.input.next('a'), reconcile);
     expect(h.outcomes.map((o) => [o.kind, o.timedOut, o.startedAt])).toEqual([
       ['error', true, 0],
       ['error', false, 15],

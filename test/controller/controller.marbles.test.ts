@@ -65,7 +65,7 @@ describe('controller in virtual time', () => {
         for: configMaps,
         scheduler: m.scheduler,
         concurrency: 2,
-        rateLimiter: exponentialFailureRateLimiter({ baseDelay: 10 }), // 10, 20, 40 … frames
+        rateLimiter: exponentialFailureRateLimiter({ baseDelayMs: 10 }), // 10, 20, 40 … frames
         reconcile: (req) => {
           if (req.name === 't') throw new TerminalError(new Error('bad spec'));
           xCalls++;
@@ -231,7 +231,7 @@ describe('controller in virtual time', () => {
     const src = fakeSource({ resource: CONFIG_MAPS });
     const name = uniqueName('bad-build');
     expect(() => controller({ name, for: src, concurrency: 1.5, reconcile: () => undefined })).toThrow(/concurrency must be an integer/);
-    expect(() => controller({ name, for: src, cacheSyncTimeout: Number.NaN, reconcile: () => undefined })).toThrow(/cacheSyncTimeout/);
+    expect(() => controller({ name, for: src, cacheSyncTimeoutMs: Number.NaN, reconcile: () => undefined })).toThrow(/cacheSyncTimeout/);
     expect(() => controller({ name, for: src, reconcile: () => undefined })).not.toThrow();
   });
 });

@@ -68,7 +68,7 @@ describe('hygiene: informer, factory, controller, manager', () => {
       name: 'hygiene-http',
       for: asSource(informer),
       concurrency: 3,
-      shutdownGracePeriod: 2_000,
+      shutdownGracePeriodMs: 2_000,
       reconcile: async (req) => {
         reconciles++;
         await new Promise((r) => setTimeout(r, 2));
@@ -91,7 +91,7 @@ describe('hygiene: informer, factory, controller, manager', () => {
 
   it('manager with health + metrics servers, an informer cache and a controller: stop leaves nothing', async () => {
     const baseline = activeResources();
-    const mgr = manager({ kubeConfig: server.kubeConfig, health: { port: 0 }, metrics: { port: 0 }, gracefulShutdownTimeout: 5_000 });
+    const mgr = manager({ kubeConfig: server.kubeConfig, health: { port: 0 }, metrics: { port: 0 }, gracefulShutdownTimeoutMs: 5_000 });
     const informer = sharedInformer({ client: mgr.client, resource: CM, scope: { namespace: 'default' } });
     mgr.add(cacheRunnable({ name: 'configmaps', source: informer.run$, synced$: informer.synced$ }));
     let reconciles = 0;

@@ -36,7 +36,7 @@ const objects = Array.from({ length: 200 }, (_, i): KubeObject => ({ apiVersion:
 async function cycle(): Promise<void> {
   const server = await startApiServer({ bookmarkIntervalMs: 50 });
   server.seed(objects);
-  const mgr = manager({ kubeConfig: server.kubeConfig, health: { port: 0 }, gracefulShutdownTimeout: 5_000 });
+  const mgr = manager({ kubeConfig: server.kubeConfig, health: { port: 0 }, gracefulShutdownTimeoutMs: 5_000 });
   const informer = sharedInformer({ client: mgr.client, resource: { apiVersion: 'v1', kind: 'ConfigMap' }, scope: { namespace: 'default' } });
   mgr.add(cacheRunnable({ name: 'configmaps', source: informer.run$, synced$: informer.synced$ }));
   const subs = [0, 1, 2].map((i) => informer.listen({ name: `s${i}` }).events$.subscribe());

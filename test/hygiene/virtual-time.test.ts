@@ -66,7 +66,7 @@ describe('hygiene: virtual-time scheduler queues are empty after stop', () => {
       for: asSource(informer),
       scheduler: vt.scheduler,
       concurrency: 2,
-      shutdownGracePeriod: 1_000,
+      shutdownGracePeriodMs: 1_000,
       reconcile: (req) => {
         calls++;
         if (req.name === 'a') return { requeueAfter: 700 };

@@ -46,9 +46,9 @@ function candidates(srv: ApiServer, ids: string[], releaseOnCancel = false) {
     clients.push(client);
     const election = leaderElection({
       lock: new LeaseLock(kubeClientLeaseApi(client), REF, id),
-      leaseDuration: L,
-      renewDeadline: RD,
-      retryPeriod: R,
+      leaseDurationMs: L,
+      renewDeadlineMs: RD,
+      retryPeriodMs: R,
       releaseOnCancel,
     });
     const sub = election.leading$.subscribe((isLeading) => {

@@ -24,7 +24,7 @@ function cluster(vt: VirtualTime, api: InMemoryLeaseApi, names: readonly string[
   const candidates: Candidate[] = names.map((name) => {
     const mgr = manager({
       scheduler: vt.scheduler,
-      gracefulShutdownTimeout: 5_000,
+      gracefulShutdownTimeoutMs: 5_000,
       leaderElection: {
         id: 'rxkube-lock',
         namespace: 'kube-system',

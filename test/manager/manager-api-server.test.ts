@@ -29,8 +29,8 @@ describe('manager leader election over HTTP (embedded API server)', () => {
     const runs = ['a', 'b', 'c'].map((name) => {
       const mgr = manager({
         kubeConfig: srv.kubeConfig,
-        gracefulShutdownTimeout: 2_000,
-        leaderElection: { id: 'rxkube-test', namespace: 'kube-system', identity: name, leaseDuration: 2_000, renewDeadline: 1_500, retryPeriod: 500 },
+        gracefulShutdownTimeoutMs: 2_000,
+        leaderElection: { id: 'rxkube-test', namespace: 'kube-system', identity: name, leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 500 },
       });
       managers.push(mgr);
       mgr.add({

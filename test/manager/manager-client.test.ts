@@ -72,7 +72,7 @@ describe('default leader election', () => {
 
 describe('option validation', () => {
   it('rejects a non-numeric graceful shutdown timeout', () => {
-    expect(() => manager({ gracefulShutdownTimeout: Number.NaN })).toThrow(ManagerConfigError);
-    expect(() => manager({ gracefulShutdownTimeout: '5s' as unknown as number })).toThrow('gracefulShutdownTimeout must be a number');
+    expect(() => manager({ gracefulShutdownTimeoutMs: Number.NaN })).toThrow(ManagerConfigError);
+    expect(() => manager({ gracefulShutdownTimeoutMs: '5s' as unknown as number })).toThrow('gracefulShutdownTimeoutMs must be a number');
   });
 });

@@ -168,7 +168,7 @@ describe('graceful shutdown timeout (CR-14)', () => {
 
   it('still stops the later groups once the deadline has passed', async () => {
     const vt = virtualTime();
-    const mgr = manager({ scheduler: vt.scheduler, gracefulShutdownTimeout: 1000 });
+    const mgr = manager({ scheduler: vt.scheduler, gracefulShutdownTimeoutMs: 1000 });
     mgr.add(fakeRunnable(vt, 'stuck', { stopAfter: Infinity }));
     mgr.add(fakeRunnable(vt, 'cache', { syncAfter: 0 }));
     const ac = new AbortController();
@@ -183,7 +183,7 @@ describe('graceful shutdown timeout (CR-14)', () => {
 
   it('does not wait at all with 0', async () => {
     const vt = virtualTime();
-    const mgr = manager({ scheduler: vt.scheduler, gracefulShutdownTimeout: 0 });
+    const mgr = manager({ scheduler: vt.scheduler, gracefulShutdownTimeoutMs: 0 });
     mgr.add(fakeRunnable(vt, 'stuck', { stopAfter: Infinity }));
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
@@ -195,7 +195,7 @@ describe('graceful shutdown timeout (CR-14)', () => {
 
   it('waits forever with a negative timeout', async () => {
     const vt = virtualTime();
-    const mgr = manager({ scheduler: vt.scheduler, gracefulShutdownTimeout: -1 });
+    const mgr = manager({ scheduler: vt.scheduler, gracefulShutdownTimeoutMs: -1 });
     mgr.add(fakeRunnable(vt, 'slow', { stopAfter: 3_600_000 }));
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
@@ -215,11 +215,11 @@ describe('leader election in the manager', () => {
   it('applies CR-11 defaults and requires an id', () => {
     const e = electorStub();
     const mgr = manager({ leaderElection: { id: 'my-lock', namespace: 'ns', elector: e.factory } });
-    expect(mgr.leaderElection).toMatchObject({ id: 'my-lock', namespace: 'ns', leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: 2_000, releaseOnCancel: false });
+    expect(mgr.leaderElection).toMatchObject({ id: 'my-lock', namespace: 'ns', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000, releaseOnCancel: false });
     expect(mgr.leaderElection?.identity).toMatch(/^.+_[0-9a-f-]{36}$/);
     expect(() => manager({ leaderElection: { id: '', namespace: 'ns', elector: e.factory } })).toThrow(ManagerConfigError);
-    expect(() => manager({ leaderElection: { id: 'x', namespace: 'ns', leaseDuration: 5000, elector: e.factory } })).toThrow('leaseDuration must be greater than renewDeadline');
-    expect(() => manager({ leaderElection: { id: 'x', namespace: 'ns', renewDeadline: 2000, elector: e.factory } })).toThrow('renewDeadline must be greater than retryPeriod*JitterFactor');
+    expect(() => manager({ leaderElection: { id: 'x', namespace: 'ns', leaseDurationMs: 5000, elector: e.factory } })).toThrow('leaseDurationMs must be greater than renewDeadlineMs');
+    expect(() => manager({ leaderElection: { id: 'x', namespace: 'ns', renewDeadlineMs: 2000, elector: e.factory } })).toThrow('renewDeadlineMs must be greater than retryPeriodMs × jitterFactor');
   });
 
   it('starts leader-election runnables only once elected and cancels the election last', async () => {
@@ -347,7 +347,7 @@ describe('leadership loss with an infinite grace period', () => {
     const leading = new Subject<boolean>();
     const mgr = manager({
       scheduler: vt.scheduler,
-      gracefulShutdownTimeout: -1,
+      gracefulShutdownTimeoutMs: -1,
       leaderElection: { id: 'lock', namespace: 'ns', elector: () => ({ leading$: leading }) },
     });
     mgr.add(fakeRunnable(vt, 'ctrl', { stopAfter: Infinity }));

@@ -10,7 +10,7 @@ import { withMaxWaitRateLimiter } from '../../src/workqueue/with-max-wait-rate-l
 
 describe('rate limiters', () => {
   it('exponential: doubles per key from the base up to the max, forget resets', () => {
-    const l = exponentialFailureRateLimiter({ baseDelay: 1, maxDelay: 10 });
+    const l = exponentialFailureRateLimiter({ baseDelayMs: 1, maxDelayMs: 10 });
     expect([1, 2, 3, 4, 5].map(() => l.when('a'))).toEqual([1, 2, 4, 8, 10]);
     expect(l.when('b')).toBe(1);
     expect(l.numRequeues('a')).toBe(5);
@@ -41,7 +41,7 @@ describe('rate limiters', () => {
 
   it('max-of: asks every limiter and returns the largest delay', () => {
     const s = new VirtualTimeScheduler();
-    const l = maxOfRateLimiter(exponentialFailureRateLimiter({ baseDelay: 5 }), bucketRateLimiter({ qps: 1, burst: 3, scheduler: s }));
+    const l = maxOfRateLimiter(exponentialFailureRateLimiter({ baseDelayMs: 5 }), bucketRateLimiter({ qps: 1, burst: 3, scheduler: s }));
     expect([0, 0, 0, 0].map(() => l.when('a'))).toEqual([5, 10, 20, 1000]);
     expect(l.numRequeues('a')).toBe(4);
     l.forget('a');
@@ -49,11 +49,11 @@ describe('rate limiters', () => {
   });
 
   it('fast-slow, with-max-wait', () => {
-    const fs = fastSlowRateLimiter({ fastDelay: 5, slowDelay: 10_000, maxFastAttempts: 3 });
+    const fs = fastSlowRateLimiter({ fastDelayMs: 5, slowDelayMs: 10_000, maxFastAttempts: 3 });
     expect([0, 0, 0, 0, 0].map(() => fs.when('a'))).toEqual([5, 5, 5, 10_000, 10_000]);
     fs.forget('a');
     expect(fs.when('a')).toBe(5);
-    const capped = withMaxWaitRateLimiter(exponentialFailureRateLimiter({ baseDelay: 100 }), 250);
+    const capped = withMaxWaitRateLimiter(exponentialFailureRateLimiter({ baseDelayMs: 100 }), 250);
     expect([0, 0, 0].map(() => capped.when('a'))).toEqual([100, 200, 250]);
     expect(capped.numRequeues('a')).toBe(3);
   });
@@ -68,12 +68,12 @@ describe('rate limiters', () => {
   });
 
   it('rejects bad parameters', () => {
-    expect(() => exponentialFailureRateLimiter({ baseDelay: -1 })).toThrow(RateLimiterOptionsError);
-    expect(() => exponentialFailureRateLimiter({ baseDelay: 10, maxDelay: 1 })).toThrow(RateLimiterOptionsError);
+    expect(() => exponentialFailureRateLimiter({ baseDelayMs: -1 })).toThrow(RateLimiterOptionsError);
+    expect(() => exponentialFailureRateLimiter({ baseDelayMs: 10, maxDelayMs: 1 })).toThrow(RateLimiterOptionsError);
     expect(() => bucketRateLimiter({ qps: 0 })).toThrow(RateLimiterOptionsError);
     expect(() => bucketRateLimiter({ burst: 0.5 })).toThrow(RateLimiterOptionsError);
     expect(() => maxOfRateLimiter()).toThrow(RateLimiterOptionsError);
-    expect(() => fastSlowRateLimiter({ fastDelay: 1, slowDelay: 2, maxFastAttempts: -1 })).toThrow(RateLimiterOptionsError);
+    expect(() => fastSlowRateLimiter({ fastDelayMs: 1, slowDelayMs: 2, maxFastAttempts: -1 })).toThrow(RateLimiterOptionsError);
     expect(() => withMaxWaitRateLimiter(defaultRateLimiter(), Number.NaN)).toThrow(RateLimiterOptionsError);
   });
 });

@@ -100,7 +100,7 @@ describe('workQueue', () => {
     marbles((m) => {
       const now = () => m.scheduler.now();
       const calls: string[] = [];
-      const limiter = exponentialFailureRateLimiter({ baseDelay: 5 });
+      const limiter = exponentialFailureRateLimiter({ baseDelayMs: 5 });
       const script = { a: [{ ms: 1, error: new Error('x') }, { ms: 1, result: { requeueAfter: 20 } }, { ms: 1 }] };
       const out = m
         .hot('a')
@@ -269,7 +269,7 @@ describe('workQueue', () => {
         return NEVER;
       };
       const outcomes: ReconcileOutcome[] = [];
-      const out = m.cold('a|').pipe(workQueue(reconcile, { shutdownGracePeriod: 30 }));
+      const out = m.cold('a|').pipe(workQueue(reconcile, { shutdownGracePeriodMs: 30 }));
       m.expect(out.pipe(map(label))).toBeObservable('31ms (x|)', { x: 'a:aborted' });
       out.subscribe((o) => outcomes.push(o));
       m.flush();
@@ -347,7 +347,7 @@ describe('workQueue', () => {
         return n++ === 0 ? NEVER : timer(1).pipe(map(() => undefined));
       };
       const outcomes: ReconcileOutcome[] = [];
-      m.hot('a').pipe(workQueue(reconcile, { reconcileTimeout: 10 })).subscribe((o) => outcomes.push(o));
+      m.hot('a').pipe(workQueue(reconcile, { reconcileTimeoutMs: 10 })).subscribe((o) => outcomes.push(o));
       m.flush();
       expect(outcomes.map((o) => [o.kind, o.timedOut, o.startedAt])).toEqual([
         ['error', true, 0],
@@ -421,7 +421,7 @@ describe('workQueue', () => {
       for (const shutdownGracePeriod of [Infinity, 2 ** 32]) {
         const out = m
           .cold('a|')
-          .pipe(workQueue(scripted({ a: [{ ms: 100_000 }] }, now), { shutdownGracePeriod, reconcileTimeout: 2 ** 40 }), map(label));
+          .pipe(workQueue(scripted({ a: [{ ms: 100_000 }] }, now), { shutdownGracePeriodMs: shutdownGracePeriod, reconcileTimeoutMs: 2 ** 40 }), map(label));
         m.expect(out).toBeObservable('100000ms (x|)', { x: 'a:success' });
       }
     }),
@@ -429,8 +429,8 @@ describe('workQueue', () => {
 
   it('rejects invalid options with WorkQueueOptionsError', () => {
     expect(() => workQueue(() => undefined, { concurrency: 1.5 })).toThrow(WorkQueueOptionsError);
-    expect(() => workQueue(() => undefined, { reconcileTimeout: -1 })).toThrow(WorkQueueOptionsError);
-    expect(() => workQueue(() => undefined, { shutdownGracePeriod: Number.NaN })).toThrow(WorkQueueOptionsError);
+    expect(() => workQueue(() => undefined, { reconcileTimeoutMs: -1 })).toThrow(WorkQueueOptionsError);
+    expect(() => workQueue(() => undefined, { shutdownGracePeriodMs: Number.NaN })).toThrow(WorkQueueOptionsError);
   });
 
   it('works with async reconcile functions in real time', async () => {
@@ -475,7 +475,7 @@ describe('workQueue', () => {
               if (i === 0) await new Promise((r) => setTimeout(r, 40)); // ignores its signal
               log.push(`end${i}:${signal.aborted}`);
             },
-            { reconcileTimeout: 5, concurrency: 4, drain: true },
+            { reconcileTimeoutMs: 5, concurrency: 4, drain: true },
           ),
         )
         .subscribe({ next: (o) => acc.push(o), error: reject, complete: () => resolve(acc) });
@@ -495,7 +495,7 @@ describe('workQueue', () => {
     const ts = new TestScheduler((a, b) => expect(a).toEqual(b));
     ts.run(({ cold, expectObservable }) => {
       const out = cold('a').pipe(
-        workQueue(() => throwError(() => new Error('sync')), { rateLimiter: exponentialFailureRateLimiter({ baseDelay: 2 }) }),
+        workQueue(() => throwError(() => new Error('sync')), { rateLimiter: exponentialFailureRateLimiter({ baseDelayMs: 2 }) }),
         map(label),
       );
       expectObservable(out, '^------!').toBe('a-b---c', { a: 'a:error', b: 'a:error', c: 'a:error' });

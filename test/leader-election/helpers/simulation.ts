@@ -57,7 +57,7 @@ export function simulateFailovers(options: SimulationOptions): SimulationReport 
   const JITTER = options.jitterFactor ?? 1.2;
   const random = seededRandom(options.seed);
   const uniform = (lo: number, hi: number) => lo + (hi - lo) * random();
-  const cluster = new Cluster({ seed: options.seed, leaseDuration: L, retryPeriod: RETRY, jitterFactor: JITTER });
+  const cluster = new Cluster({ seed: options.seed, leaseDurationMs: L, retryPeriodMs: RETRY, jitterFactor: JITTER });
   cluster.workTick = 1_000;
   const faulted = new Map<string, { kind: 'partition' | 'lost-renewals' | 'slow-network'; until: number }>();
   cluster.api.latency = (request) => {

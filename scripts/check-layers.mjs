@@ -1,0 +1,74 @@
+// Import-direction check (run by `npm run lint`). Each folder of src/ is a layer; a file may import
+// from its own layer and the layers before it, never from a later one. `operators/` and the entry
+// files only re-export. Exits non-zero and names every offending import.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const LAYERS = [
+  'api', 'logging', 'client', 'reflector', 'cache', 'informer', 'workqueue',
+  'metrics', 'events', 'leader-election', 'controller', 'manager', 'testing',
+];
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const src = path.join(root, 'src');
+const problems = [];
+
+function walk(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+function layerOf(file) {
+  const rel = path.relative(src, file);
+  if (rel.startsWith('..')) return undefined;
+  const first = rel.split(path.sep)[0];
+  return LAYERS.includes(first) ? first : undefined;
+}
+
+function importsOf(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const specs = [];
+  const re = /(?:^|\n)\s*(?:import|export)\b[^;'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (let m; (m = re.exec(text)) !== null; ) specs.push(m[1] ?? m[2]);
+  return specs.filter((s) => s.startsWith('.'));
+}
+
+for (const file of walk(src)) {
+  const rel = path.relative(root, file);
+  const layer = layerOf(file);
+  if (layer === undefined) {
+    if (rel !== path.join('src', 'index.ts')) problems.push(`${rel}: file outside any layer folder (${LAYERS.join(', ')})`);
+    continue;
+  }
+  for (const spec of importsOf(file)) {
+    const target = path.resolve(path.dirname(file), spec);
+    const targetLayer = layerOf(target);
+    if (targetLayer === undefined) {
+      problems.push(`${rel}: imports ${spec}, which is outside src/ layers`);
+    } else if (LAYERS.indexOf(targetLayer) > LAYERS.indexOf(layer)) {
+      problems.push(`${rel}: layer '${layer}' imports '${targetLayer}' (${spec}); the order is ${LAYERS.join(' → ')}`);
+    }
+  }
+}
+
+for (const entry of [path.join(root, 'operators'), src]) {
+  for (const name of fs.readdirSync(entry)) {
+    const file = path.join(entry, name);
+    if (!name.endsWith('.ts') || fs.statSync(file).isDirectory()) continue;
+    const rel = path.relative(root, file);
+    if (entry.endsWith('operators') && name !== 'index.ts') problems.push(`${rel}: operators/ holds only its index of re-exports`);
+    const code = fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    const statements = code.split(';').map((s) => s.trim()).filter(Boolean);
+    for (const s of statements) {
+      if (/^export \*/.test(s)) problems.push(`${rel}: 'export *' (entries list every name on purpose): ${s.slice(0, 60)}`);
+      else if (!/^export (type )?\{[^}]*\} from ['"][^'"]+['"]$/s.test(s)) problems.push(`${rel}: entries only re-export: ${s.slice(0, 60)}`);
+    }
+  }
+}
+
+if (problems.length > 0) {
+  console.error(`check-layers: ${problems.length} problem(s)\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log('check-layers: imports follow ' + LAYERS.join(' → '));
