@@ -62,13 +62,13 @@ export function resolveManagerLeaderElection(
   const renewDeadline = options.renewDeadlineMs ?? 10_000;
   const retryPeriod = options.retryPeriodMs ?? 2_000;
   if (!(leaseDuration > renewDeadline)) {
-    throw new ManagerConfigError('leaseDuration must be greater than renewDeadline');
+    throw new ManagerConfigError('leaseDurationMs must be greater than renewDeadlineMs');
   }
   if (!(renewDeadline > 1.2 * retryPeriod)) {
-    throw new ManagerConfigError('renewDeadline must be greater than retryPeriod*JitterFactor');
+    throw new ManagerConfigError('renewDeadlineMs must be greater than retryPeriodMs × jitterFactor');
   }
   if (!(leaseDuration > 0 && renewDeadline > 0 && retryPeriod > 0)) {
-    throw new ManagerConfigError('leaseDuration, renewDeadline and retryPeriod must be greater than zero');
+    throw new ManagerConfigError('leaseDurationMs, renewDeadlineMs and retryPeriodMs must be greater than zero');
   }
   const namespace = options.namespace ?? readNamespace();
   if (!namespace) {
