@@ -1,11 +1,21 @@
-export * from '../src/cache/delta-fifo.js';
-export * from '../src/cache/index-store.js';
-export * from '../src/cache/handler-events.js';
-export * from '../src/informer/filter-transitions.js';
-export * from '../src/cache/index.js';
-export * from '../src/workqueue/work-queue.js';
-export * from '../src/informer/predicates.js';
-export * from '../src/controller/to-requests.js';
-export * from '../src/controller/to-owner-requests.js';
-export * from '../src/controller/map-to-requests.js';
-export * from '../src/informer/join.js';
+// The `rxkube/operators` entry: the pipeable operators, listed on purpose (as RxJS lists its own).
+// Each is implemented in its layer under src/; the types they take and give are in `rxkube`.
+
+// Cache: DeltaFIFO coalescing, the indexed store, store changes as handler events.
+export { deltaFifo } from '../src/cache/delta-fifo.js';
+export type { DeltaFifoOptions, DeltaFifoProcessOptions } from '../src/cache/delta-fifo.js';
+export { indexStore } from '../src/cache/index-store.js';
+export type { IndexStoreOptions } from '../src/cache/index-store.js';
+export { handlerEvents } from '../src/cache/handler-events.js';
+
+// Informer events: predicates, filter transitions, joins.
+export { filterEvents } from '../src/informer/predicates.js';
+export { filterTransitions } from '../src/informer/filter-transitions.js';
+export { join, joinInputs } from '../src/informer/join.js';
+export type { JoinInput, Joined, JoinSide } from '../src/informer/join.js';
+
+// Work queue and the requests that feed it.
+export { workQueue } from '../src/workqueue/work-queue.js';
+export { toRequests } from '../src/controller/to-requests.js';
+export { toOwnerRequests } from '../src/controller/to-owner-requests.js';
+export { mapToRequests } from '../src/controller/map-to-requests.js';

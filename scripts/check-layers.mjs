@@ -1,3 +1,4 @@
+/* global console, process, URL */
 // Import-direction check (run by `npm run lint`). Each folder of src/ is a layer; a file may import
 // from its own layer and the layers before it, never from a later one. `operators/` and the entry
 // files only re-export. Exits non-zero and names every offending import.

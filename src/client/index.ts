@@ -1,14 +1,77 @@
-export * from './api-error.js';
-export * from './api-error-from-response.js';
-export * from './discovery.js';
-export * from './http-list-watcher.js';
-export * from './kube-client.js';
-export * from './kube-connection.js';
-export * from './network-error.js';
-export * from './object-client.js';
-export * from './resource-path.js';
-export * from './watch-decode-error.js';
-export * from './watch-event-error.js';
-export * from './watch-line-decoder.js';
-export * from './abortable.js';
-export * from './response-decode-error.js';
+export {
+  ApiError,
+  isAlreadyExists,
+  isConflict,
+  isExpired,
+  isGone,
+  isNotFound,
+  isTooLargeResourceVersion,
+  isTooManyRequests,
+  retryAfter,
+} from './api-error.js';
+export {
+  apiErrorFromResponse,
+  parseRetryAfter,
+  wellTypedStatus,
+} from './api-error-from-response.js';
+export {
+  Discovery,
+  UnknownResourceError,
+} from './discovery.js';
+export {
+  HttpListWatcher,
+} from './http-list-watcher.js';
+export type {
+  ListWatchScope,
+} from './http-list-watcher.js';
+export {
+  KubeClient,
+} from './kube-client.js';
+export {
+  KubeConnection,
+  queryString,
+} from './kube-connection.js';
+export type {
+  KubeConnectionOptions,
+  KubeRequest,
+  QueryParams,
+} from './kube-connection.js';
+export {
+  NetworkError,
+  isNetworkError,
+} from './network-error.js';
+export {
+  ObjectClient,
+  PATCH_CONTENT_TYPES,
+} from './object-client.js';
+export type {
+  CallOptions,
+  DeleteOptions,
+  ObjectListOptions,
+  PatchType,
+  WriteOptions,
+} from './object-client.js';
+export {
+  isResolved,
+  resourcePath,
+} from './resource-path.js';
+export type {
+  PathOptions,
+  ResourceRef,
+} from './resource-path.js';
+export {
+  WatchDecodeError,
+} from './watch-decode-error.js';
+export {
+  watchEventError,
+} from './watch-event-error.js';
+export {
+  WatchLineDecoder,
+  decodeWatchLines,
+} from './watch-line-decoder.js';
+export {
+  abortable,
+} from './abortable.js';
+export {
+  ResponseDecodeError,
+} from './response-decode-error.js';

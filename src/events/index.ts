@@ -1,7 +1,36 @@
-export * from './core-event.js';
-export * from './events-api.js';
-export * from './token-bucket.js';
-export * from './lru-cache.js';
-export * from './event-correlator.js';
-export * from './event-recorder.js';
-export * from './client-events-api.js';
+export type {
+  CoreEvent,
+  EventPatch,
+  EventSource,
+  EventType,
+  ObjectReference,
+} from './core-event.js';
+export type {
+  EventsApi,
+} from './events-api.js';
+export {
+  TokenBucket,
+} from './token-bucket.js';
+export {
+  LruCache,
+} from './lru-cache.js';
+export {
+  COMBINED_EVENT_PREFIX,
+  EventCorrelator,
+  eventKey,
+} from './event-correlator.js';
+export type {
+  CorrelationResult,
+  EventCorrelatorOptions,
+} from './event-correlator.js';
+export {
+  eventRecorder,
+  kubeTime,
+} from './event-recorder.js';
+export type {
+  EventRecorder,
+  EventRecorderOptions,
+} from './event-recorder.js';
+export {
+  clientEventsApi,
+} from './client-events-api.js';

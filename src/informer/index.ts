@@ -1,10 +1,64 @@
-export * from './drop-managed-fields.js';
-export * from './informer-errors.js';
-export * from './informer-factory.js';
-export * from './informer-listener.js';
-export * from './label-selector.js';
-export * from './lister.js';
-export * from './listener-backlog.js';
-export * from './resync-period.js';
-export * from './shared-informer.js';
-export * from './wait-for-cache-sync.js';
+export {
+  dropManagedFields,
+} from './drop-managed-fields.js';
+export {
+  InformerConfigError,
+  InformerError,
+  InformerSourceError,
+  InformerStartedError,
+  ListenerError,
+} from './informer-errors.js';
+export {
+  InformerFactory,
+} from './informer-factory.js';
+export type {
+  InformerFactoryOptions,
+  InformerRequest,
+  ListWatcherFactory,
+} from './informer-factory.js';
+export {
+  Listener,
+  filterTransition,
+} from './informer-listener.js';
+export type {
+  ListenerHost,
+  ListenerOptions,
+  ProcessListenerOptions,
+} from './informer-listener.js';
+export {
+  labelMatcher,
+} from './label-selector.js';
+export type {
+  LabelMatcher,
+  LabelSelector,
+} from './label-selector.js';
+export {
+  lister,
+} from './lister.js';
+export type {
+  Lister,
+} from './lister.js';
+export {
+  ListenerBacklog,
+} from './listener-backlog.js';
+export {
+  MIN_RESYNC_PERIOD_MS,
+  clampResyncPeriod,
+  determineResyncPeriod,
+} from './resync-period.js';
+export {
+  sharedInformer,
+} from './shared-informer.js';
+export type {
+  InformerListener,
+  InformerSource,
+  SharedInformer,
+  SharedInformerOptions,
+} from './shared-informer.js';
+export {
+  waitForCacheSync,
+} from './wait-for-cache-sync.js';
+export type {
+  SyncSource,
+  WaitForCacheSyncOptions,
+} from './wait-for-cache-sync.js';

@@ -1,6 +1,32 @@
-export * from './logger.js';
-export * from './noop-logger.js';
-export * from './redact.js';
-export * from './json-logger.js';
-export * from './object-ref.js';
-export * from './reconcile-logger.js';
+export {
+  LOG_LEVEL_RANK,
+} from './logger.js';
+export type {
+  LogFields,
+  LogLevel,
+  Logger,
+} from './logger.js';
+export {
+  noopLogger,
+} from './noop-logger.js';
+export {
+  REDACTED,
+  isSecretKey,
+  redact,
+  redactString,
+} from './redact.js';
+export {
+  jsonLogger,
+} from './json-logger.js';
+export type {
+  JsonLoggerOptions,
+} from './json-logger.js';
+export {
+  objectRef,
+} from './object-ref.js';
+export type {
+  ObjectRefTarget,
+} from './object-ref.js';
+export {
+  reconcileLogger,
+} from './reconcile-logger.js';

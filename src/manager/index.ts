@@ -1,10 +1,80 @@
-export * from '../api/runnable.js';
-export * from './runnable-group.js';
-export * from './manager-errors.js';
-export * from './healthz-handler.js';
-export * from './http-server.js';
-export * from './probe-routes.js';
-export * from './leader-election-options.js';
-export * from './signal-handler.js';
-export * from './manager.js';
-export * from './lease-leadership.js';
+export {
+  cacheRunnable,
+  toRunnable,
+} from '../api/runnable.js';
+export type {
+  CacheRunnableOptions,
+  Runnable,
+  RunnableLike,
+  RunnableResult,
+} from '../api/runnable.js';
+export {
+  RunnableGroup,
+  runToCompletion,
+  whenReady,
+} from './runnable-group.js';
+export {
+  CacheSyncError,
+  CheckerAfterStartError,
+  GracefulShutdownTimeoutError,
+  LeaderElectionLostError,
+  ManagerAlreadyStartedError,
+  ManagerConfigError,
+  StopEngagedError,
+  formatDuration,
+} from './manager-errors.js';
+export {
+  serveHealthz,
+} from './healthz-handler.js';
+export type {
+  HealthCheck,
+  HealthzResponse,
+} from './healthz-handler.js';
+export {
+  httpServerRunnable,
+} from './http-server.js';
+export type {
+  HttpServerOptions,
+  HttpServerRunnable,
+} from './http-server.js';
+export {
+  healthzRoute,
+  metricsRoute,
+  routes,
+} from './probe-routes.js';
+export type {
+  Route,
+} from './probe-routes.js';
+export {
+  IN_CLUSTER_NAMESPACE_FILE,
+  resolveManagerLeaderElection,
+} from './leader-election-options.js';
+export type {
+  Leadership,
+  LeadershipFactory,
+  ManagerLeaderElectionConfig,
+  ManagerLeaderElectionOptions,
+} from './leader-election-options.js';
+export {
+  setupSignalHandler,
+} from './signal-handler.js';
+export type {
+  SignalHandler,
+  SignalHandlerOptions,
+  SignalSource,
+} from './signal-handler.js';
+export {
+  manager,
+} from './manager.js';
+export type {
+  HealthServerOptions,
+  Manager,
+  ManagerOptions,
+  MetricsServerOptions,
+} from './manager.js';
+export {
+  leaseLeadership,
+} from './lease-leadership.js';
+export type {
+  LeaseLeadershipOptions,
+} from './lease-leadership.js';

@@ -1,12 +1,63 @@
-export * from './backoff.js';
-export * from './connection-errors.js';
-export * from './list-pages.js';
-export * from './list-watch.js';
-export * from './list-watch-options.js';
-export * from './list-watch-resource.js';
-export * from '../api/list-watcher.js';
-export * from './reflector.js';
-export * from './reflector-errors.js';
-export * from './reflector-event.js';
-export * from './reflector-status.js';
+export {
+  DEFAULT_BACKOFF,
+  createBackoff,
+} from './backoff.js';
+export type {
+  Backoff,
+  BackoffOptions,
+  BackoffStep,
+} from './backoff.js';
+export {
+  isConnectionError,
+  isConnectionRefused,
+} from './connection-errors.js';
+export {
+  ListTimeoutError,
+  listPages,
+} from './list-pages.js';
+export type {
+  AssembledList,
+  ListPagesOptions,
+} from './list-pages.js';
+export {
+  listWatch,
+} from './list-watch.js';
+export {
+  MIN_WATCH_TIMEOUT_SECONDS,
+  resolveListWatchOptions,
+} from './list-watch-options.js';
+export type {
+  ListWatchOptions,
+  ResolvedListWatchOptions,
+} from './list-watch-options.js';
+export {
+  listWatchResource,
+} from './list-watch-resource.js';
+export type {
+  ListOptions,
+  ListPage,
+  ListWatcher,
+  WatchEvent,
+  WatchOptions,
+} from '../api/list-watcher.js';
+export {
+  reflector,
+} from './reflector.js';
+export type {
+  Reflector,
+} from './reflector.js';
+export {
+  ReflectorConfigError,
+  ReflectorFatalError,
+  UnusableWatchEventError,
+  VeryShortWatchError,
+  WatchStalledError,
+} from './reflector-errors.js';
+export type {
+  ReflectorEvent,
+} from './reflector-event.js';
+export type {
+  ReflectorNextStep,
+  ReflectorStatus,
+} from './reflector-status.js';
 export { INITIAL_EVENTS_END_ANNOTATION } from './reflector-run.js';

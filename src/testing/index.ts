@@ -1,9 +1,10 @@
+// The `rxkube/testing` entry: the embedded API server and the test doubles for controller tests.
 export { startApiServer } from './api-server/start-api-server.js';
 export type { ApiServer, ApiServerOptions } from './api-server/start-api-server.js';
 export type { Faults, FailSpec, RequestMatch } from './api-server/faults.js';
-export type { RequestLog, RequestRecord, RequestFilter } from './api-server/request-log.js';
+export type { RequestFilter, RequestLog, RequestRecord } from './api-server/request-log.js';
 export type { DeleteOptions } from './api-server/object-service.js';
-export { InMemoryLeaseApi } from '../leader-election/in-memory-lease-api.js';
-export type { InMemoryLeaseApiOptions, LeaseFault, LeaseLatency, LeaseOp, LeaseRequest, LeaseWrite } from '../leader-election/in-memory-lease-api.js';
-export { fakeSource, added, updated, deleted } from './controller-harness.js';
+export { InMemoryLeaseApi } from './in-memory-lease-api.js';
+export type { InMemoryLeaseApiOptions, LeaseFault, LeaseLatency, LeaseOp, LeaseRequest, LeaseWrite } from './in-memory-lease-api.js';
+export { added, deleted, fakeSource, updated } from './controller-harness.js';
 export type { FakeSource, FakeSourceOptions } from './controller-harness.js';

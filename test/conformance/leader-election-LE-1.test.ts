@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  InMemoryLeaseApi,
-  LeaderElectionConfigError,
-  type LeaderElectionConfig,
-  leaderElection,
-  LeaseLock,
-} from '../../src/leader-election/index.js';
+import { LeaderElectionConfigError, type LeaderElectionConfig, leaderElection, LeaseLock } from '../../src/leader-election/index.js';
+import { InMemoryLeaseApi } from '../../src/testing/in-memory-lease-api.js';
 import { LEASE_REF } from '../leader-election/helpers/harness.js';
 
 // LE-1 config validation, in client-go's order, with typed errors; CR-11 defaults.

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/api-error.js';
-import {
-  formatMicroTime,
-  InMemoryLeaseApi,
-  type LeaderElectionConfig,
-  leaderElection,
-  LeaseLock,
-  type LeaseRequest,
-} from '../../src/leader-election/index.js';
+import { formatMicroTime, type LeaderElectionConfig, leaderElection, LeaseLock } from '../../src/leader-election/index.js';
+import { InMemoryLeaseApi, type LeaseRequest } from '../../src/testing/in-memory-lease-api.js';
 import { LEASE_REF } from '../leader-election/helpers/harness.js';
 import { marbles } from '../helpers/marbles.js';
 

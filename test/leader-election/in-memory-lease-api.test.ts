@@ -1,7 +1,8 @@
 import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ApiError, isAlreadyExists, isConflict, isNotFound } from '../../src/client/api-error.js';
-import { InMemoryLeaseApi, type Lease } from '../../src/leader-election/index.js';
+import { type Lease } from '../../src/leader-election/index.js';
+import { InMemoryLeaseApi } from '../../src/testing/in-memory-lease-api.js';
 import { LEASE_REF } from './helpers/harness.js';
 
 function world() {

@@ -4,7 +4,7 @@
  * two at once, and failover after a stop takes at most leaseDuration + a jittered retry.
  */
 import { describe, expect, it } from 'vitest';
-import { InMemoryLeaseApi } from '../../src/leader-election/in-memory-lease-api.js';
+import { InMemoryLeaseApi } from '../../src/testing/in-memory-lease-api.js';
 import type { Manager } from '../../src/manager/index.js';
 import { leaseLeadership, manager } from '../../src/manager/index.js';
 import { outcome, virtualTime } from './virtual-time.js';

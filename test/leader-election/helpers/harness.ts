@@ -1,12 +1,6 @@
 import { interval, type Subscription, VirtualAction, VirtualTimeScheduler } from 'rxjs';
-import {
-  InMemoryLeaseApi,
-  type LeaderElection,
-  type LeaderElectionConfig,
-  leaderElection,
-  LeaseLock,
-  type LeaseRef,
-} from '../../../src/leader-election/index.js';
+import { type LeaderElection, type LeaderElectionConfig, leaderElection, LeaseLock, type LeaseRef } from '../../../src/leader-election/index.js';
+import { InMemoryLeaseApi } from '../../../src/testing/in-memory-lease-api.js';
 import { ProcessScheduler, processLeaseApi } from './process-scheduler.js';
 
 /** A seeded PRNG (mulberry32) returning numbers in [0, 1). */

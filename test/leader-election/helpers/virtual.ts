@@ -1,5 +1,6 @@
 import { type Observable, VirtualAction, VirtualTimeScheduler } from 'rxjs';
-import { InMemoryLeaseApi, LeaseLock, type LeaseRequest } from '../../../src/leader-election/index.js';
+import { LeaseLock } from '../../../src/leader-election/index.js';
+import { InMemoryLeaseApi, type LeaseRequest } from '../../../src/testing/in-memory-lease-api.js';
 import { LEASE_REF } from './harness.js';
 
 /** A virtual-time scheduler, an in-memory lease API on it, and a request log. */

@@ -1,7 +1,7 @@
 import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { ApiError } from '../client/api-error.js';
-import type { LeaseApi, LeaseRef } from './lease-api.js';
-import type { Lease } from './lease.js';
+import type { LeaseApi, LeaseRef } from '../leader-election/lease-api.js';
+import type { Lease } from '../leader-election/lease.js';
 
 /** The three operations of {@link LeaseApi}. */
 export type LeaseOp = 'get' | 'create' | 'update';
