@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../api/kube-object.js';
+import { LabelSelectorError, parseLabelSelector, type ParsedLabelSelector } from '../../api/label-selector.js';
 import { parseFieldSelector } from './field-selector.js';
-import { parseLabelSelector } from './label-selector.js';
 import type { ResourceType } from './resource-registry.js';
 import { badRequest, StatusError } from './status-error.js';
 
@@ -16,7 +16,7 @@ export interface RequestSelectors {
  * 400 BadRequest with kube-apiserver's messages when they are malformed or name unknown fields.
  */
 export function requestSelectors(r: ResourceType, q: URLSearchParams, name?: string): RequestSelectors {
-  const labels = parseLabelSelector(q.get('labelSelector'));
+  const labels = requestLabelSelector(q.get('labelSelector'));
   let fieldText = q.get('fieldSelector') ?? '';
   if (name !== undefined) fieldText = fieldText === '' ? `metadata.name=${name}` : `${fieldText},metadata.name=${name}`;
   let fields;
@@ -31,4 +31,17 @@ export function requestSelectors(r: ResourceType, q: URLSearchParams, name?: str
   }
   const matches = (o: KubeObject) => labels.matches(o.metadata?.labels) && fields.matches(o);
   return { matches, selective: labels.requirements.length > 0 || fields.terms.length > 0 };
+}
+
+/**
+ * Parses a request's `labelSelector` (absent = everything) with the client's parser; a malformed one
+ * is a 400 BadRequest whose message is kube-apiserver's (`unable to parse requirement: ...`).
+ */
+export function requestLabelSelector(selector: string | null): ParsedLabelSelector {
+  try {
+    return parseLabelSelector(selector ?? '');
+  } catch (e) {
+    if (e instanceof LabelSelectorError) throw badRequest(e.reason);
+    throw e;
+  }
 }
