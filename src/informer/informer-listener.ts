@@ -159,8 +159,14 @@ export class Listener<T extends KubeObject, R> {
     this.inFlightInitial = initial;
     let sync = true;
     let failed = false;
+    // A Promise's value is the handler's result only when there is one: `async (e) => {…}` resolves
+    // to undefined, which is "done", not a value to emit.
+    const settlesOnly = isPromiseLike(out);
     const sub = from(out).subscribe({
-      next: (r) => this.subscriber.next(r),
+      next: (r) => {
+        if (settlesOnly && r === undefined) return;
+        this.subscriber.next(r);
+      },
       error: (err: unknown) => {
         failed = true;
         this.fail(event, err);
@@ -210,4 +216,8 @@ export function filterTransition<T extends KubeObject>(
       return undefined;
     }
   }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -250,6 +250,21 @@ describe('sharedInformer', () => {
     expect(quick.hasSynced()).toBe(true);
   });
 
+  it('a process step returning Promise<void> emits nothing; a Promise with a value emits it', async () => {
+    const src = new Subject<ReflectorEvent>();
+    const informer = sharedInformer(src);
+    const handled: string[] = [];
+    const emitted: unknown[] = [];
+    informer.listen({ process: async (e) => void handled.push(brief(e)) }).events$.subscribe((v) => emitted.push(v));
+    const named: unknown[] = [];
+    informer.listen({ process: async (e) => brief(e) }).events$.subscribe((v) => named.push(v));
+    src.next(replace('1', obj('x', '1'), obj('y', '1')));
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(handled).toEqual(['add x@1*', 'add y@1*']);
+    expect(emitted).toEqual([]);
+    expect(named).toEqual(['add x@1*', 'add y@1*']);
+  });
+
   it('lastSyncResourceVersion follows lists, events and bookmarks', () => {
     const src = new Subject<ReflectorEvent>();
     const informer = sharedInformer(src);
