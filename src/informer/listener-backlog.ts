@@ -1,6 +1,7 @@
 import type { KubeObject } from '../api/kube-object.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import type { ObjectKey } from '../cache/keys.js';
+import { DeletedFinalStateUnknown } from '../cache/delta.js';
 
 type AddEvent<T extends KubeObject> = Extract<InformerEvent<T>, { type: 'add' }>;
 type UpdateEvent<T extends KubeObject> = Extract<InformerEvent<T>, { type: 'update' }>;
@@ -11,6 +12,16 @@ interface Slot<T extends KubeObject> {
   del: DeleteEvent<T> | undefined;
   last: AddEvent<T> | UpdateEvent<T> | undefined;
 }
+
+const uidOf = (o: KubeObject | DeletedFinalStateUnknown<KubeObject>): string | undefined =>
+  (o instanceof DeletedFinalStateUnknown ? o.object : o)?.metadata?.uid;
+
+/** Same object identity, or unknown (no UID on one side): only a known difference counts. */
+const sameUid = (a: KubeObject | DeletedFinalStateUnknown<KubeObject>, b: KubeObject | DeletedFinalStateUnknown<KubeObject>): boolean => {
+  const ua = uidOf(a);
+  const ub = uidOf(b);
+  return ua === undefined || ub === undefined || ua === ub;
+};
 
 const isInitialAdd = <T extends KubeObject>(e: InformerEvent<T> | undefined): boolean =>
   e !== undefined && e.type === 'add' && e.isInInitialList;
@@ -24,7 +35,10 @@ const isInitialAdd = <T extends KubeObject>(e: InformerEvent<T> | undefined): bo
  * - `add(a)` then `update(a→b)` → `add(b)` (keeps `isInInitialList`);
  * - `update(o→a)` then `update(a→b)` → `update(o→b)`, a resync only if both were resyncs;
  * - `update` then `delete` → the delete (deletes of objects the subscriber knows are never lost);
- *   if a delete was already pending it is kept (it names the version the subscriber saw);
+ *   if a delete was already pending it is kept (it names the version the subscriber saw); if the
+ *   pending update changed the object's UID (deleted and recreated under the same name while the
+ *   watch was down), the delete names the update's `old` — the object the subscriber knew — and
+ *   the recreated object, which the subscriber never saw, is not mentioned at all;
  * - `add` then `delete` → nothing: the subscriber never saw the object, so a delete would name an
  *   object it does not know (with a delete pending before the add, that delete stays);
  * - `delete` then `add` → both, in that order (a recreated object is a new object).
@@ -73,7 +87,11 @@ export class ListenerBacklog<T extends KubeObject = KubeObject> {
         // A pending add was never delivered: the add and this delete cancel out (a subscriber must
         // not get a delete of an object it never saw; found by the chaos soak, see
         // test/soak/regressions.test.ts).
-        if (slot.last?.type !== 'add') slot.del ??= event;
+        if (slot.last?.type === 'update' && !sameUid(slot.last.old, event.object)) {
+          slot.del ??= { type: 'delete', object: slot.last.old };
+        } else if (slot.last?.type !== 'add') {
+          slot.del ??= event;
+        }
         slot.last = undefined;
         break;
     }
