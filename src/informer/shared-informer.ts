@@ -23,12 +23,12 @@ import {
 } from 'rxjs';
 import { deltaFifo } from '../cache/delta-fifo.js';
 import type { KubeObject } from '../api/kube-object.js';
-import { applyDeltas } from '../cache/apply-deltas.js';
+import { applyDeltas, type StoreChange } from '../cache/apply-deltas.js';
 import type { CacheError } from '../cache/errors.js';
 import type { FifoInput } from '../cache/fifo-op.js';
 import type { FreezeMode } from '../cache/freeze-object.js';
 import { Indexer } from '../cache/indexer.js';
-import { type InformerEvent, toInformerEvent } from '../cache/informer-event.js';
+import { type InformerEvent, isResyncUpdate, toInformerEvent } from '../cache/informer-event.js';
 import type { Indexers, Store } from '../cache/store.js';
 import type { ListWatchScope } from '../client/http-list-watcher.js';
 import type { KubeClient } from '../client/kube-client.js';
@@ -81,6 +81,14 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   readonly defaultResyncPeriodMs?: number;
   /** How long the list/watch keeps running after the last subscriber left. Default 0. */
   readonly stopGraceMs?: number;
+  /**
+   * Whether a relist delivers an `update` for objects whose resourceVersion did not change.
+   * Default `false`: a relist notifies only what changed (periodic resync, `defaultResyncPeriodMs`
+   * or a subscriber's `resyncPeriodMs`, is the way to be handed every object again). `true` is
+   * client-go's behaviour: every relisted object that was cached comes as an `update` marked
+   * `resync` (equal resourceVersions).
+   */
+  readonly relistUnchanged?: boolean;
   /** Scheduler of the resync timer, the stop grace and `waitForSync`'s timeout. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
@@ -213,6 +221,8 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
   };
   const onCacheError = (e: CacheError): void => errors.next(e);
 
+  const relistUnchanged = options.relistUnchanged ?? false;
+
   const distribute = (key: string, event: InformerEvent<T>): void => {
     for (const l of listeners) {
       if (event.type === 'update' && event.resync && !l.syncing) continue;
@@ -272,7 +282,10 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
           for (const l of listeners) l.checkSynced();
         },
         process: (popped) => {
-          applyDeltas(indexer, popped, onCacheError, (change) => distribute(change.key, toInformerEvent(change)));
+          applyDeltas(indexer, popped, onCacheError, (change) => {
+            if (!relistUnchanged && isUnchangedByRelist(change)) return;
+            distribute(change.key, toInformerEvent(change));
+          });
           return [];
         },
       }),
@@ -378,3 +391,7 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
   return informer;
 }
 
+/** A relisted object the cache already held at the same resourceVersion: nothing happened to it. */
+function isUnchangedByRelist<T extends KubeObject>(change: StoreChange<T>): boolean {
+  return change.delta.type === 'Replaced' && change.old !== undefined && isResyncUpdate(change.old, change.delta.object as T);
+}

@@ -33,10 +33,12 @@ describe('SI-9 shouldResync', () => {
     ]);
   });
 
+  // With `relistUnchanged: true` (client-go's behaviour) a relist hands unchanged objects to the
+  // subscribers that are syncing; rxkube's default delivers only what changed (see below).
   it('real updates reach every subscriber; unchanged relisted objects only the syncing ones (SI-6)', () => {
     const scheduler = new VirtualTimeScheduler();
     const src = new Subject<ReflectorEvent>();
-    const informer = sharedInformer(src, { defaultResyncPeriodMs: 1000, scheduler });
+    const informer = sharedInformer(src, { defaultResyncPeriodMs: 1000, scheduler, relistUnchanged: true });
     const seen = { none: [] as string[], every2s: [] as string[] };
     informer.listen({ name: 'none', resyncPeriodMs: 0 }).events$.subscribe((e) => seen.none.push(brief(e)));
     informer.listen({ name: 'every2s', resyncPeriodMs: 2000 }).events$.subscribe((e) => seen.every2s.push(brief(e)));
@@ -56,11 +58,27 @@ describe('SI-9 shouldResync', () => {
   it('a new subscriber is syncing until the first check: it gets the resync notifications of a relist', () => {
     const scheduler = new VirtualTimeScheduler();
     const src = new Subject<ReflectorEvent>();
-    const informer = sharedInformer(src, { defaultResyncPeriodMs: 1000, scheduler });
+    const informer = sharedInformer(src, { defaultResyncPeriodMs: 1000, scheduler, relistUnchanged: true });
     const seen: string[] = [];
     informer.listen({ resyncPeriodMs: 0 }).events$.subscribe((e) => seen.push(brief(e)));
     src.next(replace('1', obj('p1', '1')));
     src.next(replace('2', obj('p1', '1')));
     expect(seen).toEqual(['add p1@1*', 'resync p1@1']);
+  });
+
+  it('rxkube default: a relist delivers only what changed; periodic resync still hands out every object', () => {
+    const scheduler = new VirtualTimeScheduler();
+    const src = new Subject<ReflectorEvent>();
+    const informer = sharedInformer(src, { defaultResyncPeriodMs: 1000, scheduler });
+    const seen: string[] = [];
+    informer.listen({ resyncPeriodMs: 0 }).events$.subscribe((e) => seen.push(brief(e)));
+    const resyncing: string[] = [];
+    informer.listen({ resyncPeriodMs: 1000 }).events$.subscribe((e) => resyncing.push(brief(e)));
+    src.next(replace('1', obj('p1', '1'), obj('p2', '1')));
+    src.next(replace('2', obj('p1', '1'), obj('p2', '2')));
+    expect(seen).toEqual(['add p1@1*', 'add p2@1*', 'update p2@1>p2@2']);
+    advanceTo(scheduler, 1000);
+    expect(seen).toHaveLength(3);
+    expect(resyncing.slice(3).sort()).toEqual(['resync p1@1', 'resync p2@2']);
   });
 });
