@@ -5,12 +5,8 @@ import type { InformerEvent } from '../cache/informer-event.js';
 
 /**
  * Filters handler notifications by a predicate on the object, turning updates that cross the
- * filter into adds and deletes (SEMANTICS CT-3):
- * - `add` / `delete`: passed iff `predicate(object)`; a tombstone is judged by its last known
- *   object, and a tombstone without one is passed (its state is unknown, a consumer must be able
- *   to clean up).
- * - `update`: old and new pass → `update`; only new → `add` (`isInInitialList: false`);
- *   only old → `delete` of the old object; neither → nothing.
+ * filter into adds and deletes (CT-3); {@link filterTransition} applied to each event, a throwing
+ * predicate erroring the stream.
  *
  * ```
  * predicate: object.ready
@@ -27,7 +23,7 @@ export function filterTransitions<T extends KubeObject>(
         next: (event) => {
           let out: InformerEvent<T> | undefined;
           try {
-            out = transition(event, predicate);
+            out = filterTransition(event, predicate);
           } catch (err) {
             subscriber.error(err);
             return;
@@ -40,7 +36,18 @@ export function filterTransitions<T extends KubeObject>(
     );
 }
 
-function transition<T extends KubeObject>(
+/**
+ * CT-3, client-go's filtering handler, for one notification (`undefined`: filtered out). The one
+ * place this rule lives: {@link filterTransitions}, informer listeners and controllers use it.
+ * - `add` / `delete`: passed iff `predicate(object)`; a tombstone is judged by its last known
+ *   object, and a tombstone without one is passed (its state is unknown, a consumer must be able
+ *   to clean up).
+ * - `update`: old and new pass → `update`; only new → `add` (`isInInitialList: false`);
+ *   only old → `delete` of the old object; neither → nothing.
+ *
+ * A throwing predicate throws.
+ */
+export function filterTransition<T extends KubeObject>(
   event: InformerEvent<T>,
   predicate: (object: T) => boolean,
 ): InformerEvent<T> | undefined {

@@ -2,6 +2,9 @@ export {
   dropManagedFields,
 } from './drop-managed-fields.js';
 export {
+  filterTransition,
+} from './filter-transitions.js';
+export {
   InformerConfigError,
   InformerError,
   InformerSourceError,
@@ -18,7 +21,6 @@ export type {
 } from './informer-factory.js';
 export {
   Listener,
-  filterTransition,
 } from './informer-listener.js';
 export type {
   ListenerHost,

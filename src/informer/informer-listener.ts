@@ -1,8 +1,8 @@
 import { BehaviorSubject, from, type ObservableInput, type Subscriber, type Subscription } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
-import { DeletedFinalStateUnknown } from '../cache/delta.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import type { ObjectKey } from '../cache/keys.js';
+import { filterTransition } from './filter-transitions.js';
 import { ListenerError } from './informer-errors.js';
 import { ListenerBacklog } from './listener-backlog.js';
 
@@ -191,30 +191,6 @@ export class Listener<T extends KubeObject, R> {
     this.close();
     this.host.reportError(error);
     this.subscriber.error(error);
-  }
-}
-
-/** CT-3 transitions for a per-subscriber filter. */
-export function filterTransition<T extends KubeObject>(
-  event: InformerEvent<T>,
-  keep: (object: T) => boolean,
-): InformerEvent<T> | undefined {
-  switch (event.type) {
-    case 'add':
-      return keep(event.object) ? event : undefined;
-    case 'delete': {
-      const o = event.object;
-      if (o instanceof DeletedFinalStateUnknown) return o.object === null || keep(o.object) ? event : undefined;
-      return keep(o) ? event : undefined;
-    }
-    case 'update': {
-      const now = keep(event.object);
-      const before = keep(event.old);
-      if (now && before) return event;
-      if (now) return { type: 'add', object: event.object, isInInitialList: false };
-      if (before) return { type: 'delete', object: event.old };
-      return undefined;
-    }
   }
 }
 

@@ -1,0 +1,117 @@
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import type { KubeObject } from '../api/kube-object.js';
+import type { InformerEvent } from '../cache/informer-event.js';
+import { Indexer } from '../cache/indexer.js';
+import type { Store } from '../cache/store.js';
+import type { KubeClient } from '../client/kube-client.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import type { EventPredicate } from '../informer/predicates.js';
+import type { Logger } from '../logging/logger.js';
+import { noopLogger } from '../logging/noop-logger.js';
+import { controllerMetrics, type ControllerMetricsRecorder } from '../metrics/controller-metrics.js';
+import { workqueueMetrics } from '../metrics/workqueue-metrics.js';
+import type { WorkQueueOptions } from '../workqueue/work-queue.js';
+import { ControllerBuildError } from './controller-errors.js';
+import type { ControllerOptions, ControllerReconciler } from './controller-options.js';
+import type { OwnerType } from './event-requests.js';
+import { noopEventRecorder } from './noop-event-recorder.js';
+import { resolveSources } from './resolve-sources.js';
+import { bindSources, type Binding } from './source-bindings.js';
+
+const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
+
+/** Controller names in use in this process (CR-7). */
+const usedNames = new Set<string>();
+
+/** A checked controller definition with every default applied: what each run works from. */
+export interface ControllerDefinition<T extends KubeObject> {
+  readonly name: string;
+  readonly needLeaderElection: boolean;
+  readonly reconcile: ControllerReconciler<T>;
+  /** The `for` type (owner of `owns` objects, type of `ctx.objects()`), if any. */
+  readonly forType: OwnerType | undefined;
+  /** The `for` type's store, or an empty store. */
+  readonly forStore: Store<T>;
+  /** One per `for`, `owns` and `watches` entry, in that order. */
+  readonly bindings: readonly Binding[];
+  readonly concurrency: number;
+  readonly cacheSyncTimeoutMs: number;
+  readonly scheduler: SchedulerLike;
+  /** The logger given (reconcile loggers derive from it). */
+  readonly baseLogger: Logger;
+  /** The controller's own logger (`controller: name`). */
+  readonly logger: Logger;
+  readonly recorder: EventRecorder;
+  readonly client: KubeClient | undefined;
+  readonly metrics: ControllerMetricsRecorder | undefined;
+  /** The work queue's options, but for `shutdown` (each run's signal). */
+  readonly queue: Omit<WorkQueueOptions, 'shutdown'>;
+}
+
+/**
+ * Checks `options` (CR-7), resolves and binds the sources, applies the defaults and reserves the
+ * name (unless `skipNameValidation`).
+ * @throws ControllerBuildError for an invalid definition.
+ */
+export function defineController<T extends KubeObject>(options: ControllerOptions<T>): ControllerDefinition<T> {
+  if (options === null || typeof options !== 'object') throw new ControllerBuildError('controller needs options');
+  const sources = resolveSources(options);
+  if (sources.owns.length > 0 && sources.for === undefined) throw new ControllerBuildError('owns can only be used together with for');
+  if (sources.for === undefined && sources.watches.length === 0) {
+    throw new ControllerBuildError('there are no watches configured, controller will never get triggered. Use for or watches');
+  }
+  if (typeof options.reconcile !== 'function') throw new ControllerBuildError('must provide a reconcile function');
+  const name = options.name ?? sources.for?.source.resource.kind.toLowerCase();
+  if (name === undefined || name === '') throw new ControllerBuildError('one of for or name must be given');
+  if (options.skipNameValidation !== true && usedNames.has(name)) {
+    throw new ControllerBuildError(
+      `controller with name ${name} already exists. Controller names must be unique to avoid multiple controllers reporting to the same metric`,
+    );
+  }
+  if (options.concurrency !== undefined && !Number.isInteger(options.concurrency)) {
+    throw new ControllerBuildError(`concurrency must be an integer, got ${String(options.concurrency)}`);
+  }
+  if (options.cacheSyncTimeoutMs !== undefined && !(options.cacheSyncTimeoutMs >= 0)) {
+    throw new ControllerBuildError(`cacheSyncTimeoutMs must be a number ≥ 0, got ${String(options.cacheSyncTimeoutMs)}`);
+  }
+  const cacheSyncTimeoutMs =
+    options.cacheSyncTimeoutMs === undefined || options.cacheSyncTimeoutMs <= 0 ? DEFAULT_CACHE_SYNC_TIMEOUT_MS : options.cacheSyncTimeoutMs;
+  const concurrency = options.concurrency === undefined || options.concurrency <= 0 ? 1 : options.concurrency;
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const baseLogger = options.logger ?? noopLogger;
+  const logger = baseLogger.child({ controller: name });
+  const recorder = options.recorder ?? noopEventRecorder;
+  const metrics = options.metrics ?? (options.metricsRegistry ? controllerMetrics(options.metricsRegistry) : undefined);
+  const queueMetrics = options.workqueueMetrics ?? (options.metricsRegistry ? workqueueMetrics(options.metricsRegistry)(name) : undefined);
+  const common = (options.predicates ?? []) as readonly EventPredicate[];
+  const reportEventError = (err: unknown, event: InformerEvent): void => {
+    logger.error('event dropped: a filter, predicate or request mapping threw', { err, event: event.type });
+  };
+  const bindings = bindSources(sources, common, reportEventError);
+
+  if (options.skipNameValidation !== true) usedNames.add(name);
+  return {
+    name,
+    needLeaderElection: options.needLeaderElection ?? true,
+    reconcile: (request, ctx) => options.reconcile(request, ctx),
+    forType: sources.for?.source.resource,
+    forStore: sources.for?.source.store ?? new Indexer<T>(),
+    bindings,
+    concurrency,
+    cacheSyncTimeoutMs,
+    scheduler,
+    baseLogger,
+    logger,
+    recorder,
+    client: options.client,
+    metrics,
+    queue: {
+      concurrency,
+      scheduler,
+      ...(options.rateLimiter === undefined ? {} : { rateLimiter: options.rateLimiter }),
+      ...(options.reconcileTimeoutMs === undefined ? {} : { reconcileTimeoutMs: options.reconcileTimeoutMs }),
+      ...(options.shutdownGracePeriodMs === undefined ? {} : { shutdownGracePeriodMs: options.shutdownGracePeriodMs }),
+      ...(queueMetrics === undefined ? {} : { metrics: queueMetrics }),
+    },
+  };
+}

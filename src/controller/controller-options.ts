@@ -1,0 +1,107 @@
+import type { Registry } from 'prom-client';
+import type { SchedulerLike } from 'rxjs';
+import type { KubeObject } from '../api/kube-object.js';
+import type { KubeClient } from '../client/kube-client.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import type { InformerFactory } from '../informer/informer-factory.js';
+import type { EventPredicate } from '../informer/predicates.js';
+import type { Logger } from '../logging/logger.js';
+import type { ControllerMetricsRecorder } from '../metrics/controller-metrics.js';
+import type { WorkQueueMetrics } from '../workqueue/metrics.js';
+import type { RateLimiter } from '../workqueue/rate-limiter.js';
+import type { Request } from '../workqueue/request.js';
+import type { ReconcileReturn } from '../workqueue/work-queue.js';
+import type { ControllerSource } from './controller-source.js';
+import type { OwnerType } from './event-requests.js';
+import type { ReconcileContext } from './reconcile-context.js';
+
+/** `for` with its own predicates. */
+export interface ForSpec<T extends KubeObject> {
+  readonly source: ControllerSource<T> | ResourceType;
+  readonly predicates?: readonly EventPredicate<T>[];
+  /**
+   * Keeps only objects passing this test, with client-go's filtering-handler transitions (CT-3):
+   * an update leaving the filter arrives as a delete of the old object, one entering it as an
+   * add — so the mapping still sees objects that stopped matching. Applied before `predicates`.
+   */
+  readonly filter?: (object: T) => boolean;
+}
+
+/** An `owns` entry: events of owned objects enqueue their controller owner of the `for` type. */
+export interface OwnsSpec {
+  readonly source: ControllerSource | ResourceType;
+  readonly predicates?: readonly EventPredicate[];
+  /**
+   * Keeps only objects passing this test, with client-go's filtering-handler transitions (CT-3):
+   * an update leaving the filter arrives as a delete of the old object, one entering it as an
+   * add — so the mapping still sees objects that stopped matching. Applied before `predicates`.
+   */
+  readonly filter?: (object: KubeObject) => boolean;
+  /** Enqueue every owner of the `for` type, not only the controller owner. */
+  readonly matchEveryOwner?: boolean;
+}
+
+/** A `watches` entry: events of any type mapped to requests by `map` (old and new object of updates). */
+export interface WatchSpec<U extends KubeObject = KubeObject> {
+  /** An informer source, or a resource type resolved through `informers`. */
+  readonly source: ControllerSource<U> | ResourceType;
+  map(object: U): readonly (Request | string)[];
+  readonly predicates?: readonly EventPredicate<U>[];
+  /**
+   * Keeps only objects passing this test, with client-go's filtering-handler transitions (CT-3):
+   * an update leaving the filter arrives as a delete of the old object, one entering it as an
+   * add — so the mapping still sees objects that stopped matching. Applied before `predicates`.
+   */
+  filter?(object: U): boolean;
+}
+
+/** The reconcile function of a controller. */
+export type ControllerReconciler<T extends KubeObject> = (request: Request, ctx: ReconcileContext<T>) => ReconcileReturn;
+
+/** Options of {@link controller}. Durations in ms. */
+export interface ControllerOptions<T extends KubeObject = KubeObject> {
+  /** Unique per process (unless `skipNameValidation`); default the lower-case kind of `for`. */
+  readonly name?: string;
+  /** The reconciled type: each event enqueues the object's own key (CR-8). At most one. */
+  readonly for?: ControllerSource<T> | ForSpec<T> | ResourceType;
+  /** Owned types: an event enqueues the owned object's controller owner of the `for` type (CR-9). Needs `for`. */
+  readonly owns?: readonly (ControllerSource | OwnsSpec | ResourceType)[];
+  /** Any type, mapped to requests by a function. */
+  readonly watches?: readonly WatchSpec[];
+  /** Predicates for every `for`, `owns` and `watches` event (controller-runtime's `WithEventFilter`). */
+  readonly predicates?: readonly EventPredicate[];
+  /** Brings the world in line for one request. */
+  readonly reconcile: ControllerReconciler<T>;
+  /** Concurrent reconciles (distinct keys); ≤ 0 or unset → 1. */
+  readonly concurrency?: number;
+  /** Retry delays; default the work queue's (per-item exponential 5 ms … 1000 s). */
+  readonly rateLimiter?: RateLimiter;
+  /** How long to wait for the caches to sync before failing; default 120 000 (2 minutes, CR-4). */
+  readonly cacheSyncTimeoutMs?: number;
+  /** Per-reconcile deadline (CR-3); default none. */
+  readonly reconcileTimeoutMs?: number;
+  /** On stop, how long running reconciles may finish before being aborted; default 30 000. */
+  readonly shutdownGracePeriodMs?: number;
+  /** Start only while leading (default true). */
+  readonly needLeaderElection?: boolean;
+  /** Allow a name that another controller in this process already uses. */
+  readonly skipNameValidation?: boolean;
+  /** Client handed to reconciles (`ctx.client`, `ctx.objects()`). */
+  readonly client?: KubeClient;
+  /** Event recorder handed to reconciles; default a no-op recorder. */
+  readonly recorder?: EventRecorder;
+  readonly logger?: Logger;
+  /** Records controller-runtime's controller and workqueue metrics here. */
+  readonly metricsRegistry?: Registry;
+  /** Or: a custom recorder for the controller metrics. */
+  readonly metrics?: ControllerMetricsRecorder;
+  /** Or: custom work-queue metric hooks. */
+  readonly workqueueMetrics?: WorkQueueMetrics;
+  /** Resolves resource types given as `for` / `owns` / `watches` to shared informers. */
+  readonly informers?: InformerFactory;
+  /** Timers and clock; default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/** A resource type given by value: `{ apiVersion, kind, namespaced }` (plural optional). */
+export type ResourceType = OwnerType & { readonly plural?: string };

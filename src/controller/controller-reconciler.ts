@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { finalize, isObservable } from 'rxjs';
+import type { KubeObject } from '../api/kube-object.js';
+import type { ObjectClient } from '../client/object-client.js';
+import type { ResourceRef } from '../client/resource-path.js';
+import { reconcileLogger } from '../logging/reconcile-logger.js';
+import type { ReconcileResult } from '../workqueue/reconcile-result.js';
+import type { Request } from '../workqueue/request.js';
+import type { ReconcileReturn, Reconciler } from '../workqueue/work-queue.js';
+import type { ControllerDefinition } from './controller-definition.js';
+import { ControllerError } from './controller-errors.js';
+import type { ReconcileContext } from './reconcile-context.js';
+
+/**
+ * The work queue's reconciler for a controller: calls `reconcile(request, ctx)` with a fresh
+ * {@link ReconcileContext}, and counts the call as an active worker until its result settles.
+ */
+export function controllerReconciler<T extends KubeObject>(def: ControllerDefinition<T>): Reconciler {
+  const { metrics, name } = def;
+  return (request, signal) => {
+    const ctx = reconcileContext(def, request, signal);
+    metrics?.workerStarted(name);
+    let stopped = false;
+    const stop = (): void => {
+      if (stopped) return;
+      stopped = true;
+      metrics?.workerStopped(name);
+    };
+    let ret: ReconcileReturn;
+    try {
+      ret = def.reconcile(request, ctx);
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    if (isObservable(ret)) return ret.pipe(finalize(stop));
+    if (ret !== null && typeof ret === 'object' && typeof (ret as PromiseLike<unknown>).then === 'function') {
+      return Promise.resolve(ret as PromiseLike<ReconcileResult | void | undefined>).finally(stop);
+    }
+    stop();
+    return ret;
+  };
+}
+
+/** What one reconcile call gets: the cached `for` object, listers, clients, a logger with a reconcile id. */
+function reconcileContext<T extends KubeObject>(
+  def: ControllerDefinition<T>,
+  request: Request,
+  signal: AbortSignal,
+): ReconcileContext<T> {
+  const { client, forType, forStore, name } = def;
+  const reconcileId = randomUUID();
+  function objects(): ObjectClient<T>;
+  function objects<U extends KubeObject>(ref: ResourceRef, namespace?: string): ObjectClient<U>;
+  function objects(ref?: ResourceRef, namespace?: string): ObjectClient<KubeObject> {
+    if (client === undefined) throw new ControllerError(`controller ${name} has no client: pass options.client`);
+    if (ref === undefined) {
+      if (forType === undefined) throw new ControllerError(`controller ${name} has no for type: pass a resource to objects()`);
+      return client.objects(forType, forType.namespaced ? request.namespace : undefined);
+    }
+    return client.objects(ref, namespace);
+  }
+  return {
+    request,
+    signal,
+    reconcileId,
+    logger: reconcileLogger(def.baseLogger, name, request, reconcileId),
+    object: forStore.get(request.namespace ? `${request.namespace}/${request.name}` : request.name),
+    store: forStore,
+    storeOf: (source) => source.store,
+    recorder: def.recorder,
+    client,
+    objects,
+  };
+}

@@ -1,0 +1,185 @@
+import { type BehaviorSubject, first, type Subscriber, Subscription, tap } from 'rxjs';
+import type { KubeObject } from '../api/kube-object.js';
+import { recordReconcileMetrics } from '../metrics/record-reconcile-metrics.js';
+import type { ReconcileOutcome } from '../workqueue/reconcile-result.js';
+import { workQueue } from '../workqueue/work-queue.js';
+import type { ControllerDefinition } from './controller-definition.js';
+import { CacheSyncTimeoutError } from './controller-errors.js';
+import { controllerReconciler } from './controller-reconciler.js';
+import { sourceName, type SourceRegistration } from './controller-source.js';
+import { RequestGate } from './request-gate.js';
+import type { Binding } from './source-bindings.js';
+
+/**
+ * The phases of one controller run:
+ * - `idle`: built, not started;
+ * - `waitingForCaches`: a handler is registered on every source and its requests are held until
+ *   every registration synced (CR-5), bounded by `cacheSyncTimeoutMs`;
+ * - `running`: the workers reconcile from the work queue (`ready$` is true);
+ * - `draining`: the stop signal aborted; the work queue lets running reconciles finish (up to
+ *   `shutdownGracePeriodMs`), then completes the run;
+ * - `stopped`: final; the handlers, timer and queue input are released.
+ */
+export type ControllerRunState = 'idle' | 'waitingForCaches' | 'running' | 'draining' | 'stopped';
+
+/** Every transition a run can take; any other is ignored (e.g. a sync arriving after the stop). */
+const TRANSITIONS: { readonly [S in ControllerRunState]: readonly ControllerRunState[] } = {
+  idle: ['waitingForCaches', 'stopped'],
+  waitingForCaches: ['running', 'stopped'],
+  running: ['draining', 'stopped'],
+  draining: ['stopped'],
+  stopped: [],
+};
+
+interface Registration {
+  readonly binding: Binding;
+  readonly registration: SourceRegistration;
+}
+
+/**
+ * One subscription of `controller().run()`. Internal: the public surface is `controller()`.
+ * Every transition goes through {@link ControllerRun.enter}; timers run on the definition's
+ * scheduler. The run ends by completing or erroring `out`, whose teardown calls `stop()`.
+ */
+export class ControllerRun<T extends KubeObject> {
+  private state: ControllerRunState = 'idle';
+  /** The registrations' event and sync subscriptions. */
+  private readonly handlers = new Subscription();
+  private readonly requests = new RequestGate();
+  private registrations: readonly Registration[] = [];
+  /** Indexes of the registrations that have not synced yet. */
+  private readonly unsynced = new Set<number>();
+  private syncTimer: Subscription | undefined;
+
+  constructor(
+    private readonly def: ControllerDefinition<T>,
+    private readonly ready: BehaviorSubject<boolean>,
+    private readonly out: Subscriber<ReconcileOutcome>,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /** Registers the handlers and waits for the caches; from then on, the signal stops the run. */
+  start(): void {
+    this.enter('waitingForCaches');
+    this.listenForStop();
+  }
+
+  /** The subscription ended (completed, errored or unsubscribed): releases everything. */
+  stop(): void {
+    this.enter('stopped');
+  }
+
+  // ---- transitions -----------------------------------------------------------------------------
+
+  private enter(next: ControllerRunState): void {
+    if (!TRANSITIONS[this.state].includes(next)) return;
+    this.state = next;
+    switch (next) {
+      case 'waitingForCaches':
+        this.waitForCaches();
+        break;
+      case 'running':
+        this.startWorkers();
+        break;
+      case 'draining':
+        break; // the work queue reacts to the same signal
+      case 'stopped':
+        this.release();
+        break;
+    }
+  }
+
+  // ---- what moves the run ----------------------------------------------------------------------
+
+  private synced(index: number): void {
+    this.unsynced.delete(index);
+    if (this.unsynced.size === 0) this.enter('running');
+  }
+
+  private syncTimedOut(): void {
+    const sources = [...this.unsynced].map((i) => sourceName((this.registrations[i] as Registration).binding.source));
+    this.fail(new CacheSyncTimeoutError(this.def.name, sources, this.def.cacheSyncTimeoutMs));
+  }
+
+  private readonly stopRequested = (): void => {
+    if (this.state === 'waitingForCaches') this.complete(); // stopping before sync is not an error
+    else this.enter('draining');
+  };
+
+  private fail(error: unknown): void {
+    if (this.state === 'stopped') return;
+    this.out.error(error);
+    this.enter('stopped');
+  }
+
+  private complete(): void {
+    this.out.complete();
+    this.enter('stopped');
+  }
+
+  private listenForStop(): void {
+    if (this.signal === undefined || this.state === 'stopped') return;
+    if (this.signal.aborted) this.stopRequested();
+    else this.signal.addEventListener('abort', this.stopRequested, { once: true });
+  }
+
+  // ---- phases ----------------------------------------------------------------------------------
+
+  /** `waitingForCaches`: register, subscribe, wait for every registration to sync (CR-5). */
+  private waitForCaches(): void {
+    // Register every handler first, so the initial lists are queued while the caches sync.
+    this.registrations = this.def.bindings.map((binding) => ({ binding, registration: binding.source.register() }));
+    for (const { binding, registration } of this.registrations) {
+      this.handlers.add(
+        registration.events$.pipe(binding.toRequests).subscribe({
+          next: (add) => this.requests.push(add),
+          error: (err: unknown) => this.fail(err),
+        }),
+      );
+    }
+    this.registrations.forEach((_, i) => this.unsynced.add(i));
+    this.registrations.forEach(({ registration }, i) => {
+      this.handlers.add(
+        registration.synced$.pipe(first((v) => v === true)).subscribe({
+          next: () => this.synced(i),
+          error: (err: unknown) => this.fail(err),
+        }),
+      );
+    });
+    if (this.unsynced.size > 0 && this.state === 'waitingForCaches') {
+      this.def.logger.info('Waiting for caches to sync', { sources: this.registrations.map((r) => sourceName(r.binding.source)) });
+      this.syncTimer = this.def.scheduler.schedule(() => this.syncTimedOut(), this.def.cacheSyncTimeoutMs);
+    }
+  }
+
+  /** `running`: the held requests, then every new one, go through the work queue to the workers. */
+  private startWorkers(): void {
+    const { concurrency, logger, metrics, name } = this.def;
+    this.syncTimer?.unsubscribe();
+    logger.info('Starting workers', { workerCount: concurrency });
+    this.ready.next(true);
+    let outcomes$ = this.requests.open().pipe(
+      workQueue(controllerReconciler(this.def), {
+        ...this.def.queue,
+        ...(this.signal === undefined ? {} : { shutdown: this.signal }),
+      }),
+      tap((o) => {
+        if (o.kind === 'error' || o.kind === 'terminal_error') {
+          logger.error('Reconciler error', { object: o.key, err: o.error, terminal: o.kind === 'terminal_error' });
+        }
+      }),
+    );
+    if (metrics !== undefined) outcomes$ = outcomes$.pipe(recordReconcileMetrics(metrics, name, concurrency));
+    // Subscribed with `out` itself: the queue's completion or error ends the run.
+    outcomes$.subscribe(this.out);
+  }
+
+  /** `stopped`. */
+  private release(): void {
+    this.ready.next(false);
+    this.syncTimer?.unsubscribe();
+    this.signal?.removeEventListener('abort', this.stopRequested);
+    this.handlers.unsubscribe();
+    this.requests.close();
+  }
+}
