@@ -70,16 +70,24 @@ export class LeaderElectionConfigError extends Error {
   }
 }
 
+/** The three durations of an election, defaults filled in (milliseconds). */
+export interface LeaseTimings {
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+}
+
 /**
- * Fills defaults and validates in client-go's order (SEMANTICS LE-1): leaseDuration > renewDeadline;
- * renewDeadline > jitterFactor × retryPeriod; all three > 0; callbacks, when given, are functions;
- * lock present; identity non-empty. Throws {@link LeaderElectionConfigError}.
+ * Fills the CR-11 defaults of the three durations and validates them in client-go's order (LE-1):
+ * numbers; leaseDuration > renewDeadline; renewDeadline > {@link JITTER_FACTOR} × retryPeriod; all
+ * three > 0; leaseDuration at least 1 s (it is written in whole seconds). The one duration check of
+ * both {@link resolveLeaderElectionConfig} and the manager's leader-election options. Throws
+ * {@link LeaderElectionConfigError}.
  */
-export function resolveLeaderElectionConfig(config: LeaderElectionConfig): ResolvedLeaderElectionConfig {
+export function resolveLeaseTimings(config: Partial<LeaseTimings>): LeaseTimings {
   const leaseDuration = config.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS;
   const renewDeadline = config.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS;
   const retryPeriod = config.retryPeriodMs ?? DEFAULT_RETRY_PERIOD_MS;
-  const jitterFactor = config.jitterFactor ?? JITTER_FACTOR;
   for (const [field, value] of [
     ['leaseDurationMs', leaseDuration],
     ['renewDeadlineMs', renewDeadline],
@@ -99,6 +107,18 @@ export function resolveLeaderElectionConfig(config: LeaderElectionConfig): Resol
   if (leaseDuration < 1000) {
     throw new LeaderElectionConfigError('leaseDurationMs', 'leaseDurationMs must be at least 1 s (it is written in whole seconds)');
   }
+  return { leaseDurationMs: leaseDuration, renewDeadlineMs: renewDeadline, retryPeriodMs: retryPeriod };
+}
+
+/**
+ * Fills defaults and validates in client-go's order (SEMANTICS LE-1): leaseDuration > renewDeadline;
+ * renewDeadline > jitterFactor × retryPeriod; all three > 0; callbacks, when given, are functions;
+ * lock present; identity non-empty. Throws {@link LeaderElectionConfigError}.
+ */
+export function resolveLeaderElectionConfig(config: LeaderElectionConfig): ResolvedLeaderElectionConfig {
+  const timings = resolveLeaseTimings(config);
+  const renewDeadline = timings.renewDeadlineMs;
+  const jitterFactor = config.jitterFactor ?? JITTER_FACTOR;
   const requestTimeout = config.requestTimeoutMs ?? renewDeadline / 2;
   if (!(requestTimeout > 0)) throw new LeaderElectionConfigError('requestTimeout', 'requestTimeout must be greater than zero');
   if (!(jitterFactor >= 0)) throw new LeaderElectionConfigError('jitterFactor', 'jitterFactor must be >= 0');
@@ -112,9 +132,7 @@ export function resolveLeaderElectionConfig(config: LeaderElectionConfig): Resol
   }
   return {
     lock: config.lock,
-    leaseDurationMs: leaseDuration,
-    renewDeadlineMs: renewDeadline,
-    retryPeriodMs: retryPeriod,
+    ...timings,
     requestTimeoutMs: requestTimeout,
     jitterFactor,
     releaseOnCancel: config.releaseOnCancel ?? false,

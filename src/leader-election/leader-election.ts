@@ -1,16 +1,7 @@
-import {
-  asyncScheduler,
-  distinctUntilChanged,
-  map,
-  Observable,
-  of,
-  ReplaySubject,
-  share,
-  type Subscription,
-  timeout,
-} from 'rxjs';
+import { asyncScheduler, distinctUntilChanged, map, Observable, ReplaySubject, share } from 'rxjs';
 import { type LeaderElectionConfig, resolveLeaderElectionConfig } from './leader-election-config.js';
 import { LeaderElector } from './leader-elector.js';
+import { LeaderElectionRun } from './leader-election-run.js';
 import { whileLeading } from './while-leading.js';
 
 /** One snapshot of a candidate: whether it leads, and the holder it last observed. */
@@ -76,119 +67,14 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElection {
   const scheduler = cfg.scheduler ?? asyncScheduler;
   const identity = cfg.lock.identity;
   const elector = new LeaderElector(cfg.lock, cfg.leaseDurationMs, scheduler);
-  let leading = false;
-  let deadlineAt = Number.NEGATIVE_INFINITY;
-
-  const later = (fn: (() => void) | undefined): void => {
-    if (fn !== undefined) scheduler.schedule(() => fn());
-  };
+  // One run per connection of the shared streams below (never two at once).
+  let current: LeaderElectionRun | undefined;
 
   const run$ = new Observable<LeaderElectionState>((subscriber) => {
-    let attemptSub: Subscription | undefined;
-    let nextSub: Subscription | undefined;
-    let deadlineSub: Subscription | undefined;
-    let reported: string | undefined;
-    let last: LeaderElectionState | undefined;
-    let stopped = false;
-
-    const emit = (): void => {
-      const state: LeaderElectionState = { leading, leader: elector.observedHolder() };
-      if (last !== undefined && last.leading === state.leading && last.leader === state.leader) return;
-      last = state;
-      subscriber.next(state);
-    };
-    const reportLeader = (): void => {
-      const holder = elector.observedHolder();
-      if (holder !== undefined && holder !== reported) {
-        reported = holder;
-        const cb = cfg.onNewLeader;
-        if (cb !== undefined) later(() => cb(holder));
-      }
-    };
-    const scheduleAttempt = (delay: number): void => {
-      nextSub?.unsubscribe();
-      nextSub = scheduler.schedule(() => {
-        nextSub = undefined;
-        attempt();
-      }, Math.max(0, delay));
-    };
-    let lastAttemptStart = Number.NEGATIVE_INFINITY;
-    const acquireWait = (): number => {
-      const jittered = cfg.retryPeriodMs * (1 + cfg.jitterFactor * cfg.random());
-      const holder = elector.observedHolder();
-      if (holder === undefined || holder === identity) return jittered;
-      const expiry = elector.observedExpiry();
-      const now = scheduler.now();
-      if (expiry > now) return Math.min(jittered, expiry - now);
-      // The lease expired while the last attempt (which still saw it valid) was in flight: go now.
-      return expiry > lastAttemptStart ? 0 : jittered;
-    };
-    const lose = (): void => {
-      deadlineSub?.unsubscribe();
-      deadlineSub = undefined;
-      if (!leading) return;
-      leading = false;
-      deadlineAt = Number.NEGATIVE_INFINITY;
-      later(cfg.onStoppedLeading);
-      emit();
-    };
-    const attempt = (): void => {
-      const start = scheduler.now();
-      lastAttemptStart = start;
-      const budget = leading ? Math.min(cfg.requestTimeoutMs, deadlineAt - start) : cfg.requestTimeoutMs;
-      if (budget <= 0) {
-        lose();
-        scheduleAttempt(acquireWait());
-        return;
-      }
-      attemptSub = elector
-        .tryAcquireOrRenew()
-        .pipe(timeout({ first: budget, with: () => of(false), scheduler }))
-        .subscribe((ok) => settle(ok, start));
-    };
-    const settle = (ok: boolean, start: number): void => {
-      attemptSub = undefined;
-      if (stopped) return;
-      const now = scheduler.now();
-      if (ok && now < start + cfg.renewDeadlineMs) {
-        deadlineAt = start + cfg.renewDeadlineMs;
-        deadlineSub?.unsubscribe();
-        deadlineSub = scheduler.schedule(() => {
-          lose();
-        }, deadlineAt - now);
-        if (!leading) {
-          leading = true;
-          later(cfg.onStartedLeading);
-        }
-        reportLeader();
-        emit();
-        scheduleAttempt(cfg.retryPeriodMs);
-        return;
-      }
-      if (leading && elector.observedHolder() !== identity) lose();
-      reportLeader();
-      emit();
-      scheduleAttempt(leading ? cfg.retryPeriodMs : acquireWait());
-    };
-
-    emit();
-    attempt();
-
-    return () => {
-      stopped = true;
-      attemptSub?.unsubscribe();
-      nextSub?.unsubscribe();
-      deadlineSub?.unsubscribe();
-      leading = false;
-      deadlineAt = Number.NEGATIVE_INFINITY;
-      later(cfg.onStoppedLeading);
-      if (cfg.releaseOnCancel) {
-        elector
-          .release()
-          .pipe(timeout({ first: cfg.renewDeadlineMs, with: () => of(false), scheduler }))
-          .subscribe();
-      }
-    };
+    const run = new LeaderElectionRun(cfg, elector, scheduler, subscriber);
+    current = run;
+    run.start();
+    return () => run.stop();
   });
 
   const state$ = run$.pipe(
@@ -209,7 +95,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElection {
     leading$,
     leader$,
     whileLeading: <T>(work: () => Observable<T>) => whileLeading(leading$, work),
-    isLeading: () => leading && scheduler.now() < deadlineAt,
+    isLeading: () => current?.isLeading() === true,
     isLeader: () => elector.isLeader(),
     check: (maxTolerableExpiredLease = 0) => elector.check(maxTolerableExpiredLease),
   };

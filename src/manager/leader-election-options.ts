@@ -2,6 +2,11 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Observable } from 'rxjs';
+import {
+  LeaderElectionConfigError,
+  type LeaseTimings,
+  resolveLeaseTimings,
+} from '../leader-election/leader-election-config.js';
 import { ManagerConfigError } from './manager-errors.js';
 
 /**
@@ -50,6 +55,20 @@ export interface ManagerLeaderElectionOptions {
 export const IN_CLUSTER_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
 /**
+ * The durations with CR-11 defaults, validated by the leader election's own LE-1 check
+ * (`resolveLeaseTimings`); its error becomes a {@link ManagerConfigError} with the same message,
+ * the original as `cause`.
+ */
+function leaseTimings(options: ManagerLeaderElectionOptions): LeaseTimings {
+  try {
+    return resolveLeaseTimings(options);
+  } catch (err) {
+    if (err instanceof LeaderElectionConfigError) throw new ManagerConfigError(err.message, { cause: err });
+    throw err;
+  }
+}
+
+/**
  * Applies CR-11 defaults and LE-1 validation; throws {@link ManagerConfigError} on bad input.
  * `readNamespace` is injectable for tests.
  */
@@ -58,18 +77,7 @@ export function resolveManagerLeaderElection(
   readNamespace: () => string | undefined = readInClusterNamespace,
 ): ManagerLeaderElectionConfig {
   if (!options.id) throw new ManagerConfigError('LeaderElectionID must be configured');
-  const leaseDuration = options.leaseDurationMs ?? 15_000;
-  const renewDeadline = options.renewDeadlineMs ?? 10_000;
-  const retryPeriod = options.retryPeriodMs ?? 2_000;
-  if (!(leaseDuration > renewDeadline)) {
-    throw new ManagerConfigError('leaseDurationMs must be greater than renewDeadlineMs');
-  }
-  if (!(renewDeadline > 1.2 * retryPeriod)) {
-    throw new ManagerConfigError('renewDeadlineMs must be greater than retryPeriodMs × jitterFactor');
-  }
-  if (!(leaseDuration > 0 && renewDeadline > 0 && retryPeriod > 0)) {
-    throw new ManagerConfigError('leaseDurationMs, renewDeadlineMs and retryPeriodMs must be greater than zero');
-  }
+  const timings = leaseTimings(options);
   const namespace = options.namespace ?? readNamespace();
   if (!namespace) {
     throw new ManagerConfigError(
@@ -80,9 +88,7 @@ export function resolveManagerLeaderElection(
     id: options.id,
     namespace,
     identity: options.identity ?? `${hostname()}_${randomUUID()}`,
-    leaseDurationMs: leaseDuration,
-    renewDeadlineMs: renewDeadline,
-    retryPeriodMs: retryPeriod,
+    ...timings,
     releaseOnCancel: options.releaseOnCancel ?? false,
   };
 }

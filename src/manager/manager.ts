@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import type { SchedulerLike, Subscription } from 'rxjs';
-import { asyncScheduler, timer } from 'rxjs';
+import type { SchedulerLike } from 'rxjs';
+import { asyncScheduler } from 'rxjs';
 import type { Registry } from 'prom-client';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../client/kube-client.js';
@@ -11,49 +11,18 @@ import type { Logger } from '../logging/logger.js';
 import { noopLogger } from '../logging/noop-logger.js';
 import type { ManagerMetrics } from '../metrics/metrics-registry.js';
 import { managerMetrics } from '../metrics/metrics-registry.js';
-import { leaderStatusMetric } from '../metrics/leader-election-metrics.js';
 import type { HealthCheck } from './healthz-handler.js';
-import { httpServerRunnable } from './http-server.js';
-import type { HttpServerRunnable } from './http-server.js';
-import type { Leadership, ManagerLeaderElectionConfig, ManagerLeaderElectionOptions } from './leader-election-options.js';
+import type { ManagerLeaderElectionConfig, ManagerLeaderElectionOptions } from './leader-election-options.js';
 import { resolveManagerLeaderElection } from './leader-election-options.js';
 import { kubeClientLeaseApi } from '../leader-election/kube-client-lease-api.js';
 import { leaseLeadership } from './lease-leadership.js';
-import {
-  CheckerAfterStartError,
-  GracefulShutdownTimeoutError,
-  LeaderElectionLostError,
-  ManagerAlreadyStartedError,
-  ManagerConfigError,
-  StopEngagedError,
-} from './manager-errors.js';
-import { healthzRoute, metricsRoute, routes } from './probe-routes.js';
+import { CheckerAfterStartError, ManagerConfigError } from './manager-errors.js';
 import type { RunnableLike } from '../api/runnable.js';
-import { toRunnable } from '../api/runnable.js';
-import { classifyRunnable, type RunnableGroupName } from './classify-runnable.js';
-import { RunnableGroup } from './runnable-group.js';
+import type { CandidacyOptions } from './manager-candidacy.js';
+import { ManagerRun } from './manager-run.js';
+import { ProbeServers, type HealthServerOptions, type MetricsServerOptions } from './probe-servers.js';
 
-/** Where and how the health-probe server listens. */
-export interface HealthServerOptions {
-  readonly host?: string;
-  /** 0 picks a free port. */
-  readonly port: number;
-  /** Default `/readyz`. */
-  readonly readinessEndpoint?: string;
-  /** Default `/healthz`. */
-  readonly livenessEndpoint?: string;
-  /** Add the built-in readiness check `cache-sync` (fails until every cache synced). Default true. */
-  readonly cacheSyncCheck?: boolean;
-}
-
-/** Where the metrics server listens and which registry it serves. */
-export interface MetricsServerOptions {
-  readonly host?: string;
-  /** 0 picks a free port. */
-  readonly port: number;
-  /** Default `/metrics`. */
-  readonly path?: string;
-}
+export type { HealthServerOptions, MetricsServerOptions } from './probe-servers.js';
 
 /** Options of {@link manager}. All durations are in milliseconds. */
 export interface ManagerOptions {
@@ -109,13 +78,6 @@ export interface Manager {
   readonly leaderElection: ManagerLeaderElectionConfig | undefined;
 }
 
-const STOP_ORDER: readonly (readonly RunnableGroupName[])[] = [
-  ['others'],
-  ['leaderElection'],
-  ['caches'],
-  ['httpServers'],
-];
-
 /**
  * Creates a controller-runtime style manager.
  *
@@ -135,198 +97,27 @@ const STOP_ORDER: readonly (readonly RunnableGroupName[])[] = [
 export function manager(options: ManagerOptions = {}): Manager {
   const logger = options.logger ?? noopLogger;
   const scheduler = options.scheduler ?? asyncScheduler;
-  const grace = options.gracefulShutdownTimeoutMs ?? 30_000;
-  if (typeof grace !== 'number' || Number.isNaN(grace)) {
-    throw new ManagerConfigError(`gracefulShutdownTimeoutMs must be a number of milliseconds, got ${String(grace)}`);
-  }
+  const grace = gracefulShutdownTimeout(options);
   const metrics = managerMetrics(options.registry);
   const leConfig = options.leaderElection ? resolveManagerLeaderElection(options.leaderElection) : undefined;
-  let client: KubeClient | undefined = options.client;
-  const getClient = (): KubeClient => {
-    if (client === undefined) {
-      if (options.kubeConfig === undefined) {
-        throw new ManagerConfigError('the manager has no client: pass `client` or `kubeConfig`');
-      }
-      client = KubeClient.fromKubeConfig(options.kubeConfig);
-    }
-    return client;
-  };
+  const getClient = lazyClient(options);
   if (options.leaderElection && !options.leaderElection.elector && !options.client && !options.kubeConfig) {
     throw new ManagerConfigError('leader election needs `leaderElection.elector`, `client` or `kubeConfig`');
   }
-  const recorders: EventRecorder[] = [];
-  const healthzChecks = new Map<string, HealthCheck>();
-  const readyzChecks = new Map<string, HealthCheck>();
-
-  let state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
-  let firstError: unknown;
-  let hasError = false;
-  let leaderLost = false;
-  let stopFlag = false;
-  let resolveStop: () => void = () => undefined;
-  const stopRequested = new Promise<void>((resolve) => (resolveStop = resolve));
-  const wake = (): void => {
-    stopFlag = true;
-    resolveStop();
+  const election: CandidacyOptions | undefined = leConfig && {
+    config: leConfig,
+    registry: metrics.registry,
+    createElector: (config) => {
+      const factory = options.leaderElection?.elector ?? leaseLeadership(kubeClientLeaseApi(getClient()), { scheduler });
+      return factory(config);
+    },
   };
-
-  let resolveElected!: () => void;
-  const electedPromise = new Promise<void>((resolve) => (resolveElected = resolve));
-
-  const reportError = (err: unknown): void => {
-    if (state === 'stopping' || state === 'stopped') {
-      logger.error('error received after stop sequence was engaged', { err });
-      return;
-    }
-    if (!hasError) {
-      hasError = true;
-      firstError = err;
-    }
-    wake();
-  };
-
-  const groups: Record<RunnableGroupName, RunnableGroup> = {
-    httpServers: new RunnableGroup('httpServers', reportError, logger),
-    caches: new RunnableGroup('caches', reportError, logger),
-    others: new RunnableGroup('others', reportError, logger),
-    leaderElection: new RunnableGroup('leaderElection', reportError, logger),
-  };
-
-  let healthServer: HttpServerRunnable | undefined;
-  let metricsServer: HttpServerRunnable | undefined;
-  if (options.health) {
-    const h = options.health;
-    if (h.cacheSyncCheck ?? true) {
-      readyzChecks.set('cache-sync', () => {
-        if (!groups.caches.isReady) throw new Error('caches are not synced');
-      });
-    }
-    healthServer = httpServerRunnable({
-      name: 'health probes',
-      port: h.port,
-      ...(h.host === undefined ? {} : { host: h.host }),
-      handler: routes([
-        healthzRoute(h.readinessEndpoint ?? '/readyz', readyzChecks),
-        healthzRoute(h.livenessEndpoint ?? '/healthz', healthzChecks),
-      ]),
-    });
-  }
-  if (options.metrics) {
-    const m = options.metrics;
-    metricsServer = httpServerRunnable({
-      name: 'metrics',
-      port: m.port,
-      ...(m.host === undefined ? {} : { host: m.host }),
-      handler: routes([metricsRoute(m.path ?? '/metrics', metrics.text, metrics.registry.contentType)]),
-    });
-  }
-
-  const addCheck = (target: Map<string, HealthCheck>, name: string, check: HealthCheck) => {
-    if (state !== 'new') throw new CheckerAfterStartError();
-    if (!name) throw new TypeError('a health check needs a name');
-    target.set(name, check);
-  };
-
-  let leaderSub: Subscription | undefined;
-  let clearLeaderStatus: () => void = () => undefined;
-  const startLeaderElection = () => {
-    if (!leConfig || !options.leaderElection) {
-      void groups.leaderElection.start();
-      resolveElected();
-      return;
-    }
-    const setStatus = leaderStatusMetric(metrics.registry, leConfig.id);
-    clearLeaderStatus = () => setStatus(false);
-    let elector: Leadership;
-    try {
-      const factory = options.leaderElection.elector ?? leaseLeadership(kubeClientLeaseApi(getClient()), { scheduler });
-      elector = factory(leConfig);
-    } catch (err) {
-      reportError(err);
-      return;
-    }
-    let leading = false;
-    const lost = (cause?: unknown) => {
-      setStatus(false);
-      if (state !== 'running') return;
-      leaderLost = true;
-      logger.error('leader election lost', { lease: `${leConfig.namespace}/${leConfig.id}` });
-      reportError(new LeaderElectionLostError(cause === undefined ? undefined : { cause }));
-    };
-    leaderSub = elector.leading$.subscribe({
-      next: (isLeader) => {
-        if (isLeader && !leading) {
-          leading = true;
-          setStatus(true);
-          if (state !== 'running' || stopFlag) return;
-          logger.info('became leader', { lease: `${leConfig.namespace}/${leConfig.id}` });
-          resolveElected();
-          void groups.leaderElection.start();
-        } else if (!isLeader && leading) {
-          leading = false;
-          lost();
-        }
-      },
-      error: (err: unknown) => lost(err),
-      complete: () => lost(),
-    });
-  };
-
-  const deadline = (): Promise<void> => {
-    const ms = leaderLost ? 0 : grace;
-    if (ms < 0) return new Promise<void>(() => undefined);
-    return new Promise<void>((resolve) => {
-      deadlineSub = timer(ms, scheduler).subscribe(() => resolve());
-    });
-  };
-  let deadlineSub: Subscription | undefined;
-
-  const stopProcedure = async (): Promise<unknown> => {
-    state = 'stopping';
-    const effectiveGrace = leaderLost ? 0 : grace;
-    logger.info('stopping and waiting for runnables', { gracefulShutdownTimeoutMs: effectiveGrace });
-    const expired = deadline();
-    let allEnded = true;
-    for (const names of STOP_ORDER) {
-      const results = await Promise.all(names.map((n) => groups[n].stop(expired)));
-      if (results.includes(false)) allEnded = false;
-    }
-    // Events recorded by the stopped runnables are written before the recorders shut down,
-    // within what is left of the grace period.
-    await Promise.race([Promise.all(recorders.map((r) => r.flush())), expired]);
-    deadlineSub?.unsubscribe();
-    leaderSub?.unsubscribe();
-    clearLeaderStatus();
-    for (const r of recorders) r.shutdown();
-    state = 'stopped';
-    if (!allEnded && effectiveGrace > 0) return new GracefulShutdownTimeoutError(effectiveGrace);
-    return undefined;
-  };
-
-  const run = async (signal: AbortSignal | undefined): Promise<void> => {
-    const onAbort = () => wake();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (signal?.aborted) wake();
-    const until = async (p: Promise<void>) => {
-      await Promise.race([p, stopRequested]);
-    };
-    try {
-      if (healthServer) groups.httpServers.add(healthServer);
-      if (metricsServer) groups.httpServers.add(metricsServer);
-      await until(groups.httpServers.start());
-      if (!stopFlag) await until(groups.caches.start());
-      if (!stopFlag) await until(groups.others.start());
-      if (!stopFlag) startLeaderElection();
-      await stopRequested;
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
-    const stopError = await stopProcedure();
-    if (hasError && stopError !== undefined) {
-      throw new AggregateError([firstError, stopError], `${messageOf(firstError)}, ${messageOf(stopError)}`);
-    }
-    if (hasError) throw firstError;
-    if (stopError !== undefined) throw stopError;
+  // The readiness check reads the run's caches group, created just below.
+  const probes = new ProbeServers(options, metrics, (): boolean => run.cachesSynced);
+  const run = new ManagerRun({ logger, scheduler, gracefulShutdownTimeoutMs: grace, probeServers: probes.servers, election });
+  const addCheck = (kind: 'healthz' | 'readyz', name: string, check: HealthCheck): void => {
+    if (run.phase !== 'new') throw new CheckerAfterStartError();
+    probes.addCheck(kind, name, check);
   };
 
   return {
@@ -344,27 +135,37 @@ export function manager(options: ManagerOptions = {}): Manager {
         scheduler,
         logger: logger.child({ component }),
       });
-      recorders.push(recorder);
+      run.addRecorder(recorder);
       return recorder;
     },
-    add(runnable) {
-      if (state === 'stopping' || state === 'stopped') throw new StopEngagedError();
-      const r = toRunnable(runnable);
-      groups[classifyRunnable(r)].add(r);
-    },
-    addHealthzCheck: (name, check) => addCheck(healthzChecks, name, check),
-    addReadyzCheck: (name, check) => addCheck(readyzChecks, name, check),
-    start(signal) {
-      if (state !== 'new') return Promise.reject(new ManagerAlreadyStartedError());
-      state = 'running';
-      return run(signal);
-    },
-    elected: () => electedPromise,
-    healthAddress: () => healthServer?.listening ?? Promise.reject(new Error('health probes are not enabled')),
-    metricsAddress: () => metricsServer?.listening ?? Promise.reject(new Error('metrics serving is not enabled')),
+    add: (runnable) => run.add(runnable),
+    addHealthzCheck: (name, check) => addCheck('healthz', name, check),
+    addReadyzCheck: (name, check) => addCheck('readyz', name, check),
+    start: (signal) => run.start(signal),
+    elected: () => run.elected,
+    healthAddress: () => probes.health?.listening ?? Promise.reject(new Error('health probes are not enabled')),
+    metricsAddress: () => probes.metrics?.listening ?? Promise.reject(new Error('metrics serving is not enabled')),
   };
 }
 
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+function gracefulShutdownTimeout(options: ManagerOptions): number {
+  const grace = options.gracefulShutdownTimeoutMs ?? 30_000;
+  if (typeof grace !== 'number' || Number.isNaN(grace)) {
+    throw new ManagerConfigError(`gracefulShutdownTimeoutMs must be a number of milliseconds, got ${String(grace)}`);
+  }
+  return grace;
+}
+
+/** The manager's client: `client`, else built from `kubeConfig` on first use. */
+function lazyClient(options: ManagerOptions): () => KubeClient {
+  let client: KubeClient | undefined = options.client;
+  return () => {
+    if (client === undefined) {
+      if (options.kubeConfig === undefined) {
+        throw new ManagerConfigError('the manager has no client: pass `client` or `kubeConfig`');
+      }
+      client = KubeClient.fromKubeConfig(options.kubeConfig);
+    }
+    return client;
+  };
 }

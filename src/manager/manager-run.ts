@@ -1,0 +1,261 @@
+import type { SchedulerLike } from 'rxjs';
+import type { RunnableLike } from '../api/runnable.js';
+import { toRunnable } from '../api/runnable.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import type { Logger } from '../logging/logger.js';
+import { classifyRunnable, type RunnableGroupName } from './classify-runnable.js';
+import type { HttpServerRunnable } from './http-server.js';
+import { Candidacy, type CandidacyOptions } from './manager-candidacy.js';
+import {
+  GracefulShutdownTimeoutError,
+  LeaderElectionLostError,
+  ManagerAlreadyStartedError,
+  StopEngagedError,
+} from './manager-errors.js';
+import { RunnableGroup } from './runnable-group.js';
+import { shutdownDeadline } from './shutdown-deadline.js';
+
+/**
+ * Phases of a manager, in order (CR-13, CR-14):
+ * - `new`: runnables queue in their groups, checks may be added;
+ * - `startingHttpServers`: HTTP servers (metrics, health probes) start, until listening;
+ * - `startingCaches`: caches start; the run waits until all synced;
+ * - `startingOthers`: runnables with `needLeaderElection: false` start;
+ * - `electing`: campaigning; the leader-election runnables wait;
+ * - `running`: elected (at once without leader election), the leader-election runnables run;
+ * - `stopping`: the stop procedure is engaged: groups stop in order within the grace period;
+ * - `stopped`: the procedure is done; `start()` settles.
+ *
+ * A stop request (the signal aborts, a runnable fails, leadership is lost) is an input, not a
+ * phase: it cuts the start sequence short wherever it is, and the run then goes to `stopping`.
+ */
+export type ManagerPhase =
+  | 'new'
+  | 'startingHttpServers'
+  | 'startingCaches'
+  | 'startingOthers'
+  | 'electing'
+  | 'running'
+  | 'stopping'
+  | 'stopped';
+
+const TRANSITIONS: Readonly<Record<ManagerPhase, readonly ManagerPhase[]>> = {
+  new: ['startingHttpServers'],
+  startingHttpServers: ['startingCaches', 'stopping'],
+  startingCaches: ['startingOthers', 'stopping'],
+  startingOthers: ['electing', 'stopping'],
+  electing: ['running', 'stopping'],
+  running: ['stopping'],
+  stopping: ['stopped'],
+  stopped: [],
+};
+
+/** Groups in stop order (CR-14); each stops after the previous one ended (or the deadline passed). */
+const STOP_ORDER: readonly RunnableGroupName[] = ['others', 'leaderElection', 'caches', 'httpServers'];
+
+/** What a {@link ManagerRun} needs from the manager's options. */
+export interface ManagerRunOptions {
+  readonly logger: Logger;
+  readonly scheduler: SchedulerLike;
+  /** 0 = don't wait for runnables to stop; < 0 = wait forever. */
+  readonly gracefulShutdownTimeoutMs: number;
+  /** The manager's own HTTP servers, added to the HTTP-server group at start. */
+  readonly probeServers: readonly HttpServerRunnable[];
+  /** How to campaign; absent = no leader election. */
+  readonly election: CandidacyOptions | undefined;
+}
+
+/**
+ * The manager's state machine: its runnable groups, the start sequence, the stop request and the
+ * stop procedure. Internal: the public surface is `manager()`. A manager runs once; the phase
+ * changes in {@link enter} only.
+ */
+export class ManagerRun {
+  private current: ManagerPhase = 'new';
+  private readonly groups: Record<RunnableGroupName, RunnableGroup>;
+  private readonly candidacy: Candidacy | undefined;
+  private readonly recorders: EventRecorder[] = [];
+  /** The first error reported before the stop procedure; it is what `start()` rejects with. */
+  private failure: { readonly error: unknown } | undefined;
+  /** Leadership was lost: the stop procedure skips the graceful wait (CR-14). */
+  private leadershipLost = false;
+  private stopRequested = false;
+  private readonly stopRequest: Promise<void>;
+  private resolveStopRequest: () => void = () => undefined;
+  /** Resolves once elected (at once without leader election). */
+  readonly elected: Promise<void>;
+  private resolveElected: () => void = () => undefined;
+
+  constructor(private readonly o: ManagerRunOptions) {
+    this.stopRequest = new Promise<void>((resolve) => (this.resolveStopRequest = resolve));
+    this.elected = new Promise<void>((resolve) => (this.resolveElected = resolve));
+    const group = (name: RunnableGroupName) => new RunnableGroup(name, (err) => this.fail(err), o.logger);
+    this.groups = {
+      httpServers: group('httpServers'),
+      caches: group('caches'),
+      others: group('others'),
+      leaderElection: group('leaderElection'),
+    };
+    this.candidacy =
+      o.election &&
+      new Candidacy(o.election, {
+        failed: (err) => this.fail(err),
+        elected: () => this.onElected(),
+        lost: (cause) => this.onLost(cause),
+      });
+  }
+
+  get phase(): ManagerPhase {
+    return this.current;
+  }
+
+  /** True from the start of the stop procedure on. */
+  get stopEngaged(): boolean {
+    return this.current === 'stopping' || this.current === 'stopped';
+  }
+
+  /** Every cache (also those added later) synced; backs the `cache-sync` readiness check. */
+  get cachesSynced(): boolean {
+    return this.groups.caches.isReady;
+  }
+
+  /** Adds a runnable to its group (CR-12); once the group started it starts at once. */
+  add(runnable: RunnableLike): void {
+    if (this.stopEngaged) throw new StopEngagedError();
+    const r = toRunnable(runnable);
+    this.groups[classifyRunnable(r)].add(r);
+  }
+
+  /** Flushed, then shut down at the end of the stop procedure. */
+  addRecorder(recorder: EventRecorder): void {
+    this.recorders.push(recorder);
+  }
+
+  /** Runs the start sequence, waits for a stop request, runs the stop procedure. */
+  start(signal: AbortSignal | undefined): Promise<void> {
+    if (this.current !== 'new') return Promise.reject(new ManagerAlreadyStartedError());
+    this.enter('startingHttpServers');
+    return this.run(signal);
+  }
+
+  // ---- transitions ------------------------------------------------------------------------------
+
+  /** The one place the phase changes. */
+  private enter(next: ManagerPhase): void {
+    if (!TRANSITIONS[this.current].includes(next)) {
+      throw new Error(`manager: no transition from ${this.current} to ${next}`);
+    }
+    this.current = next;
+  }
+
+  /** The stop request: cuts the start sequence short; the run then stops. */
+  private requestStop(): void {
+    this.stopRequested = true;
+    this.resolveStopRequest();
+  }
+
+  /** A runnable, the elector or the election failed: remember the first error and stop. */
+  private fail(err: unknown): void {
+    if (this.stopEngaged) {
+      this.o.logger.error('error received after stop sequence was engaged', { err });
+      return;
+    }
+    this.failure ??= { error: err };
+    this.requestStop();
+  }
+
+  // ---- start sequence (CR-13) -------------------------------------------------------------------
+
+  private async run(signal: AbortSignal | undefined): Promise<void> {
+    const onAbort = (): void => this.requestStop();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) this.requestStop();
+    try {
+      await this.startSequence();
+      await this.stopRequest;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    const stopError = await this.stopProcedure();
+    throwOutcome(this.failure, stopError);
+  }
+
+  /** HTTP servers → caches until synced → others → electing; a stop request ends it early. */
+  private async startSequence(): Promise<void> {
+    for (const server of this.o.probeServers) this.groups.httpServers.add(server);
+    await this.untilStopRequested(this.groups.httpServers.start());
+    if (this.stopRequested) return;
+    this.enter('startingCaches');
+    await this.untilStopRequested(this.groups.caches.start());
+    if (this.stopRequested) return;
+    this.enter('startingOthers');
+    await this.untilStopRequested(this.groups.others.start());
+    if (this.stopRequested) return;
+    this.enter('electing');
+    if (this.candidacy === undefined) this.lead();
+    else this.candidacy.campaign();
+  }
+
+  private async untilStopRequested(started: Promise<void>): Promise<void> {
+    await Promise.race([started, this.stopRequest]);
+  }
+
+  /** Electing → running: the leader-election runnables start. */
+  private lead(): void {
+    this.enter('running');
+    void this.groups.leaderElection.start();
+    this.resolveElected();
+  }
+
+  private onElected(): void {
+    if (this.current !== 'electing' || this.stopRequested) return;
+    this.o.logger.info('became leader', { lease: this.candidacy?.lease });
+    this.lead();
+  }
+
+  /** CR-14: losing leadership stops everything without grace and rejects with "leader election lost". */
+  private onLost(cause: unknown): void {
+    if (this.stopEngaged) return;
+    this.leadershipLost = true;
+    this.o.logger.error('leader election lost', { lease: this.candidacy?.lease });
+    this.fail(new LeaderElectionLostError(cause === undefined ? undefined : { cause }));
+  }
+
+  // ---- stop procedure (CR-14) -------------------------------------------------------------------
+
+  /**
+   * Stops the groups in {@link STOP_ORDER} within one grace period, writes pending events, then
+   * cancels the election and shuts the recorders down. Returns the timeout error, if any.
+   */
+  private async stopProcedure(): Promise<GracefulShutdownTimeoutError | undefined> {
+    this.enter('stopping');
+    const graceMs = this.leadershipLost ? 0 : this.o.gracefulShutdownTimeoutMs;
+    this.o.logger.info('stopping and waiting for runnables', { gracefulShutdownTimeoutMs: graceMs });
+    const deadline = shutdownDeadline(graceMs, this.o.scheduler);
+    let allEnded = true;
+    for (const name of STOP_ORDER) {
+      if (!(await this.groups[name].stop(deadline.expired))) allEnded = false;
+    }
+    // Events recorded by the stopped runnables are written before the recorders shut down,
+    // within what is left of the grace period.
+    await Promise.race([Promise.all(this.recorders.map((r) => r.flush())), deadline.expired]);
+    deadline.cancel();
+    this.candidacy?.cancel();
+    for (const r of this.recorders) r.shutdown();
+    this.enter('stopped');
+    return !allEnded && graceMs > 0 ? new GracefulShutdownTimeoutError(graceMs) : undefined;
+  }
+}
+
+/** What `start()` settles with: the first error, the timeout error, both, or nothing. */
+function throwOutcome(failure: { readonly error: unknown } | undefined, stopError: Error | undefined): void {
+  if (failure !== undefined && stopError !== undefined) {
+    throw new AggregateError([failure.error, stopError], `${messageOf(failure.error)}, ${messageOf(stopError)}`);
+  }
+  if (failure !== undefined) throw failure.error;
+  if (stopError !== undefined) throw stopError;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,89 @@
+import type { ManagerMetrics } from '../metrics/metrics-registry.js';
+import type { HealthCheck } from './healthz-handler.js';
+import { httpServerRunnable, type HttpServerRunnable } from './http-server.js';
+import { healthzRoute, metricsRoute, routes } from './probe-routes.js';
+
+/** Where and how the health-probe server listens. */
+export interface HealthServerOptions {
+  readonly host?: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** Default `/readyz`. */
+  readonly readinessEndpoint?: string;
+  /** Default `/healthz`. */
+  readonly livenessEndpoint?: string;
+  /** Add the built-in readiness check `cache-sync` (fails until every cache synced). Default true. */
+  readonly cacheSyncCheck?: boolean;
+}
+
+/** Where the metrics server listens and which registry it serves. */
+export interface MetricsServerOptions {
+  readonly host?: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** Default `/metrics`. */
+  readonly path?: string;
+}
+
+/** Which probe servers a manager runs (the matching fields of `ManagerOptions`). */
+export interface ProbeServerOptions {
+  readonly health?: HealthServerOptions;
+  readonly metrics?: MetricsServerOptions;
+}
+
+/**
+ * The manager's own HTTP servers: health probes (`/healthz`, `/readyz` with their checks, CR-15)
+ * and `/metrics`, each only when configured. The manager adds them to its HTTP-server group at
+ * start.
+ */
+export class ProbeServers {
+  private readonly healthzChecks = new Map<string, HealthCheck>();
+  private readonly readyzChecks = new Map<string, HealthCheck>();
+  /** The health-probe server, when `health` is given. */
+  readonly health: HttpServerRunnable | undefined;
+  /** The metrics server, when `metrics` is given. */
+  readonly metrics: HttpServerRunnable | undefined;
+
+  /** `cachesSynced` backs the built-in readiness check `cache-sync`. */
+  constructor(options: ProbeServerOptions, metrics: ManagerMetrics, cachesSynced: () => boolean) {
+    this.health = options.health && this.healthServer(options.health, cachesSynced);
+    this.metrics = options.metrics && metricsServer(options.metrics, metrics);
+  }
+
+  /** The configured servers, health probes first. */
+  get servers(): readonly HttpServerRunnable[] {
+    return [this.health, this.metrics].filter((s): s is HttpServerRunnable => s !== undefined);
+  }
+
+  /** Registers a liveness (`healthz`) or readiness (`readyz`) check. */
+  addCheck(kind: 'healthz' | 'readyz', name: string, check: HealthCheck): void {
+    if (!name) throw new TypeError('a health check needs a name');
+    (kind === 'healthz' ? this.healthzChecks : this.readyzChecks).set(name, check);
+  }
+
+  private healthServer(h: HealthServerOptions, cachesSynced: () => boolean): HttpServerRunnable {
+    if (h.cacheSyncCheck ?? true) {
+      this.readyzChecks.set('cache-sync', () => {
+        if (!cachesSynced()) throw new Error('caches are not synced');
+      });
+    }
+    return httpServerRunnable({
+      name: 'health probes',
+      port: h.port,
+      ...(h.host === undefined ? {} : { host: h.host }),
+      handler: routes([
+        healthzRoute(h.readinessEndpoint ?? '/readyz', this.readyzChecks),
+        healthzRoute(h.livenessEndpoint ?? '/healthz', this.healthzChecks),
+      ]),
+    });
+  }
+}
+
+function metricsServer(m: MetricsServerOptions, metrics: ManagerMetrics): HttpServerRunnable {
+  return httpServerRunnable({
+    name: 'metrics',
+    port: m.port,
+    ...(m.host === undefined ? {} : { host: m.host }),
+    handler: routes([metricsRoute(m.path ?? '/metrics', metrics.text, metrics.registry.contentType)]),
+  });
+}
