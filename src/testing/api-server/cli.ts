@@ -73,12 +73,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const path = values.kubeconfig ?? join(await mkdtemp(join(tmpdir(), 'rxkube-apiserver-')), 'kubeconfig');
   await server.writeKubeconfig(path);
-  process.stdout.write(`rxkube-apiserver listening on ${server.url}\nKUBECONFIG=${path}\n`);
-  await new Promise<void>((resolve) => {
+  // Handlers first (a caller may signal as soon as it reads the URL); a repeated signal (relayed
+  // twice by a wrapper) must not fall through to the default action.
+  const stopped = new Promise<void>((resolve) => {
     const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   });
+  process.stdout.write(`rxkube-apiserver listening on ${server.url}\nKUBECONFIG=${path}\n`);
+  await stopped;
   await server.close();
   return 0;
 }
