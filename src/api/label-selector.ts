@@ -1,5 +1,9 @@
+import { RxkubeError } from './rxkube-error.js';
+
 /** A malformed label selector: a bad key, value or operator, or a syntax error. */
-export class LabelSelectorError extends Error {
+export class LabelSelectorError extends RxkubeError {
+  static override readonly code: string = 'API_LABEL_SELECTOR_INVALID';
+  static override readonly layer = 'api';
   override name = 'LabelSelectorError';
   constructor(
     readonly selector: unknown,

@@ -57,23 +57,29 @@ export function resolveManagerLeaderElection(
   options: ManagerLeaderElectionOptions,
   readNamespace: () => string | undefined = readInClusterNamespace,
 ): ManagerLeaderElectionConfig {
-  if (!options.id) throw new ManagerConfigError('LeaderElectionID must be configured');
+  if (!options.id) throw new ManagerConfigError('LeaderElectionID must be configured', { option: 'leaderElection.id' });
   const leaseDuration = options.leaseDurationMs ?? 15_000;
   const renewDeadline = options.renewDeadlineMs ?? 10_000;
   const retryPeriod = options.retryPeriodMs ?? 2_000;
   if (!(leaseDuration > renewDeadline)) {
-    throw new ManagerConfigError('leaseDurationMs must be greater than renewDeadlineMs');
+    throw new ManagerConfigError('leaseDurationMs must be greater than renewDeadlineMs', { option: 'leaderElection.leaseDurationMs' });
   }
   if (!(renewDeadline > 1.2 * retryPeriod)) {
-    throw new ManagerConfigError('renewDeadlineMs must be greater than retryPeriodMs × jitterFactor');
+    throw new ManagerConfigError('renewDeadlineMs must be greater than retryPeriodMs × jitterFactor', {
+      option: 'leaderElection.renewDeadlineMs',
+    });
   }
   if (!(leaseDuration > 0 && renewDeadline > 0 && retryPeriod > 0)) {
-    throw new ManagerConfigError('leaseDurationMs, renewDeadlineMs and retryPeriodMs must be greater than zero');
+    const option = !(leaseDuration > 0) ? 'leaseDurationMs' : !(renewDeadline > 0) ? 'renewDeadlineMs' : 'retryPeriodMs';
+    throw new ManagerConfigError('leaseDurationMs, renewDeadlineMs and retryPeriodMs must be greater than zero', {
+      option: `leaderElection.${option}`,
+    });
   }
   const namespace = options.namespace ?? readNamespace();
   if (!namespace) {
     throw new ManagerConfigError(
       'unable to find leader election namespace: not running in-cluster, please specify a leader election namespace',
+      { option: 'leaderElection.namespace' },
     );
   }
   return {
