@@ -12,6 +12,11 @@ export type { CacheRunnableOptions, Runnable, RunnableLike, RunnableResult } fro
 export { compileLabelSelector, LabelSelectorError } from './api/label-selector.js';
 export type { LabelSelectorRequirement, SelectorMatcher, StructuredLabelSelector } from './api/label-selector.js';
 
+// Errors: every error rxkube throws is a RxkubeError with a stable `code` and its `layer`
+// (docs/errors.md); option validation errors are ConfigErrors naming the `option`.
+export { ConfigError, RxkubeError } from './api/rxkube-error.js';
+export type { ErrorLayer } from './api/rxkube-error.js';
+
 // Logging.
 export { jsonLogger } from './logging/json-logger.js';
 export type { JsonLoggerOptions } from './logging/json-logger.js';

@@ -1,12 +1,15 @@
 import { lexLabelSelector, type Token } from './label-selector-lexer.js';
 import { labelKeyProblem, labelValueProblem, parseInt64 } from './label-syntax.js';
+import { RxkubeError } from './rxkube-error.js';
 
 /**
  * A malformed label selector: a syntax error, a bad key or value, a non-integer `>`/`<` bound, or a
  * bad structured operator. `reason` is the apimachinery-style explanation (what kube-apiserver puts
  * in its 400 Status); `offset` (string selectors) or `field` (structured ones) says where.
  */
-export class LabelSelectorError extends Error {
+export class LabelSelectorError extends RxkubeError {
+  static override readonly code: string = 'API_LABEL_SELECTOR_INVALID';
+  static override readonly layer = 'api';
   override name = 'LabelSelectorError';
   constructor(
     readonly selector: unknown,

@@ -4,8 +4,12 @@
  * them to an `onError` callback and keep their state, see `operators/delta-fifo.ts`).
  */
 
-/** Base class of every cache-core error. */
-export class CacheError extends Error {
+import { type ErrorLayer, RxkubeError } from '../api/rxkube-error.js';
+
+/** Base class of every cache-core error; thrown itself for an object without metadata. */
+export class CacheError extends RxkubeError {
+  static override readonly code: string = 'CACHE_ERROR';
+  static override readonly layer: ErrorLayer = 'cache';
   override readonly name: string = 'CacheError';
 }
 
@@ -35,6 +39,7 @@ export function objectDescription(object: unknown): string {
  * `/`. Wraps the object and the cause; `rootCause()` unwraps nested KeyErrors.
  */
 export class KeyError extends CacheError {
+  static override readonly code: string = 'CACHE_KEY_INVALID';
   override readonly name = 'KeyError';
   constructor(
     readonly object: unknown,
@@ -53,6 +58,7 @@ export class KeyError extends CacheError {
 
 /** A `transform` threw for an object; that one object was not queued (DF-7). */
 export class TransformError extends CacheError {
+  static override readonly code: string = 'CACHE_TRANSFORM_FAILED';
   override readonly name = 'TransformError';
   constructor(
     readonly object: unknown,
@@ -64,6 +70,7 @@ export class TransformError extends CacheError {
 
 /** An input the operator does not understand: an unknown FIFO operation or delta type. */
 export class InvalidInputError extends CacheError {
+  static override readonly code: string = 'CACHE_INPUT_INVALID';
   override readonly name = 'InvalidInputError';
   constructor(
     readonly input: unknown,
@@ -75,6 +82,7 @@ export class InvalidInputError extends CacheError {
 
 /** An index name that was never registered (ST-9). */
 export class IndexNotFoundError extends CacheError {
+  static override readonly code: string = 'CACHE_INDEX_NOT_FOUND';
   override readonly name = 'IndexNotFoundError';
   constructor(readonly indexName: string) {
     super(`Index with name ${indexName} does not exist`);
@@ -83,6 +91,7 @@ export class IndexNotFoundError extends CacheError {
 
 /** `addIndexers` refused: a name already exists, or the store already holds data (ST-10). */
 export class IndexerConflictError extends CacheError {
+  static override readonly code: string = 'CACHE_INDEXER_CONFLICT';
   override readonly name = 'IndexerConflictError';
   constructor(
     readonly indexNames: readonly string[],
@@ -98,6 +107,7 @@ export class IndexerConflictError extends CacheError {
 
 /** An index function threw while indexing an object (ST-8: fatal for that write). */
 export class IndexFuncError extends CacheError {
+  static override readonly code: string = 'CACHE_INDEX_FUNC_FAILED';
   override readonly name = 'IndexFuncError';
   constructor(
     readonly indexName: string,

@@ -1,13 +1,73 @@
 import type { Status } from '../api/status.js';
+import { type ErrorLayer, RxkubeError } from '../api/rxkube-error.js';
+
+/**
+ * The `code` of an {@link ApiError} for each Kubernetes `StatusReason`. A Status without a reason
+ * (or with one not listed) takes the reason its HTTP status implies, as client-go's
+ * `reasonForError` does; anything else is `API_UNKNOWN`.
+ */
+export const API_ERROR_CODES: Readonly<Record<string, string>> = Object.freeze({
+  BadRequest: 'API_BAD_REQUEST',
+  Unauthorized: 'API_UNAUTHORIZED',
+  Forbidden: 'API_FORBIDDEN',
+  NotFound: 'API_NOT_FOUND',
+  MethodNotAllowed: 'API_METHOD_NOT_ALLOWED',
+  NotAcceptable: 'API_NOT_ACCEPTABLE',
+  AlreadyExists: 'API_ALREADY_EXISTS',
+  Conflict: 'API_CONFLICT',
+  Gone: 'API_GONE',
+  Expired: 'API_EXPIRED',
+  RequestEntityTooLarge: 'API_REQUEST_ENTITY_TOO_LARGE',
+  UnsupportedMediaType: 'API_UNSUPPORTED_MEDIA_TYPE',
+  Invalid: 'API_INVALID',
+  TooManyRequests: 'API_TOO_MANY_REQUESTS',
+  InternalError: 'API_INTERNAL_ERROR',
+  StoreReadError: 'API_STORE_READ_ERROR',
+  ServerTimeout: 'API_SERVER_TIMEOUT',
+  ServiceUnavailable: 'API_SERVICE_UNAVAILABLE',
+  Timeout: 'API_TIMEOUT',
+});
+
+const REASON_OF_STATUS: Readonly<Record<number, string>> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'RequestEntityTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+function apiErrorCode(reason: string, statusCode: number): string {
+  if (Object.hasOwn(API_ERROR_CODES, reason)) return API_ERROR_CODES[reason] as string;
+  const implied = REASON_OF_STATUS[statusCode];
+  return implied !== undefined ? (API_ERROR_CODES[implied] as string) : ApiError.code;
+}
 
 /**
  * An error answered by the API server: an HTTP error response with a `Status` body, or a watch
- * `ERROR` event. `code` is the HTTP status (or the Status' code), `reason` the machine-readable
- * reason (`NotFound`, `Conflict`, `Gone`, `Expired`, …).
+ * `ERROR` event. `statusCode` is the HTTP status (or the Status' code), `reason` the
+ * machine-readable reason (`NotFound`, `Conflict`, `Gone`, `Expired`, …), and `code` the rxkube
+ * code derived from the reason: `API_NOT_FOUND`, `API_CONFLICT`, … (see {@link API_ERROR_CODES};
+ * `API_UNKNOWN` when neither the reason nor the HTTP status is a known one).
  */
-export class ApiError extends Error {
+export class ApiError extends RxkubeError {
+  /** The code of an ApiError whose reason and status are both unknown; instances carry `API_<REASON>`. */
+  static override readonly code: string = 'API_UNKNOWN';
+  static override readonly layer: ErrorLayer = 'client';
   override readonly name = 'ApiError';
-  readonly code: number;
+  /** `API_<REASON>`: the Status reason in SCREAMING_SNAKE (see {@link API_ERROR_CODES}). */
+  override readonly code: string;
+  /** The HTTP status (or the Status' `code`); 0 when there is neither. */
+  readonly statusCode: number;
   readonly reason: string;
   readonly status: Status;
   /** Seconds from a `Retry-After` header, when the response had one. */
@@ -17,8 +77,9 @@ export class ApiError extends Error {
     const code = options.code ?? status.code ?? 0;
     const reason = status.reason ?? '';
     super(`${code}${reason ? ` ${reason}` : ''}: ${status.message ?? 'API request failed'}`, { cause: options.cause });
-    this.code = code;
+    this.statusCode = code;
     this.reason = reason;
+    this.code = apiErrorCode(reason, code);
     this.status = status;
     this.retryAfterSeconds = options.retryAfterSeconds ?? status.details?.retryAfterSeconds;
   }
@@ -31,7 +92,7 @@ function asApiError(err: unknown): ApiError | undefined {
 /** 410 Gone (reason `Gone` or HTTP 410): the requested resourceVersion is no longer available. */
 export function isGone(err: unknown): boolean {
   const e = asApiError(err);
-  return e !== undefined && (e.code === 410 || e.reason === 'Gone');
+  return e !== undefined && (e.statusCode === 410 || e.reason === 'Gone');
 }
 
 /** Reason `Expired` or Gone: a continue token or resourceVersion expired (client-go's isExpiredError). */
@@ -46,7 +107,7 @@ export function isTooLargeResourceVersion(err: unknown): boolean {
   if (e === undefined) return false;
   const causes = e.status.details?.causes ?? [];
   if (causes.some((c) => c.reason === 'ResourceVersionTooLarge')) return true;
-  if (e.code !== 504 && e.reason !== 'Timeout') return false;
+  if (e.statusCode !== 504 && e.reason !== 'Timeout') return false;
   return (
     causes.some((c) => (c.message ?? '').includes('Too large resource version')) ||
     (e.status.message ?? '').includes('Too large resource version')
@@ -56,7 +117,7 @@ export function isTooLargeResourceVersion(err: unknown): boolean {
 /** 409 Conflict (a stale resourceVersion on update). */
 export function isConflict(err: unknown): boolean {
   const e = asApiError(err);
-  return e !== undefined && e.code === 409 && e.reason === 'Conflict';
+  return e !== undefined && e.statusCode === 409 && e.reason === 'Conflict';
 }
 
 /** 409 AlreadyExists. */
@@ -68,13 +129,13 @@ export function isAlreadyExists(err: unknown): boolean {
 /** 404 NotFound. */
 export function isNotFound(err: unknown): boolean {
   const e = asApiError(err);
-  return e !== undefined && (e.code === 404 || e.reason === 'NotFound');
+  return e !== undefined && (e.statusCode === 404 || e.reason === 'NotFound');
 }
 
 /** 429 TooManyRequests. */
 export function isTooManyRequests(err: unknown): boolean {
   const e = asApiError(err);
-  return e !== undefined && (e.code === 429 || e.reason === 'TooManyRequests');
+  return e !== undefined && (e.statusCode === 429 || e.reason === 'TooManyRequests');
 }
 
 /** Seconds the server asked us to wait (`Retry-After` or `details.retryAfterSeconds`), if any. */

@@ -1,4 +1,5 @@
 import { splitApiVersion, type Resource } from '../api/resource.js';
+import { RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
 import { isNotFound } from './api-error.js';
 import type { KubeConnection } from './kube-connection.js';
 import { isResolved, type ResourceRef } from './resource-path.js';
@@ -11,7 +12,9 @@ interface ApiResource {
 }
 
 /** No resource of this kind is served in this group/version. */
-export class UnknownResourceError extends Error {
+export class UnknownResourceError extends RxkubeError {
+  static override readonly code: string = 'CLIENT_RESOURCE_UNKNOWN';
+  static override readonly layer: ErrorLayer = 'client';
   override readonly name = 'UnknownResourceError';
   constructor(
     readonly apiVersion: string,

@@ -1,4 +1,5 @@
 export {
+  API_ERROR_CODES,
   ApiError,
   isAlreadyExists,
   isConflict,

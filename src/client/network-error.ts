@@ -1,12 +1,18 @@
+import { RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
+
 /**
  * The request never got an HTTP answer, or its body was cut off: connection refused or reset,
- * DNS or TLS failure, a response that ended early. `code` is Node's error code when there is one
- * (`ECONNREFUSED`, `ECONNRESET`, `DEPTH_ZERO_SELF_SIGNED_CERT`, …). The message names the method
- * and path, never headers or credentials.
+ * DNS or TLS failure, a response that ended early. `code` is `CLIENT_NETWORK_FAILURE`;
+ * `causeCode` is Node's error code when there is one (`ECONNREFUSED`, `ECONNRESET`,
+ * `DEPTH_ZERO_SELF_SIGNED_CERT`, …). The message names the method and path, never headers or
+ * credentials.
  */
-export class NetworkError extends Error {
+export class NetworkError extends RxkubeError {
+  static override readonly code: string = 'CLIENT_NETWORK_FAILURE';
+  static override readonly layer: ErrorLayer = 'client';
   override readonly name = 'NetworkError';
-  readonly code: string | undefined;
+  /** Node's error code of the cause (`ECONNREFUSED`, …), when it has one. */
+  readonly causeCode: string | undefined;
   readonly method: string;
   readonly path: string;
 
@@ -14,7 +20,7 @@ export class NetworkError extends Error {
     const code = errorCode(cause);
     const detail = cause instanceof Error ? cause.message : String(cause);
     super(`${method} ${path}: ${detail}`, { cause });
-    this.code = code;
+    this.causeCode = code;
     this.method = method;
     this.path = path;
   }

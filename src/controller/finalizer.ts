@@ -20,6 +20,7 @@ export interface FinalizerOptions<T extends KubeObject, R> {
 
 /** Thrown when the finalizer could not be written after every conflict retry. */
 export class FinalizerConflictError extends ControllerError {
+  static override readonly code: string = 'CONTROLLER_FINALIZER_CONFLICT';
   override name = 'FinalizerConflictError';
 }
 

@@ -110,7 +110,7 @@ export class InformerFactory {
   /** The shared informer for `resource` with `request`'s choices. */
   for<T extends KubeObject = KubeObject>(resource: ResourceRef, request: InformerRequest<T> = {}): SharedInformer<T> {
     if (typeof resource.apiVersion !== 'string' || typeof resource.kind !== 'string' || resource.kind === '')
-      throw new InformerConfigError('InformerFactory.for: resource needs apiVersion and kind');
+      throw new InformerConfigError('InformerFactory.for: resource needs apiVersion and kind', { option: 'resource' });
     const namespace = request.namespace === null ? undefined : (request.namespace ?? this.options.namespace);
     const scope: ListWatchScope = {
       namespace,

@@ -19,7 +19,7 @@ export function labelMatcher(selector: LabelSelector | undefined): LabelMatcher 
   try {
     return compileLabelSelector(typeof selector === 'string' ? selector : { matchLabels: selector });
   } catch (err) {
-    if (err instanceof LabelSelectorError) throw new InformerConfigError(err.message, { cause: err });
+    if (err instanceof LabelSelectorError) throw new InformerConfigError(err.message, { cause: err, option: 'labelSelector' });
     throw err;
   }
 }

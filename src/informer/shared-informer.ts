@@ -143,7 +143,7 @@ export interface SharedInformer<T extends KubeObject = KubeObject> {
 
 function checkPeriod(value: number | undefined, what: string): void {
   if (value !== undefined && !(Number.isFinite(value) && value >= 0))
-    throw new InformerConfigError(`${what} must be a finite number >= 0, got ${value}`);
+    throw new InformerConfigError(`${what} must be a finite number >= 0, got ${value}`, { option: what });
 }
 
 function toEvents<T extends KubeObject>(

@@ -1,4 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
+import { ConfigError, type ErrorLayer } from '../api/rxkube-error.js';
 import type { LeaseLock } from './lease-lock.js';
 
 /** client-go's JitterFactor: acquire retries wait a random time in `[retryPeriod, (1 + 1.2)·retryPeriod)`. */
@@ -59,14 +60,19 @@ export interface ResolvedLeaderElectionConfig {
   readonly random: () => number;
 }
 
-/** A leader-election config that failed validation (LE-1); `field` names the offending option. */
-export class LeaderElectionConfigError extends Error {
+/**
+ * A leader-election config that failed validation (LE-1); `field` (and `option`, as for every
+ * {@link ConfigError}) names the offending option.
+ */
+export class LeaderElectionConfigError extends ConfigError {
+  static override readonly code: string = 'LEADER_ELECTION_CONFIG_INVALID';
+  static override readonly layer: ErrorLayer = 'leader-election';
   override readonly name = 'LeaderElectionConfigError';
   constructor(
     readonly field: string,
     message: string,
   ) {
-    super(message);
+    super(message, { option: field });
   }
 }
 

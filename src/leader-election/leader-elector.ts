@@ -1,10 +1,13 @@
 import { asyncScheduler, catchError, defer, map, type Observable, of, type SchedulerLike, switchMap } from 'rxjs';
+import { type ErrorLayer, RxkubeError } from '../api/rxkube-error.js';
 import { isConflict, isNotFound } from '../client/api-error.js';
 import type { LeaderElectionRecord } from './lease.js';
 import type { LeaseLock, ObservedRecord } from './lease-lock.js';
 
 /** The lease is held and not renewed in time (LE-8 health check). */
-export class LeaderElectionHealthError extends Error {
+export class LeaderElectionHealthError extends RxkubeError {
+  static override readonly code: string = 'LEADER_ELECTION_UNHEALTHY';
+  static override readonly layer: ErrorLayer = 'leader-election';
   override readonly name = 'LeaderElectionHealthError';
   constructor(leaseName: string) {
     super(`failed election to renew leadership on lease ${leaseName}`);

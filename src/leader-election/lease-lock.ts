@@ -1,9 +1,12 @@
 import { defer, map, type Observable, tap, throwError } from 'rxjs';
+import { type ErrorLayer, RxkubeError } from '../api/rxkube-error.js';
 import type { LeaseApi, LeaseRef } from './lease-api.js';
 import { type Lease, type LeaderElectionRecord, leaseSpecToRecord, recordToLeaseSpec } from './lease.js';
 
 /** `update` was called before any `get` or `create` succeeded (SEMANTICS LE-3). */
-export class LeaseNotInitializedError extends Error {
+export class LeaseNotInitializedError extends RxkubeError {
+  static override readonly code: string = 'LEADER_ELECTION_LEASE_NOT_INITIALIZED';
+  static override readonly layer: ErrorLayer = 'leader-election';
   override readonly name = 'LeaseNotInitializedError';
   constructor() {
     super('lease not initialized, call get or create first');

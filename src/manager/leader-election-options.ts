@@ -63,7 +63,9 @@ function leaseTimings(options: ManagerLeaderElectionOptions): LeaseTimings {
   try {
     return resolveLeaseTimings(options);
   } catch (err) {
-    if (err instanceof LeaderElectionConfigError) throw new ManagerConfigError(err.message, { cause: err });
+    if (err instanceof LeaderElectionConfigError) {
+      throw new ManagerConfigError(err.message, { cause: err, option: `leaderElection.${err.field}` });
+    }
     throw err;
   }
 }
@@ -76,12 +78,13 @@ export function resolveManagerLeaderElection(
   options: ManagerLeaderElectionOptions,
   readNamespace: () => string | undefined = readInClusterNamespace,
 ): ManagerLeaderElectionConfig {
-  if (!options.id) throw new ManagerConfigError('LeaderElectionID must be configured');
+  if (!options.id) throw new ManagerConfigError('LeaderElectionID must be configured', { option: 'leaderElection.id' });
   const timings = leaseTimings(options);
   const namespace = options.namespace ?? readNamespace();
   if (!namespace) {
     throw new ManagerConfigError(
       'unable to find leader election namespace: not running in-cluster, please specify a leader election namespace',
+      { option: 'leaderElection.namespace' },
     );
   }
   return {

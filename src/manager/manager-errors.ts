@@ -1,5 +1,9 @@
+import { ConfigError, type ErrorLayer, RxkubeError } from '../api/rxkube-error.js';
+
 /** `start` was called a second time (CR-13). */
-export class ManagerAlreadyStartedError extends Error {
+export class ManagerAlreadyStartedError extends RxkubeError {
+  static override readonly code: string = 'MANAGER_ALREADY_STARTED';
+  static override readonly layer: ErrorLayer = 'manager';
   override readonly name = 'ManagerAlreadyStartedError';
   constructor() {
     super('manager already started');
@@ -7,7 +11,9 @@ export class ManagerAlreadyStartedError extends Error {
 }
 
 /** A runnable or check was added once the stop procedure had begun (CR-14). */
-export class StopEngagedError extends Error {
+export class StopEngagedError extends RxkubeError {
+  static override readonly code: string = 'MANAGER_STOPPING';
+  static override readonly layer: ErrorLayer = 'manager';
   override readonly name = 'StopEngagedError';
   constructor() {
     super("can't accept new runnable as stop procedure is already engaged");
@@ -15,7 +21,9 @@ export class StopEngagedError extends Error {
 }
 
 /** A health or readiness check was added after the endpoint was created (CR-15). */
-export class CheckerAfterStartError extends Error {
+export class CheckerAfterStartError extends RxkubeError {
+  static override readonly code: string = 'MANAGER_CHECKER_AFTER_START';
+  static override readonly layer: ErrorLayer = 'manager';
   override readonly name = 'CheckerAfterStartError';
   constructor() {
     super('unable to add new checker because healthz endpoint has already been created');
@@ -23,7 +31,9 @@ export class CheckerAfterStartError extends Error {
 }
 
 /** This manager lost (or could not keep) leadership; its controllers were stopped (CR-14). */
-export class LeaderElectionLostError extends Error {
+export class LeaderElectionLostError extends RxkubeError {
+  static override readonly code: string = 'MANAGER_LEADERSHIP_LOST';
+  static override readonly layer: ErrorLayer = 'manager';
   override readonly name = 'LeaderElectionLostError';
   constructor(options?: ErrorOptions) {
     super('leader election lost', options);
@@ -31,7 +41,9 @@ export class LeaderElectionLostError extends Error {
 }
 
 /** Runnables did not end within the graceful shutdown timeout (CR-14). */
-export class GracefulShutdownTimeoutError extends Error {
+export class GracefulShutdownTimeoutError extends RxkubeError {
+  static override readonly code: string = 'MANAGER_SHUTDOWN_TIMEOUT';
+  static override readonly layer: ErrorLayer = 'manager';
   override readonly name = 'GracefulShutdownTimeoutError';
   constructor(readonly timeoutMs: number) {
     super(`failed waiting for all runnables to end within grace period of ${formatDuration(timeoutMs)}`);
@@ -39,15 +51,19 @@ export class GracefulShutdownTimeoutError extends Error {
 }
 
 /** A cache runnable reported that it could not sync. */
-export class CacheSyncError extends Error {
+export class CacheSyncError extends RxkubeError {
+  static override readonly code: string = 'MANAGER_CACHE_SYNC_FAILED';
+  static override readonly layer: ErrorLayer = 'manager';
   override readonly name = 'CacheSyncError';
   constructor(readonly runnable: string) {
     super(`failed to wait for caches to sync: ${runnable}`);
   }
 }
 
-/** Invalid manager options (e.g. leader election without an id). */
-export class ManagerConfigError extends Error {
+/** Invalid manager options (e.g. leader election without an id); `option` names the field when known. */
+export class ManagerConfigError extends ConfigError {
+  static override readonly code: string = 'MANAGER_CONFIG_INVALID';
+  static override readonly layer: ErrorLayer = 'manager';
   override readonly name = 'ManagerConfigError';
 }
 

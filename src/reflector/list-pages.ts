@@ -1,5 +1,6 @@
 import { type Observable, type SchedulerLike, asyncScheduler, catchError, defer, mergeMap, of, take, throwError, throwIfEmpty, timeout } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
+import { RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
 import { ApiError } from '../client/api-error.js';
 import type { ListOptions, ListPage, ListWatcher } from '../api/list-watcher.js';
 
@@ -24,7 +25,9 @@ export interface ListPagesOptions {
 }
 
 /** A list page request got no answer within `pageTimeoutMs` (a frozen connection). */
-export class ListTimeoutError extends Error {
+export class ListTimeoutError extends RxkubeError {
+  static override readonly code: string = 'REFLECTOR_LIST_TIMEOUT';
+  static override readonly layer: ErrorLayer = 'reflector';
   override readonly name = 'ListTimeoutError';
   constructor(readonly timeoutMs: number) {
     super(`list request got no answer within ${timeoutMs}ms`);

@@ -71,18 +71,18 @@ export interface ResolvedListWatchOptions {
 /** client-go's minimum watch timeout (RE-7). */
 export const MIN_WATCH_TIMEOUT_SECONDS = 300;
 
-function check(ok: boolean, message: string): void {
-  if (!ok) throw new ReflectorConfigError(`listWatch: ${message}`);
+function check(ok: boolean, option: string, message: string): void {
+  if (!ok) throw new ReflectorConfigError(`listWatch: ${message}`, { option });
 }
 
 function nonNegative(value: number | undefined, name: string): void {
-  if (value !== undefined) check(Number.isFinite(value) && value >= 0, `${name} must be a finite number >= 0, got ${value}`);
+  if (value !== undefined) check(Number.isFinite(value) && value >= 0, name, `${name} must be a finite number >= 0, got ${value}`);
 }
 
 /** Validates `options` and applies defaults; throws `ReflectorConfigError` on bad input. */
 export function resolveListWatchOptions(options: ListWatchOptions): ResolvedListWatchOptions {
   nonNegative(options.pageSize, 'pageSize');
-  if (options.pageSize !== undefined) check(Number.isInteger(options.pageSize), 'pageSize must be an integer');
+  if (options.pageSize !== undefined) check(Number.isInteger(options.pageSize), 'pageSize', 'pageSize must be an integer');
   nonNegative(options.minWatchTimeoutSeconds, 'minWatchTimeoutSeconds');
   nonNegative(options.stallMarginMs, 'stallMarginMs');
   nonNegative(options.idleTimeoutMs, 'idleTimeoutMs');
@@ -94,7 +94,7 @@ export function resolveListWatchOptions(options: ListWatchOptions): ResolvedList
   nonNegative(b.maxMs, 'backoff.maxMs');
   nonNegative(b.jitter, 'backoff.jitter');
   nonNegative(b.resetMs, 'backoff.resetMs');
-  if (b.factor !== undefined) check(Number.isFinite(b.factor) && b.factor >= 1, `backoff.factor must be >= 1, got ${b.factor}`);
+  if (b.factor !== undefined) check(Number.isFinite(b.factor) && b.factor >= 1, 'backoff.factor', `backoff.factor must be >= 1, got ${b.factor}`);
   return {
     pageSize: options.pageSize === 0 ? undefined : options.pageSize,
     streamingList: options.streamingList ?? false,

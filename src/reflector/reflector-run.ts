@@ -45,11 +45,11 @@ interface WatchSession<T extends KubeObject> {
 }
 
 function isInternalError(err: unknown): boolean {
-  return err instanceof ApiError && (err.code === 500 || err.reason === 'InternalError');
+  return err instanceof ApiError && (err.statusCode === 500 || err.reason === 'InternalError');
 }
 
 function isAuthError(err: unknown): boolean {
-  return err instanceof ApiError && (err.code === 401 || err.code === 403);
+  return err instanceof ApiError && (err.statusCode === 401 || err.statusCode === 403);
 }
 
 /**

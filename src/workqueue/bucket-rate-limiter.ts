@@ -20,8 +20,8 @@ export interface BucketRateLimiterOptions {
 export function bucketRateLimiter(options: BucketRateLimiterOptions = {}): RateLimiter {
   const qps = options.qps ?? 10;
   const burst = options.burst ?? 100;
-  if (!(qps > 0) || !Number.isFinite(qps)) throw new RateLimiterOptionsError(`qps must be a finite number > 0, got ${qps}`);
-  if (!Number.isInteger(burst) || burst < 1) throw new RateLimiterOptionsError(`burst must be an integer ≥ 1, got ${burst}`);
+  if (!(qps > 0) || !Number.isFinite(qps)) throw new RateLimiterOptionsError(`qps must be a finite number > 0, got ${qps}`, { option: 'qps' });
+  if (!Number.isInteger(burst) || burst < 1) throw new RateLimiterOptionsError(`burst must be an integer ≥ 1, got ${burst}`, { option: 'burst' });
   const scheduler = options.scheduler ?? asyncScheduler;
   let tokens = burst;
   let last = scheduler.now();

@@ -15,7 +15,7 @@ export interface ExponentialFailureRateLimiterOptions {
 export function exponentialFailureRateLimiter(options: ExponentialFailureRateLimiterOptions = {}): RateLimiter {
   const base = checkDuration('baseDelayMs', options.baseDelayMs ?? 5);
   const max = checkDuration('maxDelayMs', options.maxDelayMs ?? 1_000_000);
-  if (max < base) throw new RateLimiterOptionsError(`maxDelay (${max}) must be ≥ baseDelay (${base})`);
+  if (max < base) throw new RateLimiterOptionsError(`maxDelay (${max}) must be ≥ baseDelay (${base})`, { option: 'maxDelayMs' });
   const failures = new Map<string, number>();
   return {
     when(key) {

@@ -16,7 +16,7 @@ export function fastSlowRateLimiter(options: FastSlowRateLimiterOptions): RateLi
   const slow = checkDuration('slowDelayMs', options.slowDelayMs);
   const maxFast = options.maxFastAttempts;
   if (!Number.isInteger(maxFast) || maxFast < 0) {
-    throw new RateLimiterOptionsError(`maxFastAttempts must be an integer ≥ 0, got ${maxFast}`);
+    throw new RateLimiterOptionsError(`maxFastAttempts must be an integer ≥ 0, got ${maxFast}`, { option: 'maxFastAttempts' });
   }
   const attempts = new Map<string, number>();
   return {

@@ -5,7 +5,7 @@ import { RateLimiterOptionsError, type RateLimiter } from './rate-limiter.js';
  * longest delay; `numRequeues` is the largest count; `forget` reaches all of them.
  */
 export function maxOfRateLimiter(...limiters: RateLimiter[]): RateLimiter {
-  if (limiters.length === 0) throw new RateLimiterOptionsError('maxOfRateLimiter needs at least one limiter');
+  if (limiters.length === 0) throw new RateLimiterOptionsError('maxOfRateLimiter needs at least one limiter', { option: 'limiters' });
   return {
     when(key) {
       let max = 0;

@@ -1,9 +1,13 @@
+import { RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
+
 /**
  * Wraps an error that retrying cannot fix (controller-runtime's `reconcile.TerminalError`). A
  * reconcile that fails with a terminal error is reported but neither requeued nor forgotten by
  * the rate limiter (CR-1). The wrapped error is kept as `cause`.
  */
-export class TerminalError extends Error {
+export class TerminalError extends RxkubeError {
+  static override readonly code: string = 'WORKQUEUE_TERMINAL';
+  static override readonly layer: ErrorLayer = 'workqueue';
   override readonly name = 'TerminalError';
 
   constructor(cause: unknown) {

@@ -54,7 +54,7 @@ describe('client against the embedded API server (token + TLS)', () => {
     try {
       const err = await anonymous.objects(CM, 'default').get('x').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApiError);
-      expect((err as ApiError).code).toBe(401);
+      expect((err as ApiError).statusCode).toBe(401);
     } finally {
       anonymous.close();
     }
@@ -229,10 +229,10 @@ describe('client against the embedded API server (token + TLS)', () => {
     it('a 429 burst carries Retry-After; a 500 carries a Status', async () => {
       server.faults.failNext({ code: 429, retryAfterSeconds: 4, watch: false, count: 1 });
       const throttled = await firstValueFrom(lw().list({})).catch((e: unknown) => e);
-      expect(throttled).toMatchObject({ name: 'ApiError', code: 429, reason: 'TooManyRequests', retryAfterSeconds: 4 });
+      expect(throttled).toMatchObject({ name: 'ApiError', statusCode: 429, reason: 'TooManyRequests', retryAfterSeconds: 4 });
       server.faults.failNext({ code: 500, watch: true });
       const broken = await firstValueFrom(lw().watch({})).catch((e: unknown) => e);
-      expect(broken).toMatchObject({ name: 'ApiError', code: 500, status: { kind: 'Status', code: 500 } });
+      expect(broken).toMatchObject({ name: 'ApiError', statusCode: 500, status: { kind: 'Status', code: 500 } });
       server.faults.clear();
     });
 
@@ -263,7 +263,7 @@ describe('client against the embedded API server (token + TLS)', () => {
       server.faults.compact();
       const res = await firstValueFrom(lw().watch({ resourceVersion: old })).catch((e: unknown) => e);
       // kube-apiserver answers with an ERROR event in a 200 stream; either way the Status says 410.
-      const code = res instanceof ApiError ? res.code : (res as WatchEvent).type === 'ERROR' ? ((res as WatchEvent).object as { code?: number }).code : undefined;
+      const code = res instanceof ApiError ? res.statusCode : (res as WatchEvent).type === 'ERROR' ? ((res as WatchEvent).object as { code?: number }).code : undefined;
       expect(code).toBe(410);
     });
   });

@@ -60,7 +60,7 @@ describe('Discovery', () => {
     const d = await setup(() => []);
     const first = await d.resolve({ apiVersion: 'nope.io/v1', kind: 'X' }).catch((e: unknown) => e);
     expect(first).toBeInstanceOf(UnknownResourceError);
-    expect((first as Error).cause).toMatchObject({ code: 404 });
+    expect((first as Error).cause).toMatchObject({ statusCode: 404 });
     await expect(d.resolve({ apiVersion: 'nope.io/v1', kind: 'X' })).rejects.toBeInstanceOf(UnknownResourceError);
     expect(server.requests).toHaveLength(2);
   });

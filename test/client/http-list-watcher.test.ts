@@ -58,7 +58,7 @@ describe('HttpListWatcher.list', () => {
     const { client } = await setup((_req, res) => json(res, 410, status));
     const err = await firstValueFrom(client.listWatcher(CM).list({ continue: 'old' })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ code: 410, reason: 'Expired', status });
+    expect(err).toMatchObject({ statusCode: 410, reason: 'Expired', status });
     expect(isGone(err)).toBe(true);
   });
 
@@ -156,7 +156,7 @@ describe('HttpListWatcher.watch', () => {
   it('errors with ApiError (and Retry-After) when the watch request is refused', async () => {
     const { client } = await setup((_req, res) => void res.writeHead(429, { 'retry-after': '3' }).end('slow down'));
     const err = await firstValueFrom(client.listWatcher(CM).watch({})).catch((e: unknown) => e);
-    expect(err).toMatchObject({ name: 'ApiError', code: 429, reason: 'TooManyRequests', retryAfterSeconds: 3 });
+    expect(err).toMatchObject({ name: 'ApiError', statusCode: 429, code: 'API_TOO_MANY_REQUESTS', reason: 'TooManyRequests', retryAfterSeconds: 3 });
   });
 
   it('aborts the watch request when unsubscribed', async () => {

@@ -54,7 +54,7 @@ describe('KubeConnection auth and TLS', () => {
     const server = await serve(ok, { cert: certs.serverCert, key: certs.serverKey });
     const err = await connect(server.url, { token: TOKEN }).request({ path: '/x' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
-    expect((err as NetworkError).code).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY|CERT/);
+    expect((err as NetworkError).causeCode).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY|CERT/);
     expect(server.requests).toHaveLength(0);
   });
 
@@ -210,14 +210,14 @@ describe('KubeConnection errors', () => {
     const server = await serve((_req, res) => json(res, 409, status));
     const err = await connect(server.url, { token: TOKEN }).request({ path: '/x', method: 'PUT', body: {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ code: 409, reason: 'Conflict', status });
+    expect(err).toMatchObject({ statusCode: 409, code: 'API_CONFLICT', reason: 'Conflict', status });
   });
 
   it('synthesizes a Status when the body is not one', async () => {
     const server = await serve((_req, res) => void res.writeHead(503, { 'retry-after': '12' }).end('upstream connect error'));
     const err = await connect(server.url, { token: TOKEN }).request({ path: '/x' }).catch((e: unknown) => e);
     expect(err).toMatchObject({
-      code: 503,
+      statusCode: 503,
       reason: 'ServiceUnavailable',
       status: { kind: 'Status', status: 'Failure', code: 503, reason: 'ServiceUnavailable', message: 'upstream connect error' },
     });
@@ -239,7 +239,7 @@ describe('KubeConnection errors', () => {
     await server.close();
     const err = await connect(url, { token: TOKEN }).request({ path: '/api/v1/pods' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
-    expect(err).toMatchObject({ code: 'ECONNREFUSED', method: 'GET', path: '/api/v1/pods' });
+    expect(err).toMatchObject({ code: 'CLIENT_NETWORK_FAILURE', causeCode: 'ECONNREFUSED', method: 'GET', path: '/api/v1/pods' });
   });
 
   it('never puts the token in errors, even when the server echoes it back', async () => {
@@ -251,7 +251,7 @@ describe('KubeConnection errors', () => {
     const streamErr = await firstValueFrom(conn.stream({ path: '/x' })).catch((e: unknown) => e);
     await server.close();
     const netErr = await conn.request({ path: '/x' }).catch((e: unknown) => e);
-    expect(apiErr).toMatchObject({ code: 401, reason: 'Unauthorized' });
+    expect(apiErr).toMatchObject({ statusCode: 401, reason: 'Unauthorized' });
     expect((apiErr as ApiError).message).toContain('[redacted]');
     expect(streamErr).toBeInstanceOf(ApiError);
     expect(netErr).toBeInstanceOf(NetworkError);
@@ -289,6 +289,6 @@ describe('KubeConnection keep-alive', () => {
     expect(await conn.request({ path: '/again' })).toEqual({ path: '/again' });
     expect(server.connections).toHaveLength(2);
     const post = await conn.request({ path: '/create', method: 'POST', body: {} }).catch((e: unknown) => e);
-    expect(post).toMatchObject({ name: 'NetworkError', code: 'ECONNRESET', method: 'POST' });
+    expect(post).toMatchObject({ name: 'NetworkError', causeCode: 'ECONNRESET', method: 'POST' });
   });
 });

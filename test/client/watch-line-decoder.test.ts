@@ -117,7 +117,7 @@ describe('WatchLineDecoder', () => {
     expect(after).toEqual(events[0]);
     const apiError = watchEventError(errorEvent!);
     expect(apiError).toBeInstanceOf(ApiError);
-    expect(apiError).toMatchObject({ code: 410, reason: 'Expired', status });
+    expect(apiError).toMatchObject({ statusCode: 410, code: 'API_EXPIRED', reason: 'Expired', status });
     expect(isGone(apiError)).toBe(true);
     expect(watchEventError(events[0]!)).toBeUndefined();
   });

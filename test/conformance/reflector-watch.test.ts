@@ -186,7 +186,7 @@ describe('reflector watch (SEMANTICS §3.5)', () => {
     expect(on.lw.watchCalls.map((c) => c.at)).toEqual([0, 1_000, 2_000, 3_000, 4_800]);
     // the window does not restart (< 1 min since the previous 500), so the next 500 relists too
     expect(on.lw.listCalls.map((c) => c.at)).toEqual([0, 4_800, 7_400]);
-    expect(internalError().code).toBe(500);
+    expect(internalError().statusCode).toBe(500);
   });
 
   it('RE-10 any other watch error backs off and relists; a mid-stream connection drop re-watches', () => {

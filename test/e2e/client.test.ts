@@ -63,10 +63,10 @@ describe.skipIf(!hasCluster)('client against a real kube-apiserver', () => {
     try {
       const unauthorized = await wrong.objects(CONFIGMAP, ns).list().catch((e: unknown) => e);
       expect(unauthorized).toBeInstanceOf(ApiError);
-      expect(unauthorized).toMatchObject({ code: 401, reason: 'Unauthorized' });
+      expect(unauthorized).toMatchObject({ statusCode: 401, reason: 'Unauthorized' });
       expect(`${String(unauthorized)} ${JSON.stringify(unauthorized)}`).not.toContain(wrongToken);
       const forbidden = await anonymous.objects(CONFIGMAP, ns).list().catch((e: unknown) => e);
-      expect(forbidden).toMatchObject({ code: 403, reason: 'Forbidden' });
+      expect(forbidden).toMatchObject({ statusCode: 403, reason: 'Forbidden' });
     } finally {
       wrong.close();
       anonymous.close();

@@ -50,8 +50,8 @@ const retryAfterHeader = fc.oneof(
 
 function checkError(e: ApiError): void {
   expect(e).toBeInstanceOf(ApiError);
-  expect(typeof e.code).toBe('number');
-  expect(Number.isFinite(e.code)).toBe(true);
+  expect(typeof e.statusCode).toBe('number');
+  expect(Number.isFinite(e.statusCode)).toBe(true);
   expect(typeof e.reason).toBe('string');
   expect(typeof e.message).toBe('string');
   if (e.status.message !== undefined) expect(typeof e.status.message).toBe('string');

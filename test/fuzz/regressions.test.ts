@@ -34,7 +34,7 @@ describe('fuzz regressions: Status decoding', () => {
 
   it('wrong-typed Status fields are dropped, not passed on as typed fields', () => {
     const e = apiErrorFromResponse(503, '{"kind":"Status","message":[],"reason":5,"code":"410","details":{"retryAfterSeconds":null}}', {}, { nowMs, secrets: ['abcd'] });
-    expect(e.code).toBe(503);
+    expect(e.statusCode).toBe(503);
     expect(e.reason).toBe('');
     expect(e.status.message).toBeUndefined();
     expect(e.retryAfterSeconds).toBeUndefined();
@@ -43,7 +43,7 @@ describe('fuzz regressions: Status decoding', () => {
 
   it('a watch ERROR object with a wrong-typed message or code gives a well-typed ApiError', () => {
     const e = watchEventError({ type: 'ERROR', object: { kind: 0, message: [], code: '410' } } as unknown as WatchEvent);
-    expect(e?.code).toBe(500);
+    expect(e?.statusCode).toBe(500);
     expect(e?.status.message).toBeUndefined();
     expect(typeof e?.message).toBe('string');
     const gone = watchEventError({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old' } });
@@ -55,7 +55,7 @@ describe('fuzz regressions: Status decoding', () => {
     // Found in CI by test/fuzz/reflector-input.test.ts: the TypeError surfaced as an unhandled error.
     for (const object of [undefined, null, 'oops', 7, []]) {
       const e = watchEventError({ type: 'ERROR', object } as unknown as WatchEvent);
-      expect(e?.code, String(object)).toBe(500);
+      expect(e?.statusCode, String(object)).toBe(500);
       expect(e?.reason).toBe('');
     }
   });

@@ -129,7 +129,7 @@ describe('listWatch over HTTP (embedded API server)', () => {
     s.server.faults.dropWatches({ resourceId: '/configmaps' });
     await waitFor(() => s.mirror.replaces === 2, 5_000, 'relist after 410');
     await converges(s, 'after compaction');
-    expect(s.statuses.some((x) => x.type === 'error' && (x.error as { code?: number }).code === 410)).toBe(true);
+    expect(s.statuses.some((x) => x.type === 'error' && (x.error as { statusCode?: number }).statusCode === 410)).toBe(true);
   });
 
   it('backs off through a burst of 500s on list and honours Retry-After on 429s on watch', async () => {
@@ -190,7 +190,7 @@ describe('listWatch over HTTP (embedded API server)', () => {
       listWatchResource(client, CM, {}, { authRetries: 1, backoff: { initialMs: 20 } }).subscribe({ error: resolve });
     });
     expect(error).toBeInstanceOf(ReflectorFatalError);
-    expect((error as Error).cause).toMatchObject({ code: 401 });
+    expect((error as Error).cause).toMatchObject({ statusCode: 401 });
     expect(String(error)).not.toContain('wrong');
   });
 });

@@ -72,7 +72,7 @@ describe('listWatch errors and lifecycle', () => {
   it('errors with ReflectorFatalError after authRetries + 1 consecutive 401/403', () => {
     const r = run({ lists: [{ error: unauthorized() }, { error: unauthorized() }, { error: unauthorized() }, { page: page([], '1') }] }, 60_000);
     expect(r.error).toBeInstanceOf(ReflectorFatalError);
-    expect((r.error as Error).cause).toMatchObject({ code: 401 });
+    expect((r.error as Error).cause).toMatchObject({ statusCode: 401 });
     expect(r.errorAt).toBe(2_400);
     expect(r.lw.listCalls).toHaveLength(3);
     expect(r.statusCompleted).toBe(true);

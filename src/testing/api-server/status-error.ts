@@ -1,3 +1,4 @@
+import { type ErrorLayer, RxkubeError } from '../../api/rxkube-error.js';
 import type { Status } from '../../api/status.js';
 
 /** A field cause as kube-apiserver writes it (`reason`, `message`, `field`). */
@@ -8,7 +9,9 @@ export interface FieldCause {
 }
 
 /** A Status answered by the embedded API server (thrown internally, written as the response body). */
-export class StatusError extends Error {
+export class StatusError extends RxkubeError {
+  static override readonly code: string = 'TESTING_API_STATUS';
+  static override readonly layer: ErrorLayer = 'testing';
   override readonly name = 'StatusError';
   readonly status: Status & { readonly code: number };
   /** Extra response headers (e.g. `Retry-After`). */
