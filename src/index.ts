@@ -28,7 +28,18 @@ export type { LogFields, Logger, LogLevel } from './logging/logger.js';
 // Talking to an API server.
 export { KubeClient } from './client/kube-client.js';
 export type { KubeConnectionOptions } from './client/kube-connection.js';
-export type { CallOptions, DeleteOptions, ObjectClient, ObjectListOptions, PatchType, WriteOptions } from './client/object-client.js';
+export type {
+  ApplyOptions,
+  CallOptions,
+  DeleteOptions,
+  ObjectClient,
+  ObjectClientOptions,
+  ObjectListOptions,
+  PatchOptions,
+  PatchType,
+  WriteOptions,
+} from './client/object-client.js';
+export type { ApplyConfiguration, DeepPartial } from './client/apply-configuration.js';
 export type { Discovery } from './client/discovery.js';
 export { UnknownResourceError } from './client/discovery.js';
 export type { ResourceRef } from './client/resource-path.js';

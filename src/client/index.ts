@@ -46,12 +46,19 @@ export {
   PATCH_CONTENT_TYPES,
 } from './object-client.js';
 export type {
+  ApplyOptions,
   CallOptions,
   DeleteOptions,
+  ObjectClientOptions,
   ObjectListOptions,
+  PatchOptions,
   PatchType,
   WriteOptions,
 } from './object-client.js';
+export type {
+  ApplyConfiguration,
+  DeepPartial,
+} from './apply-configuration.js';
 export {
   isResolved,
   resourcePath,

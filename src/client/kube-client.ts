@@ -4,7 +4,7 @@ import type { Resource } from '../api/resource.js';
 import { Discovery } from './discovery.js';
 import { HttpListWatcher, type ListWatchScope } from './http-list-watcher.js';
 import { KubeConnection, type KubeConnectionOptions } from './kube-connection.js';
-import { ObjectClient } from './object-client.js';
+import { ObjectClient, type ObjectClientOptions } from './object-client.js';
 import type { ResourceRef } from './resource-path.js';
 
 /**
@@ -54,9 +54,12 @@ export class KubeClient {
     return new HttpListWatcher<T>(this.connection, this.discovery, ref, scope);
   }
 
-  /** A typed object client for writes and reads of one resource in one namespace (or cluster-wide). */
-  objects<T extends KubeObject = KubeObject>(ref: ResourceRef, namespace?: string): ObjectClient<T> {
-    return new ObjectClient<T>(this.connection, this.discovery, ref, namespace);
+  /**
+   * A typed object client for writes and reads of one resource in one namespace (or cluster-wide);
+   * `options.fieldManager` names the field manager of its writes (required by `apply`).
+   */
+  objects<T extends KubeObject = KubeObject>(ref: ResourceRef, namespace?: string, options?: ObjectClientOptions): ObjectClient<T> {
+    return new ObjectClient<T>(this.connection, this.discovery, ref, namespace, options);
   }
 
   /** Closes the connection's sockets. */

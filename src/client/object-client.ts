@@ -2,6 +2,7 @@ import type { KubeList, KubeObject } from '../api/kube-object.js';
 import type { Resource } from '../api/resource.js';
 import type { Status } from '../api/status.js';
 import { isExpired } from './api-error.js';
+import type { ApplyConfiguration } from './apply-configuration.js';
 import type { Discovery } from './discovery.js';
 import type { KubeConnection, KubeRequest, QueryParams } from './kube-connection.js';
 import { resourcePath, type ResourceRef } from './resource-path.js';
@@ -25,8 +26,31 @@ export interface CallOptions {
 
 /** Options of writes. */
 export interface WriteOptions extends CallOptions {
+  /** Who makes the change (server-side field ownership); default the client's `fieldManager`. */
   readonly fieldManager?: string;
   readonly dryRun?: boolean;
+}
+
+/** Options of `patch` and `patchStatus`. */
+export interface PatchOptions extends WriteOptions {
+  /** Server-side apply (`type: 'apply'`) only: take over fields other managers own instead of failing with 409 Conflict. */
+  readonly force?: boolean;
+}
+
+/** Options of `apply` and `applyStatus`. */
+export interface ApplyOptions extends WriteOptions {
+  /**
+   * Take over fields another field manager owns with a different value. Without it such an apply
+   * fails with 409 Conflict (`ApiError`, reason `Conflict`, one `FieldManagerConflict` cause per
+   * field). Controllers usually force: they are the authority for the fields they apply.
+   */
+  readonly force?: boolean;
+}
+
+/** Options of an {@link ObjectClient} (see `KubeClient.objects`). */
+export interface ObjectClientOptions {
+  /** Field manager of every write that names none (required by `apply`). */
+  readonly fieldManager?: string;
 }
 
 /** Options of `list`. */
@@ -62,7 +86,23 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
     private readonly resource: ResourceRef,
     /** Namespace for namespaced resources; objects carrying `metadata.namespace` use their own on create/replace. */
     readonly namespace?: string,
+    private readonly options: ObjectClientOptions = {},
   ) {}
+
+  /** The field manager of writes that name none, if any. */
+  get fieldManager(): string | undefined {
+    return this.options.fieldManager;
+  }
+
+  /** This client with another default field manager (see {@link ObjectClientOptions.fieldManager}). */
+  withFieldManager(fieldManager: string): ObjectClient<T> {
+    return new ObjectClient<T>(this.connection, this.discovery, this.resource, this.namespace, { ...this.options, fieldManager });
+  }
+
+  /** This client for another namespace (same resource and options). */
+  inNamespace(namespace: string | undefined): ObjectClient<T> {
+    return namespace === this.namespace ? this : new ObjectClient<T>(this.connection, this.discovery, this.resource, namespace, this.options);
+  }
 
   /** GET one object. */
   get(name: string, options: CallOptions = {}): Promise<T> {
@@ -97,14 +137,14 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
 
   /** POST a new object. */
   create(object: T, options: WriteOptions = {}): Promise<T> {
-    return this.send({ namespace: namespaceOf(object) }, { method: 'POST', body: object, query: writeQuery(options) }, options.signal, false);
+    return this.send({ namespace: namespaceOf(object) }, { method: 'POST', body: object, query: this.writeQuery(options) }, options.signal, false);
   }
 
   /** PUT the whole object; its `metadata.resourceVersion`, when set, must be current or the server answers 409 Conflict. */
   replace(object: T, options: WriteOptions = {}): Promise<T> {
     return this.send(
       { name: nameOf(object), namespace: namespaceOf(object) },
-      { method: 'PUT', body: object, query: writeQuery(options) },
+      { method: 'PUT', body: object, query: this.writeQuery(options) },
       options.signal,
     );
   }
@@ -113,27 +153,89 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
   replaceStatus(object: T, options: WriteOptions = {}): Promise<T> {
     return this.send(
       { name: nameOf(object), namespace: namespaceOf(object), subresource: 'status' },
-      { method: 'PUT', body: object, query: writeQuery(options) },
+      { method: 'PUT', body: object, query: this.writeQuery(options) },
       options.signal,
     );
   }
 
-  /** PATCH an object; `type` picks the content type (default `merge`). `apply` needs `fieldManager`. */
-  patch(name: string, patch: unknown, type: PatchType = 'merge', options: WriteOptions & { force?: boolean } = {}): Promise<T> {
+  /** PATCH an object; `type` picks the content type (default `merge`). `apply` needs a field manager (prefer {@link apply}). */
+  patch(name: string, patch: unknown, type: PatchType = 'merge', options: PatchOptions = {}): Promise<T> {
     return this.send(
       { name },
-      { method: 'PATCH', body: patch, contentType: PATCH_CONTENT_TYPES[type], query: { ...writeQuery(options), force: options.force } },
+      { method: 'PATCH', body: patch, contentType: PATCH_CONTENT_TYPES[type], query: this.patchQuery(type, options) },
       options.signal,
     );
   }
 
   /** PATCH the `status` subresource. */
-  patchStatus(name: string, patch: unknown, type: PatchType = 'merge', options: WriteOptions = {}): Promise<T> {
+  patchStatus(name: string, patch: unknown, type: PatchType = 'merge', options: PatchOptions = {}): Promise<T> {
     return this.send(
       { name, subresource: 'status' },
-      { method: 'PATCH', body: patch, contentType: PATCH_CONTENT_TYPES[type], query: writeQuery(options) },
+      { method: 'PATCH', body: patch, contentType: PATCH_CONTENT_TYPES[type], query: this.patchQuery(type, options) },
       options.signal,
     );
+  }
+
+  /**
+   * Server-side apply: sends `configuration`, the fields this field manager wants to own with the
+   * values it wants, and resolves with the whole object as stored. Creates the object when it
+   * does not exist. Fields this manager applied before and leaves out now are removed (unless
+   * another manager owns them too); fields other managers own are left alone, and changing one
+   * fails with 409 Conflict unless `force` (see {@link ApplyOptions.force}).
+   *
+   * `apiVersion` and `kind` default to the client's resource; the namespace is
+   * `metadata.namespace`, else the client's. The field manager is `options.fieldManager`, else the
+   * client's (`ctx.objects()` in a controller: the controller's name); one is required.
+   * Changes to `status` are ignored for resources with a status subresource: use
+   * {@link applyStatus}. Works with kube-apiserver ≥ 1.18 (server-side apply is on by default
+   * from 1.16 as beta, GA in 1.22).
+   *
+   * @example
+   * ```ts
+   * await ctx.objects<ConfigMap>(CONFIG_MAPS, 'copies').apply(
+   *   { metadata: { name: 'settings', labels: { app: 'web' } }, data: { mode: 'fast' } },
+   *   { force: true },
+   * );
+   * ```
+   * @throws TypeError without a field manager or `metadata.name`.
+   */
+  apply(configuration: ApplyConfiguration<T>, options: ApplyOptions = {}): Promise<T> {
+    return this.applyTo(configuration, options, undefined);
+  }
+
+  /** {@link apply} to the `status` subresource: only the `status` fields of `configuration` count. */
+  applyStatus(configuration: ApplyConfiguration<T>, options: ApplyOptions = {}): Promise<T> {
+    return this.applyTo(configuration, options, 'status');
+  }
+
+  private async applyTo(configuration: ApplyConfiguration<T>, options: ApplyOptions, subresource: 'status' | undefined): Promise<T> {
+    const fieldManager = options.fieldManager ?? this.options.fieldManager;
+    if (fieldManager === undefined || fieldManager === '') {
+      throw new TypeError('apply needs a field manager: pass options.fieldManager or create the client with one');
+    }
+    const config = configuration as KubeObject;
+    const name = config.metadata?.name;
+    if (typeof name !== 'string' || name === '') throw new TypeError('apply needs metadata.name');
+    const resource = await this.resolve(options.signal);
+    const body = { ...config, apiVersion: config.apiVersion ?? resource.apiVersion, kind: config.kind ?? resource.kind };
+    return this.send(
+      { name, namespace: namespaceOf(config), ...(subresource === undefined ? {} : { subresource }) },
+      {
+        method: 'PATCH',
+        body,
+        contentType: PATCH_CONTENT_TYPES.apply,
+        query: { ...writeQuery({ ...options, fieldManager }), force: options.force === true ? true : undefined },
+      },
+      options.signal,
+    );
+  }
+
+  private patchQuery(type: PatchType, options: PatchOptions): QueryParams {
+    return { ...this.writeQuery(options), force: type === 'apply' && options.force === true ? true : undefined };
+  }
+
+  private writeQuery(options: WriteOptions): QueryParams {
+    return writeQuery({ ...options, fieldManager: options.fieldManager ?? this.options.fieldManager });
   }
 
   /**

@@ -26,6 +26,8 @@ const usedNames = new Set<string>();
 /** A checked controller definition with every default applied: what each run works from. */
 export interface ControllerDefinition<T extends KubeObject> {
   readonly name: string;
+  /** Field manager of the writes through `ctx.objects()`: `options.fieldManager`, else `name`. */
+  readonly fieldManager: string;
   readonly needLeaderElection: boolean;
   readonly reconcile: ControllerReconciler<T>;
   /** The `for` type (owner of `owns` objects, type of `ctx.objects()`), if any. */
@@ -90,8 +92,12 @@ export function defineController<T extends KubeObject>(options: ControllerOption
   const bindings = bindSources(sources, common, reportEventError);
 
   if (options.skipNameValidation !== true) usedNames.add(name);
+  if (options.fieldManager !== undefined && (typeof options.fieldManager !== 'string' || options.fieldManager === '')) {
+    throw new ControllerBuildError(`fieldManager must be a non-empty string, got ${String(options.fieldManager)}`);
+  }
   return {
     name,
+    fieldManager: options.fieldManager ?? name,
     needLeaderElection: options.needLeaderElection ?? true,
     reconcile: (request, ctx) => options.reconcile(request, ctx),
     forType: sources.for?.source.resource,

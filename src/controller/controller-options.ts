@@ -88,6 +88,11 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly skipNameValidation?: boolean;
   /** Client handed to reconciles (`ctx.client`, `ctx.objects()`). */
   readonly client?: KubeClient;
+  /**
+   * Field manager of the writes made through `ctx.objects()` (server-side apply ownership,
+   * `managedFields`); default the controller's `name`. Exposed as `ctx.fieldManager`.
+   */
+  readonly fieldManager?: string;
   /** Event recorder handed to reconciles; default a no-op recorder. */
   readonly recorder?: EventRecorder;
   readonly logger?: Logger;

@@ -48,7 +48,7 @@ function reconcileContext<T extends KubeObject>(
   request: Request,
   signal: AbortSignal,
 ): ReconcileContext<T> {
-  const { client, forType, forStore, name } = def;
+  const { client, forType, forStore, name, fieldManager } = def;
   const reconcileId = randomUUID();
   function objects(): ObjectClient<T>;
   function objects<U extends KubeObject>(ref: ResourceRef, namespace?: string): ObjectClient<U>;
@@ -56,9 +56,9 @@ function reconcileContext<T extends KubeObject>(
     if (client === undefined) throw new ControllerError(`controller ${name} has no client: pass options.client`);
     if (ref === undefined) {
       if (forType === undefined) throw new ControllerError(`controller ${name} has no for type: pass a resource to objects()`);
-      return client.objects(forType, forType.namespaced ? request.namespace : undefined);
+      return client.objects(forType, forType.namespaced ? request.namespace : undefined, { fieldManager });
     }
-    return client.objects(ref, namespace);
+    return client.objects(ref, namespace, { fieldManager });
   }
   return {
     request,
@@ -70,6 +70,7 @@ function reconcileContext<T extends KubeObject>(
     storeOf: (source) => source.store,
     recorder: def.recorder,
     client,
+    fieldManager,
     objects,
   };
 }

@@ -29,7 +29,13 @@ export interface ReconcileContext<T extends KubeObject = KubeObject> {
   /** The client given to the controller, if any. */
   readonly client: KubeClient | undefined;
   /**
-   * A typed client for writes: the `for` type in the request's namespace, or `ref` in `namespace`.
+   * The field manager of this controller's writes: its `fieldManager` option, else its name.
+   * Clients from {@link objects} use it for every write (and `apply` needs one).
+   */
+  readonly fieldManager: string;
+  /**
+   * A typed client for writes: the `for` type in the request's namespace, or `ref` in `namespace`;
+   * its writes carry {@link fieldManager}.
    * @throws ControllerError when the controller was built without a `client`.
    */
   objects(): ObjectClient<T>;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject, ObjectMeta } from '../../api/kube-object.js';
+import { trackUpdate } from './managed-fields.js';
 import { objectKey, type ObjectStore, type StoredEntry } from './object-store.js';
 import { apiVersionOf, resourceId, type ResourceType } from './resource-registry.js';
 import { alreadyExists, badRequest, conflict, failure, invalid, notFound, StatusError } from './status-error.js';
@@ -62,6 +63,61 @@ export class ObjectService {
   ) {}
 
   private dry = false;
+
+  /** Who the current write is by (field ownership), and the managed fields an apply computed. */
+  private writer: { readonly manager: string | undefined; readonly fallback: string; readonly apiVersion: string } | undefined;
+  private appliedFields: readonly unknown[] | undefined;
+
+  /**
+   * Runs `fn` as writes of field manager `manager` (the `fieldManager` query parameter; `fallback`
+   * names the writer when the object already tracks managed fields and no manager was given).
+   */
+  asWriter<T>(writer: { readonly manager: string | undefined; readonly fallback: string; readonly apiVersion: string }, fn: () => T): T {
+    const previous = this.writer;
+    this.writer = writer;
+    try {
+      return fn();
+    } finally {
+      this.writer = previous;
+    }
+  }
+
+  /** Runs `fn` (a server-side apply) storing `managedFields` as computed by the apply. */
+  withAppliedFields<T>(managedFields: readonly unknown[], fn: () => T): T {
+    this.appliedFields = managedFields;
+    try {
+      return fn();
+    } finally {
+      this.appliedFields = undefined;
+    }
+  }
+
+  /** Sets `next.metadata.managedFields` for a write turning `old` into `next` (a fresh object, mutated). */
+  private trackFields(r: ResourceType, old: KubeObject | undefined, next: Mutable, subresource?: 'status'): void {
+    const meta: Mutable = { ...((next['metadata'] as Mutable | undefined) ?? {}) };
+    next['metadata'] = meta;
+    if (this.appliedFields !== undefined) {
+      if (this.appliedFields.length > 0) meta['managedFields'] = this.appliedFields;
+      else delete meta['managedFields'];
+      return;
+    }
+    const sent = meta['managedFields'];
+    if (Array.isArray(sent) && sent.length === 0) {
+      delete meta['managedFields']; // an empty list resets ownership
+      return;
+    }
+    const base = sent ?? old?.metadata?.managedFields;
+    const w = this.writer;
+    if (w?.manager === undefined && base === undefined) return;
+    const fields = trackUpdate(old, next as KubeObject, base, {
+      manager: w?.manager ?? w?.fallback ?? 'unknown',
+      apiVersion: w?.apiVersion ?? String(next['apiVersion'] ?? ''),
+      hasStatus: r.hasStatus,
+      subresource,
+    });
+    if (fields.length > 0) meta['managedFields'] = fields;
+    else delete meta['managedFields'];
+  }
 
   /**
    * Runs `fn` as a dry run (`?dryRun=All`): every check and default applies, nothing is stored,
@@ -184,6 +240,7 @@ export class ObjectService {
       stored['status'] = { phase: 'Active' };
     }
     if (this.options.admitCreate !== undefined) stored = { ...this.options.admitCreate(r, stored as KubeObject) };
+    this.trackFields(r, undefined, stored);
     return this.put(resourceId(r), key, stored as KubeObject);
   }
 
@@ -247,6 +304,7 @@ export class ObjectService {
         }
       }
     }
+    this.trackFields(r, old, next, subresource);
     delete (next['metadata'] as Mutable)['resourceVersion'];
     const nextMeta = next['metadata'] as Mutable;
     if (JSON.stringify({ ...next, metadata: { ...nextMeta, resourceVersion: String(current.rv) } }) === current.json) {

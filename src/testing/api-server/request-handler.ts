@@ -23,6 +23,12 @@ export interface HandlerSettings {
   readonly defaultWatchTimeoutSeconds: number | undefined;
 }
 
+/** The field manager kube-apiserver names a write without `fieldManager` after: the user agent up to its first `/`. */
+function managerFromUserAgent(userAgent: string | undefined): string {
+  const name = (userAgent ?? '').split('/')[0]?.trim() ?? '';
+  return name === '' ? 'unknown' : name;
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -135,7 +141,12 @@ export class RequestHandler {
     const dryRun = q.getAll('dryRun');
     const unsupported = dryRun.find((d) => d !== 'All');
     if (unsupported !== undefined) throw badRequest(`Unsupported value: "${unsupported}": supported values: "All"`);
-    const write = () => this.write(res, t, method, body, bodyType, q);
+    const writer = {
+      manager: q.get('fieldManager') || undefined,
+      fallback: managerFromUserAgent(req.headers['user-agent']),
+      apiVersion: apiVersionOf(r.group, t.version),
+    };
+    const write = () => this.service.asWriter(writer, () => this.write(res, t, method, body, bodyType, q));
     return dryRun.length > 0 ? this.service.dryRun(write) : write();
   }
 
