@@ -11,8 +11,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-globals': [
         'error',
-        { name: 'setTimeout', message: 'Timers run on an injectable RxJS scheduler (see DESIGN).' },
-        { name: 'setInterval', message: 'Timers run on an injectable RxJS scheduler (see DESIGN).' },
+        { name: 'setTimeout', message: 'Timers run on an injectable RxJS scheduler (see docs/architecture.md, Conventions).' },
+        { name: 'setInterval', message: 'Timers run on an injectable RxJS scheduler (see docs/architecture.md, Conventions).' },
       ],
     },
   },
