@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'docs/api/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -11,8 +11,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-globals': [
         'error',
-        { name: 'setTimeout', message: 'Timers run on an injectable RxJS scheduler (see DESIGN).' },
-        { name: 'setInterval', message: 'Timers run on an injectable RxJS scheduler (see DESIGN).' },
+        { name: 'setTimeout', message: 'Timers run on an injectable RxJS scheduler (see docs/architecture.md, Conventions).' },
+        { name: 'setInterval', message: 'Timers run on an injectable RxJS scheduler (see docs/architecture.md, Conventions).' },
       ],
     },
   },

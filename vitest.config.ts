@@ -11,7 +11,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'node_modules/**'],
+          exclude: ['test/e2e/**', 'test/consumer/**', 'node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -11,7 +11,7 @@ interface BenchModule {
 }
 
 const modules: Array<{ title: string; path: string }> = [
-  { title: 'Initial sync (issue 9, item 1)', path: './initial-sync.js' },
+  { title: 'Initial sync', path: './initial-sync.js' },
   { title: 'Watch throughput (item 2)', path: './watch-throughput.js' },
   { title: 'Memory: retained heap per cached object (item 3)', path: './memory.js' },
   { title: 'Workqueue (item 4)', path: './workqueue.js' },
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     '  server can deliver (it has to be well above the floor\'s for the floor to mean anything).',
     '- Watch throughput: modifications are queued on frozen watches, already serialised, then released at once, so the',
     '  server only writes; the client reads a sustained stream as fast as it can (TCP backpressure).',
-    '- Two clocks: wall clock (what the issue\'s targets are stated in) and the contender process\'s CPU time (user +',
+    '- Two clocks: wall clock (what the targets are stated in) and the contender process\'s CPU time (user +',
     '  system, all threads, so GC is included), which a busy machine disturbs far less. Where they disagree, trust CPU.',
     '- Profiles: `RXKUBE_BENCH_PROFILE=/some/dir npx tsx --conditions=source bench/initial-sync.ts` (or',
     '  `watch-throughput.ts`) writes a `.cpuprofile` of every measured window of every contender.',

@@ -12,6 +12,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = join(root, 'dist', 'src', 'testing', 'api-server', 'cli.js');
 
 if (existsSync(built)) {
+  try {
+    await import(pathToFileURL(join(root, 'dist', 'src', 'api', 'require-node.js')).href);
+  } catch (err) {
+    process.stderr.write(`rxkube-apiserver: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
   const { main } = await import(pathToFileURL(built).href);
   process.exitCode = await main(process.argv.slice(2));
 } else {

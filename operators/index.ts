@@ -1,5 +1,12 @@
-// The `rxkube/operators` entry: the pipeable operators, listed on purpose (as RxJS lists its own).
-// Each is implemented in its layer under src/; the types they take and give are in `rxkube`.
+/**
+ * The `rxkube/operators` entry: the pipeable operators, listed on purpose (as RxJS lists its own).
+ * Each is implemented in its layer under src/; the types they take and give are in `rxkube`.
+ *
+ * @module rxkube/operators
+ */
+
+// First: fails the import on a Node.js older than package.json's `engines`, with a message.
+import '../src/api/require-node.js';
 
 // Cache: DeltaFIFO coalescing, the indexed store, store changes as handler events.
 export { deltaFifo } from '../src/cache/delta-fifo.js';

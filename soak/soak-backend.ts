@@ -1,5 +1,5 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../src/api/kube-object.js';
+import type { KubeConfigLike } from '../src/client/kube-config-like.js';
 
 /** One kind of fault a backend can inject. `fire` may take a while (a restart). */
 export interface SoakFault {
@@ -16,7 +16,7 @@ export interface SoakFault {
  */
 export interface SoakBackend {
   readonly name: string;
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: KubeConfigLike;
   readonly namespace: string;
   /** The namespace's ConfigMaps as the server has them now. */
   list(): Promise<readonly KubeObject[]>;

@@ -1,6 +1,13 @@
-// The `rxkube` entry: what a controller author's code calls. Every name is listed on purpose;
-// internals stay importable by the project's own tests through their paths. Pipeable operators
-// are in `rxkube/operators`; the embedded API server and test doubles in `rxkube/testing`.
+/**
+ * The `rxkube` entry: what a controller author's code calls. Every name is listed on purpose;
+ * internals stay importable by the project's own tests through their paths. Pipeable operators
+ * are in `rxkube/operators`; the embedded API server and test doubles in `rxkube/testing`.
+ *
+ * @module rxkube
+ */
+
+// First: fails the import on a Node.js older than package.json's `engines`, with a message.
+import './api/require-node.js';
 
 // Object shapes and the contracts the layers share.
 export type { KubeList, KubeObject, ObjectMeta, OwnerReference } from './api/kube-object.js';
@@ -28,6 +35,7 @@ export type { LogFields, Logger, LogLevel } from './logging/logger.js';
 // Talking to an API server.
 export { KubeClient } from './client/kube-client.js';
 export type { KubeConnectionOptions } from './client/kube-connection.js';
+export type { KubeConfigCluster, KubeConfigContext, KubeConfigLike, KubeConfigUser } from './client/kube-config-like.js';
 export type {
   ApplyOptions,
   CallOptions,

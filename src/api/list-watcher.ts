@@ -53,7 +53,7 @@ export type WatchEvent<T extends KubeObject = KubeObject> =
 export interface ListWatcher<T extends KubeObject = KubeObject> {
   /**
    * `false` declares that the server behind this transport cannot serve streaming lists
-   * (`sendInitialEvents=true`), so the reflector never tries them (SEMANTICS WL-1). Absent counts
+   * (`sendInitialEvents=true`), so the reflector never tries them (docs/semantics.md WL-1). Absent counts
    * as supported.
    */
   readonly supportsStreamingList?: boolean;

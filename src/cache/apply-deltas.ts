@@ -18,7 +18,7 @@ export interface StoreChange<T extends KubeObject = KubeObject> {
 }
 
 /**
- * Applies a popped `Deltas` to `indexer`, oldest first (SEMANTICS SI-5): `Sync`, `Replaced`,
+ * Applies a popped `Deltas` to `indexer`, oldest first (docs/semantics.md SI-5): `Sync`, `Replaced`,
  * `Added`, `Updated` upsert; `Deleted` deletes (a tombstone deletes its key; absent → no-op).
  * Returns one {@link StoreChange} per applied delta. `onChange`, if given, is called with each
  * change right after its write and before the next delta is applied (what `indexStore` emits).

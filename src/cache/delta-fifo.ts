@@ -27,7 +27,7 @@ export interface DeltaFifoProcessOptions<T extends KubeObject, R> extends DeltaF
 }
 
 /**
- * Client-go's DeltaFIFO as an operator (SEMANTICS §1, DF-1…DF-12): reflector events or
+ * Client-go's DeltaFIFO as an operator (docs/semantics.md §1, DF-1…DF-12): reflector events or
  * {@link FifoInput} operations in, one {@link PoppedDeltas} per key out, the key's complete
  * history since it was last popped, oldest first; keys leave in the order they first entered
  * (FIFO across keys, no line jumping).

@@ -22,7 +22,7 @@ export interface DeltaQueueOptions<T extends KubeObject> {
 const defaultOnError = (error: CacheError): void => console.warn(`rxkube deltaFifo: ${error.message}`);
 
 /**
- * The synchronous state machine behind `deltaFifo` (client-go's DeltaFIFO, SEMANTICS §1): per-key
+ * The synchronous state machine behind `deltaFifo` (client-go's DeltaFIFO, docs/semantics.md §1): per-key
  * `Deltas`, a FIFO of keys, the initial-population counter. It knows nothing about time or
  * consumers; the operator decides when to {@link pop}. Bad input goes to `onError` and changes
  * nothing.

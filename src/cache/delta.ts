@@ -1,7 +1,7 @@
 import type { KubeObject } from '../api/kube-object.js';
 
 /**
- * Kinds of change a {@link Delta} records (SEMANTICS §1.1). `Replaced` comes from a relist when
+ * Kinds of change a {@link Delta} records (docs/semantics.md §1.1). `Replaced` comes from a relist when
  * `emitDeltaTypeReplaced` is on, `Sync` from a relist without it or from a resync.
  */
 export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';

@@ -3,7 +3,7 @@ import type { DeletedFinalStateUnknown } from './delta.js';
 import type { InformerEvent } from './informer-event.js';
 
 /**
- * Callback-style handlers (SEMANTICS CT-2). Every callback is optional; a missing one ignores its
+ * Callback-style handlers (docs/semantics.md CT-2). Every callback is optional; a missing one ignores its
  * events. `add` receives `isInInitialList` as a second argument, which callers that do not care
  * can leave out (the "detailed" and plain client-go variants in one type).
  */

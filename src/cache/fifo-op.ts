@@ -3,7 +3,7 @@ import type { ReflectorEvent } from '../reflector/reflector-event.js';
 import type { DeletedFinalStateUnknown } from './delta.js';
 
 /**
- * An operation on a `deltaFifo` (SEMANTICS §1): a watched change, a complete relist, or a resync
+ * An operation on a `deltaFifo` (docs/semantics.md §1): a watched change, a complete relist, or a resync
  * request (re-queue every known object as `Sync`, DF-9).
  */
 export type FifoOp<T extends KubeObject = KubeObject> =

@@ -4,7 +4,7 @@ import type { StoreChange } from './apply-deltas.js';
 import { type InformerEvent, toInformerEvent } from './informer-event.js';
 
 /**
- * Turns applied deltas into handler notifications (SEMANTICS SI-5, SI-6): `Deleted` → `delete`
+ * Turns applied deltas into handler notifications (docs/semantics.md SI-5, SI-6): `Deleted` → `delete`
  * (object or tombstone); otherwise `add` (with `isInInitialList`) when the key was not cached
  * before, `update` (`old`, `object`, `resync` = same resourceVersion) when it was.
  *

@@ -12,7 +12,7 @@ export interface IndexStoreOptions {
 }
 
 /**
- * Applies each popped `Deltas` to `indexer` (SEMANTICS SI-5) and emits one {@link StoreChange}
+ * Applies each popped `Deltas` to `indexer` (docs/semantics.md SI-5) and emits one {@link StoreChange}
  * `{ key, delta, old, store, isInInitialList }` per delta, synchronously, right after that delta's
  * write and before the next one, so a subscriber reading `store` sees exactly the deltas so far. `Sync`/`Replaced`/`Added`/`Updated`
  * upsert, `Deleted` removes (tombstones by their key). A failing write is reported to `onError`

@@ -28,7 +28,7 @@ export interface IndexerOptions<T extends KubeObject> {
 type Index = Map<string, Set<ObjectKey>>;
 
 /**
- * The indexed cache (client-go's ThreadSafeStore + Indexer, SEMANTICS §2.2–2.3): objects by key,
+ * The indexed cache (client-go's ThreadSafeStore + Indexer, docs/semantics.md §2.2–2.3): objects by key,
  * plus one index per index function mapping each value to the keys that produce it.
  *
  * Writes are upserts (`add` ≡ `update`, ST-5) and keep every index exact (ST-8): a key is moved

@@ -3,7 +3,7 @@ import type { StoreChange } from './apply-deltas.js';
 import type { DeletedFinalStateUnknown } from './delta.js';
 
 /**
- * A notification for event handlers (SEMANTICS §4.2):
+ * A notification for event handlers (docs/semantics.md §4.2):
  * - `add`: a new key; `isInInitialList` is true for objects of the initial list (and for the
  *   replay a late subscriber gets).
  * - `update`: the key existed; `old` is the previously cached object. `resync` is true when old

@@ -8,7 +8,7 @@ export type IndexFunc<T extends KubeObject = KubeObject> = (object: T) => readon
 export type Indexers<T extends KubeObject = KubeObject> = Readonly<Record<string, IndexFunc<T>>>;
 
 /**
- * The read side of the cache (SEMANTICS §2.2, §2.3). Every call reflects all writes applied so
+ * The read side of the cache (docs/semantics.md §2.2, §2.3). Every call reflects all writes applied so
  * far and none half-applied: writes are synchronous, so a reader never observes an object without
  * its index entries or the reverse. Returned objects are the cached (frozen) instances; returned
  * arrays are fresh copies the caller may keep. Listing order is unspecified.

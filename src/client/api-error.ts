@@ -101,7 +101,7 @@ export function isExpired(err: unknown): boolean {
   return e !== undefined && (e.reason === 'Expired' || isGone(e));
 }
 
-/** The resourceVersion asked for is newer than the server has (SEMANTICS RE-6). */
+/** The resourceVersion asked for is newer than the server has (docs/semantics.md RE-6). */
 export function isTooLargeResourceVersion(err: unknown): boolean {
   const e = asApiError(err);
   if (e === undefined) return false;

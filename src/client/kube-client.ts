@@ -1,8 +1,8 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../api/kube-object.js';
 import type { Resource } from '../api/resource.js';
 import { Discovery } from './discovery.js';
 import { HttpListWatcher, type ListWatchScope } from './http-list-watcher.js';
+import type { KubeConfigLike } from './kube-config-like.js';
 import { KubeConnection, type KubeConnectionOptions } from './kube-connection.js';
 import { ObjectClient, type ObjectClientOptions } from './object-client.js';
 import type { ResourceRef } from './resource-path.js';
@@ -25,7 +25,7 @@ export class KubeClient {
   }
 
   /** From a client-node `KubeConfig`. */
-  static fromKubeConfig(kubeConfig: KubeConfig, options?: KubeConnectionOptions): KubeClient {
+  static fromKubeConfig(kubeConfig: KubeConfigLike, options?: KubeConnectionOptions): KubeClient {
     return new KubeClient(KubeConnection.fromKubeConfig(kubeConfig, options));
   }
 

@@ -6,6 +6,7 @@ import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { apiErrorFromResponse } from './api-error-from-response.js';
 import { NetworkError } from './network-error.js';
 import { ResponseDecodeError } from './response-decode-error.js';
+import type { KubeConfigLike } from './kube-config-like.js';
 
 /** Query parameters; `undefined` values are left out. */
 export type QueryParams = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -59,14 +60,14 @@ export class KubeConnection {
   /** The namespace of the current context, if it names one. */
   readonly namespace: string | undefined;
   private readonly scheduler: SchedulerLike;
-  private readonly authConfig: KubeConfig;
+  private readonly authConfig: KubeConfigLike;
   private readonly agentOptions: https.AgentOptions;
   private agent: http.Agent | undefined;
   private agentKey = '';
   private closed = false;
 
   constructor(
-    readonly kubeConfig: KubeConfig,
+    readonly kubeConfig: KubeConfigLike,
     options: KubeConnectionOptions = {},
   ) {
     const cluster = kubeConfig.getCurrentCluster();
@@ -93,7 +94,7 @@ export class KubeConnection {
   }
 
   /** From a `KubeConfig` you built or loaded. */
-  static fromKubeConfig(kubeConfig: KubeConfig, options?: KubeConnectionOptions): KubeConnection {
+  static fromKubeConfig(kubeConfig: KubeConfigLike, options?: KubeConnectionOptions): KubeConnection {
     return new KubeConnection(kubeConfig, options);
   }
 

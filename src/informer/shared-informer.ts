@@ -167,7 +167,7 @@ function resourceVersionOf<T extends KubeObject>(event: ReflectorEvent<T>): stri
 }
 
 /**
- * A shared informer (SEMANTICS §4): reflector → `deltaFifo` → cache (`Indexer`) → per-subscriber
+ * A shared informer (docs/semantics.md §4): reflector → `deltaFifo` → cache (`Indexer`) → per-subscriber
  * notifications. The list/watch starts with the first subscriber and stops `stopGraceMs` after the
  * last one left (a quick resubscribe does not relist); the cache stays readable while stopped and
  * is reconciled by the next relist.

@@ -5,7 +5,7 @@ import type { LeaseLock } from './lease-lock.js';
 /** client-go's JitterFactor: acquire retries wait a random time in `[retryPeriod, (1 + 1.2)·retryPeriod)`. */
 export const JITTER_FACTOR = 1.2;
 
-/** Defaults of controller-runtime's manager (SEMANTICS CR-11): 15 s / 10 s / 2 s. */
+/** Defaults of controller-runtime's manager (docs/semantics.md CR-11): 15 s / 10 s / 2 s. */
 export const DEFAULT_LEASE_DURATION_MS = 15_000;
 export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
 export const DEFAULT_RETRY_PERIOD_MS = 2_000;
@@ -117,7 +117,7 @@ export function resolveLeaseTimings(config: Partial<LeaseTimings>): LeaseTimings
 }
 
 /**
- * Fills defaults and validates in client-go's order (SEMANTICS LE-1): leaseDuration > renewDeadline;
+ * Fills defaults and validates in client-go's order (docs/semantics.md LE-1): leaseDuration > renewDeadline;
  * renewDeadline > jitterFactor × retryPeriod; all three > 0; callbacks, when given, are functions;
  * lock present; identity non-empty. Throws {@link LeaderElectionConfigError}.
  */

@@ -37,7 +37,7 @@ export interface LeaderElection {
 }
 
 /**
- * Leader election on a `coordination.k8s.io/v1` Lease (SEMANTICS §7), as Observables. Validates
+ * Leader election on a `coordination.k8s.io/v1` Lease (docs/semantics.md §7), as Observables. Validates
  * `config` at once (LE-1, throws `LeaderElectionConfigError`). Nothing runs until `state$`,
  * `leading$`, `leader$` or `whileLeading(...)` is subscribed; all share one candidate, which stops
  * (and, with `releaseOnCancel`, releases the lease) when the last subscriber leaves.

@@ -15,7 +15,7 @@ export class LeaderElectionHealthError extends RxkubeError {
 }
 
 /**
- * The single-attempt core of leader election (SEMANTICS LE-4, LE-7, LE-8): one candidate's
+ * The single-attempt core of leader election (docs/semantics.md LE-4, LE-7, LE-8): one candidate's
  * view of the lease. It remembers the last record it observed and WHEN it observed it change, on
  * its own clock (`scheduler.now()`), and never trusts the timestamps inside the record, so clock
  * offsets between candidates do not matter. The loops (LE-5) live in {@link leaderElection}.

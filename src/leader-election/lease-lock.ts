@@ -3,7 +3,7 @@ import { type ErrorLayer, RxkubeError } from '../api/rxkube-error.js';
 import type { LeaseApi, LeaseRef } from './lease-api.js';
 import { type Lease, type LeaderElectionRecord, leaseSpecToRecord, recordToLeaseSpec } from './lease.js';
 
-/** `update` was called before any `get` or `create` succeeded (SEMANTICS LE-3). */
+/** `update` was called before any `get` or `create` succeeded (docs/semantics.md LE-3). */
 export class LeaseNotInitializedError extends RxkubeError {
   static override readonly code: string = 'LEADER_ELECTION_LEASE_NOT_INITIALIZED';
   static override readonly layer: ErrorLayer = 'leader-election';
@@ -27,7 +27,7 @@ export interface LeaseLockOptions {
 }
 
 /**
- * A resource lock on one `coordination.k8s.io/v1` Lease (SEMANTICS LE-2, LE-3). It caches the
+ * A resource lock on one `coordination.k8s.io/v1` Lease (docs/semantics.md LE-2, LE-3). It caches the
  * Lease returned by the last successful get/create/update; `update` sends that cached object with
  * a new spec, so its `metadata.resourceVersion` makes a concurrent writer's update fail with
  * 409 Conflict (optimistic concurrency).

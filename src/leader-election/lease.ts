@@ -18,7 +18,7 @@ export interface Lease extends KubeObject {
 }
 
 /**
- * The leader-election view of a Lease (SEMANTICS LE-2). Times are milliseconds on the writer's
+ * The leader-election view of a Lease (docs/semantics.md LE-2). Times are milliseconds on the writer's
  * clock (`scheduler.now()`); an empty `holderIdentity` means the lease is free.
  */
 export interface LeaderElectionRecord {

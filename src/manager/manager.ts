@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { SchedulerLike } from 'rxjs';
 import { asyncScheduler } from 'rxjs';
 import type { Registry } from 'prom-client';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../client/kube-client.js';
+import type { KubeConfigLike } from '../client/kube-config-like.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { eventRecorder } from '../events/event-recorder.js';
 import { clientEventsApi } from '../events/client-events-api.js';
@@ -27,7 +27,7 @@ export type { HealthServerOptions, MetricsServerOptions } from './probe-servers.
 /** Options of {@link manager}. All durations are in milliseconds. */
 export interface ManagerOptions {
   /** Cluster access; builds `mgr.client` unless `client` is given. */
-  readonly kubeConfig?: KubeConfig;
+  readonly kubeConfig?: KubeConfigLike;
   /** The client runnables, event recorders (and a default leader election) use. */
   readonly client?: KubeClient;
   /** Leader election; off when absent. */

@@ -1,6 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 
-/** Exponential backoff settings (SEMANTICS BO-1, BO-2). All durations in milliseconds. */
+/** Exponential backoff settings (docs/semantics.md BO-1, BO-2). All durations in milliseconds. */
 export interface BackoffOptions {
   /** First delay before jitter. Default 800. */
   readonly initialMs?: number;

@@ -40,7 +40,7 @@ function isReasonExpired(err: unknown): boolean {
 }
 
 /**
- * Lists every page and assembles them (client-go's pager, SEMANTICS RE-5).
+ * Lists every page and assembles them (client-go's pager, docs/semantics.md RE-5).
  *
  * The first request uses `options` as given. Each following request carries the `continue`
  * token and drops `resourceVersion` / `resourceVersionMatch`. When a page after the first fails

@@ -26,7 +26,7 @@ import { ReflectorRun } from './reflector-run.js';
  *   (or when `isFatal` says so), and with `ReflectorConfigError` on invalid options.
  * - Unsubscribing aborts the request in flight and cancels every timer.
  *
- * Follows SEMANTICS.md §3 (RE-*, BO-*, WL-*); deviations are listed in
+ * Follows docs/semantics.md §3 (RE-*, BO-*, WL-*); deviations are listed in
  * `test/conformance/EXCLUDED-reflector.md`.
  *
  * @example

@@ -1,6 +1,14 @@
-// The `rxkube/testing` entry: the embedded API server and the test doubles for controller tests.
+/**
+ * The `rxkube/testing` entry: the embedded API server and the test doubles for controller tests.
+ *
+ * @module rxkube/testing
+ */
+
+// First: fails the import on a Node.js older than package.json's `engines`, with a message.
+import '../api/require-node.js';
+
 export { startApiServer } from './api-server/start-api-server.js';
-export type { ApiServer, ApiServerOptions } from './api-server/start-api-server.js';
+export type { ApiServer, ApiServerKubeConfig, ApiServerOptions } from './api-server/start-api-server.js';
 export type { Faults, FailSpec, RequestMatch } from './api-server/faults.js';
 export type { RequestFilter, RequestLog, RequestRecord } from './api-server/request-log.js';
 export type { DeleteOptions } from './api-server/object-service.js';

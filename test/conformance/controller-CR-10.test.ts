@@ -1,4 +1,4 @@
-/** SEMANTICS §8.4 CR-10: predicates. */
+/** docs/semantics.md §8.4 CR-10: predicates. */
 import { describe, expect, it } from 'vitest';
 import {
   and,

@@ -1,4 +1,4 @@
-/** SEMANTICS §8.2 CR-4: controller defaults (the parts that belong to the builder). */
+/** docs/semantics.md §8.2 CR-4: controller defaults (the parts that belong to the builder). */
 import { map, take, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';

@@ -1,4 +1,4 @@
-/** SEMANTICS §8.2 CR-5: controller start — sync wait bounded by cacheSyncTimeout, no reconcile before every handler saw the initial list, one start only. */
+/** docs/semantics.md §8.2 CR-5: controller start — sync wait bounded by cacheSyncTimeout, no reconcile before every handler saw the initial list, one start only. */
 import { BehaviorSubject, concat, defer, delay, map, NEVER, of, timer } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';

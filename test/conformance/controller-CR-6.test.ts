@@ -1,4 +1,4 @@
-/** SEMANTICS §8.2 CR-6 (with CR-1 counting): controller-runtime metrics recorded by a controller. */
+/** docs/semantics.md §8.2 CR-6 (with CR-1 counting): controller-runtime metrics recorded by a controller. */
 import { Registry } from 'prom-client';
 import { map, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';

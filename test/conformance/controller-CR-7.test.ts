@@ -1,4 +1,4 @@
-/** SEMANTICS §8.4 CR-7: builder validation, naming, predicate scope, owns for every owner. */
+/** docs/semantics.md §8.4 CR-7: builder validation, naming, predicate scope, owns for every owner. */
 import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { labelSelectorPredicate } from '../../src/informer/predicates.js';

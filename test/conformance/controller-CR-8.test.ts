@@ -1,4 +1,4 @@
-/** SEMANTICS §8.4 CR-8: EnqueueRequestForObject — the object's own key; tombstones unwrapped. */
+/** docs/semantics.md §8.4 CR-8: EnqueueRequestForObject — the object's own key; tombstones unwrapped. */
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { DeletedFinalStateUnknown, type InformerEvent } from '../../src/cache/index.js';

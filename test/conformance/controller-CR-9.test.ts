@@ -1,4 +1,4 @@
-/** SEMANTICS §8.4 CR-9: EnqueueRequestForOwner. */
+/** docs/semantics.md §8.4 CR-9: EnqueueRequestForOwner. */
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, OwnerReference } from '../../src/api/kube-object.js';
 import type { InformerEvent } from '../../src/cache/index.js';

@@ -1,4 +1,4 @@
-/** SEMANTICS §8.3 PQ-2: initial-list creates and resync updates enqueue at priority −100. */
+/** docs/semantics.md §8.3 PQ-2: initial-list creates and resync updates enqueue at priority −100. */
 import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';

@@ -1,5 +1,5 @@
 /**
- * SEMANTICS §1 (DeltaFIFO), one describe per rule. State rules run against `DeltaQueue`, the
+ * docs/semantics.md §1 (DeltaFIFO), one describe per rule. State rules run against `DeltaQueue`, the
  * synchronous state machine of `deltaFifo`; rules about the consumer (DF-10, DF-12 timing) run
  * through the operator.
  */

@@ -1,4 +1,4 @@
-/** SEMANTICS §4.2 (delta → notification mapping): SI-5, SI-6. */
+/** docs/semantics.md §4.2 (delta → notification mapping): SI-5, SI-6. */
 import { from, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';

@@ -1,4 +1,4 @@
-/** SEMANTICS §5: CT-2 (handler funcs), CT-3 (filtering handler → filterTransitions). */
+/** docs/semantics.md §5: CT-2 (handler funcs), CT-3 (filtering handler → filterTransitions). */
 import { from } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';

@@ -1,4 +1,4 @@
-/** SEMANTICS §4.4 SI-10: a late subscriber gets the cache replayed before any live notification. */
+/** docs/semantics.md §4.4 SI-10: a late subscriber gets the cache replayed before any live notification. */
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { InformerEvent } from '../../src/cache/informer-event.js';

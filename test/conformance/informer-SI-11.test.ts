@@ -1,4 +1,4 @@
-/** SEMANTICS §4.4 SI-11: each registration has its own synced state. */
+/** docs/semantics.md §4.4 SI-11: each registration has its own synced state. */
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { sharedInformer } from '../../src/informer/shared-informer.js';

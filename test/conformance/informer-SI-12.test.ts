@@ -1,5 +1,5 @@
 /**
- * SEMANTICS §4.4 SI-12: every subscriber has its own buffer and consumer; a slow one never blocks
+ * docs/semantics.md §4.4 SI-12: every subscriber has its own buffer and consumer; a slow one never blocks
  * the informer or the others, and each sees its notifications one at a time in order. rxkube
  * coalesces the buffer per key instead of growing it without bound (EXCLUDED-informer.md).
  */

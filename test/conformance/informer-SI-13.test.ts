@@ -1,5 +1,5 @@
 /**
- * SEMANTICS §4.4 SI-13: a failing handler. client-go skips the notification and sleeps 1 s; rxkube
+ * docs/semantics.md §4.4 SI-13: a failing handler. client-go skips the notification and sleeps 1 s; rxkube
  * ends that subscriber alone (typed error on its stream and on `errors$`), see EXCLUDED-informer.md.
  */
 import { Observable, Subject, throwError } from 'rxjs';

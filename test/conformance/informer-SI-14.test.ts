@@ -1,4 +1,4 @@
-/** SEMANTICS §4.4 SI-14: removing a subscriber (unsubscribing its registration). */
+/** docs/semantics.md §4.4 SI-14: removing a subscriber (unsubscribing its registration). */
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { InformerEvent } from '../../src/cache/informer-event.js';

@@ -1,5 +1,5 @@
 /**
- * SEMANTICS §4.4 SI-15: client-go detects cache mutation after the fact (opt-in); rxkube prevents
+ * docs/semantics.md §4.4 SI-15: client-go detects cache mutation after the fact (opt-in); rxkube prevents
  * it: cached objects are deep-frozen by default, so a handler that mutates one throws at once.
  */
 import { Subject } from 'rxjs';

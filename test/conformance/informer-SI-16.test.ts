@@ -1,4 +1,4 @@
-/** SEMANTICS §4.4 SI-16: waiting for caches to sync (pushed, not polled). */
+/** docs/semantics.md §4.4 SI-16: waiting for caches to sync (pushed, not polled). */
 import { BehaviorSubject, Subject, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { sharedInformer } from '../../src/informer/shared-informer.js';

@@ -1,4 +1,4 @@
-/** SEMANTICS §4.3 SI-7: determineResyncPeriod and the 1 s minimum. */
+/** docs/semantics.md §4.3 SI-7: determineResyncPeriod and the 1 s minimum. */
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { MIN_RESYNC_PERIOD_MS, clampResyncPeriod, determineResyncPeriod } from '../../src/informer/resync-period.js';

@@ -1,5 +1,5 @@
 /**
- * SEMANTICS §4.3 SI-8: a subscriber's resync period against the informer's check period. In
+ * docs/semantics.md §4.3 SI-8: a subscriber's resync period against the informer's check period. In
  * rxkube the first subscriber starts the informer, so "before start" is the first registration
  * (or one made while the informer is stopped); see EXCLUDED-informer.md.
  */

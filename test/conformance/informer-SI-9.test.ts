@@ -1,4 +1,4 @@
-/** SEMANTICS §4.3 SI-9 (and SI-6 routing): only the subscribers due get a resync, on the check period. */
+/** docs/semantics.md §4.3 SI-9 (and SI-6 routing): only the subscribers due get a resync, on the check period. */
 import { Subject, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { sharedInformer } from '../../src/informer/shared-informer.js';

@@ -1,4 +1,4 @@
-/** SEMANTICS §8.5 CR-11. Ordering and grace run in virtual time; fake runnables log `<t> <name>:<event>`. */
+/** docs/semantics.md §8.5 CR-11. Ordering and grace run in virtual time; fake runnables log `<t> <name>:<event>`. */
 import { hostname } from 'node:os';
 import { manager, resolveManagerLeaderElection } from '../../src/manager/index.js';
 import { electorStub } from '../manager/elector-stub.js';

@@ -1,4 +1,4 @@
-/** SEMANTICS §8.5 CR-12. Ordering and grace run in virtual time; fake runnables log `<t> <name>:<event>`. */
+/** docs/semantics.md §8.5 CR-12. Ordering and grace run in virtual time; fake runnables log `<t> <name>:<event>`. */
 import { Subject } from 'rxjs';
 import { httpServerRunnable, toRunnable } from '../../src/manager/index.js';
 import { classifyRunnable } from '../../src/manager/classify-runnable.js';

@@ -1,4 +1,4 @@
-/** SEMANTICS §8.5 CR-13. Ordering and grace run in virtual time; fake runnables log `<t> <name>:<event>`. */
+/** docs/semantics.md §8.5 CR-13. Ordering and grace run in virtual time; fake runnables log `<t> <name>:<event>`. */
 import { manager } from '../../src/manager/index.js';
 import { electorStub } from '../manager/elector-stub.js';
 import { fakeRunnable, outcome, virtualTime } from '../manager/virtual-time.js';

@@ -1,4 +1,4 @@
-/** SEMANTICS §8.5 CR-15 (healthz/readyz), over real HTTP against the manager's probe server. */
+/** docs/semantics.md §8.5 CR-15 (healthz/readyz), over real HTTP against the manager's probe server. */
 import { describe, expect, it } from 'vitest';
 import { manager } from '../../src/manager/index.js';
 import type { Manager } from '../../src/manager/index.js';

@@ -1,4 +1,4 @@
-/** SEMANTICS §2 (keys, store, indexer), one describe per rule. */
+/** docs/semantics.md §2 (keys, store, indexer), one describe per rule. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
@@ -218,7 +218,7 @@ describe('ST-10 addIndexers', () => {
     expect(() => ix.addIndexers({ a: byLabel('a') })).toThrow(/indexer conflict: a/);
     expect(Object.keys(ix.getIndexers()).sort()).toEqual(['a', NAMESPACE_INDEX]);
   });
-  it('adds indexers to an empty store; rejects them once data is present (issue choice, see EXCLUDED.md)', () => {
+  it('adds indexers to an empty store; rejects them once data is present (deliberate, see EXCLUDED.md)', () => {
     const ix = new Indexer();
     ix.addIndexers({ app: byLabel('app') });
     ix.add(pod('ns', 'a', { app: 'x' }));

@@ -1,4 +1,4 @@
-/** SEMANTICS §6.2 (delaying queue), one test per rule, through `workQueue` in virtual time. */
+/** docs/semantics.md §6.2 (delaying queue), one test per rule, through `workQueue` in virtual time. */
 import { describe, expect, it } from 'vitest';
 import { keyQueue, runQueue } from '../workqueue/harness.js';
 

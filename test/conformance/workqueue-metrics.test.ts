@@ -1,4 +1,4 @@
-/** SEMANTICS §6.4 MET-1, through `KeyQueue` (counters) and `workQueue` (periodic gauges). */
+/** docs/semantics.md §6.4 MET-1, through `KeyQueue` (counters) and `workQueue` (periodic gauges). */
 import { NEVER } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { keyQueue, runQueue } from '../workqueue/harness.js';

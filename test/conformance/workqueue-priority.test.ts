@@ -1,4 +1,4 @@
-/** SEMANTICS §8.3 PQ-1 (priority queue semantics), through `KeyQueue` and `workQueue`. */
+/** docs/semantics.md §8.3 PQ-1 (priority queue semantics), through `KeyQueue` and `workQueue`. */
 import { describe, expect, it } from 'vitest';
 import { exponentialFailureRateLimiter } from '../../src/workqueue/exponential-failure-rate-limiter.js';
 import { keyQueue, runQueue, takeAll } from '../workqueue/harness.js';

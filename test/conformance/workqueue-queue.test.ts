@@ -1,5 +1,5 @@
 /**
- * SEMANTICS §6.1 (basic queue), one test per rule. State rules run against `KeyQueue`, the
+ * docs/semantics.md §6.1 (basic queue), one test per rule. State rules run against `KeyQueue`, the
  * bookkeeping of `workQueue`; WQ-5 runs through the operator (its shutdown).
  */
 import { NEVER } from 'rxjs';

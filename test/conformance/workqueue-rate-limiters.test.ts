@@ -1,4 +1,4 @@
-/** SEMANTICS §6.3 (rate limiters, rate-limiting queue), one test per rule. */
+/** docs/semantics.md §6.3 (rate limiters, rate-limiting queue), one test per rule. */
 import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { bucketRateLimiter } from '../../src/workqueue/bucket-rate-limiter.js';

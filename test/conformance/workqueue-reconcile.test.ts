@@ -1,4 +1,4 @@
-/** SEMANTICS §8.1–8.2 (reconcile results, panics, timeouts, defaults), through `workQueue`. */
+/** docs/semantics.md §8.1–8.2 (reconcile results, panics, timeouts, defaults), through `workQueue`. */
 import { map, NEVER, of, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { Reconciler } from '../../src/workqueue/work-queue.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { simulateFailovers, type SimulationReport } from './helpers/simulation.js';
 
 /*
- * Leader election under faults, in virtual time (issue 10, item 3).
+ * Leader election under faults, in virtual time.
  *
  * What is measured:
  * - safety: at no instant do two processes lead (leading$ true) while neither is paused; a paused

@@ -1,4 +1,4 @@
-/** Shared virtual-time harness for the workqueue conformance tests (SEMANTICS §6, §8.1–8.3). */
+/** Shared virtual-time harness for the workqueue conformance tests (docs/semantics.md §6, §8.1–8.3). */
 import { defer, map, Subject, timer } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { expect } from 'vitest';

@@ -3,8 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../../api/kube-object.js';
+import type { KubeConfigLike } from '../../client/kube-config-like.js';
 import { CRD_RESOURCE_ID, CrdController } from './crd-controller.js';
 import { Faults } from './faults.js';
 import { kubeConfigObject, kubeconfigYaml } from './kubeconfig.js';
@@ -43,6 +43,17 @@ export interface ApiServerOptions {
   readonly requestLogLimit?: number;
 }
 
+/**
+ * The embedded server's kubeconfig. At run time a `@kubernetes/client-node` `KubeConfig`; typed
+ * as the members rxkube uses plus `makeApiClient`, so rxkube's declarations do not pull in
+ * client-node's. Where a client-node API wants its own `KubeConfig` type, load one from
+ * {@link ApiServer.kubeconfigYaml} (`kc.loadFromString(server.kubeconfigYaml)`).
+ */
+export interface ApiServerKubeConfig extends KubeConfigLike {
+  /** client-node's `makeApiClient`: `server.kubeConfig.makeApiClient(CoreV1Api)`. */
+  makeApiClient<T>(apiClientType: new (configuration: never) => T): T;
+}
+
 /** A running embedded API server. */
 export interface ApiServer {
   /** Base URL, e.g. `http://127.0.0.1:34567`. */
@@ -53,7 +64,7 @@ export interface ApiServer {
   /** PEM of the CA that signed the server certificate (TLS only). */
   readonly caPem: string | undefined;
   /** A KubeConfig for @kubernetes/client-node pointing at this server (token and CA included). */
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: ApiServerKubeConfig;
   /** The same kubeconfig as YAML (for kubectl). */
   readonly kubeconfigYaml: string;
   /** Writes the kubeconfig YAML to `path`. */
@@ -194,7 +205,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     port,
     token,
     caPem: tls?.ca,
-    kubeConfig: kubeConfigObject(kcParams),
+    // A client-node KubeConfig; its generic `makeApiClient` is the one ApiServerKubeConfig names.
+    kubeConfig: kubeConfigObject(kcParams) as KubeConfigLike as ApiServerKubeConfig,
     kubeconfigYaml: yaml,
     writeKubeconfig: (path) => writeFile(path, yaml, { mode: 0o600 }),
     faults,

@@ -1,0 +1,52 @@
+/* global console, process, URL */
+// npm's prepack / postpack hooks (`npm pack`, `npm publish`; run by npm, not by hand).
+//
+//   prepack:  removes dist/, builds it (tsc -p tsconfig.build.json), then writes the package.json
+//             the tarball ships: the same, less the `source` export conditions. Those point at the
+//             TypeScript sources, for this repo's own tests, tsx scripts and vitest
+//             (`--conditions=source`); the tarball holds no sources, and a consumer whose tooling
+//             sets a `source` condition of its own must get the build, not our .ts files.
+//             The original is kept as .package.json.orig.
+//   postpack: puts the original package.json back.
+//
+// A pack that failed after prepack leaves the stripped package.json behind; the next prepack (or
+// postpack) restores it from .package.json.orig first.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const manifest = path.join(root, 'package.json');
+const backup = path.join(root, '.package.json.orig');
+const CONDITION = 'source';
+
+function restore() {
+  if (fs.existsSync(backup)) fs.renameSync(backup, manifest);
+}
+
+/** The `exports` map without the `source` condition, at any depth. */
+function strip(exports) {
+  if (Array.isArray(exports)) return exports.map(strip);
+  if (exports === null || typeof exports !== 'object') return exports;
+  return Object.fromEntries(Object.entries(exports).filter(([k]) => k !== CONDITION).map(([k, v]) => [k, strip(v)]));
+}
+
+const step = process.argv[2];
+if (step === 'prepack') {
+  restore();
+  fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: ['ignore', 2, 2], cwd: root } /* tsc reports on stdout: keep npm pack --json's stdout clean */);
+  const text = fs.readFileSync(manifest, 'utf8');
+  const pkg = JSON.parse(text);
+  pkg.exports = strip(pkg.exports);
+  fs.writeFileSync(backup, text);
+  fs.writeFileSync(manifest, JSON.stringify(pkg, null, 2) + '\n');
+  console.error(`prepack: built dist/; package.json for the tarball has no '${CONDITION}' export condition`);
+} else if (step === 'postpack') {
+  restore();
+} else {
+  console.error('usage: node scripts/pack-manifest.mjs prepack|postpack');
+  process.exit(2);
+}

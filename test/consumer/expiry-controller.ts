@@ -1,0 +1,55 @@
+/**
+ * The consumer's controller: deletes ConfigMaps once the time in their
+ * `consumer.example/expires-at` annotation has passed, and until then asks to be woken at that
+ * time. Its clock is `scheduler` (virtual time in the marble test) and its delete is injectable.
+ */
+import { asyncScheduler, from, last, map, type ObservableInput, type SchedulerLike } from 'rxjs';
+import { controller, type Controller, type ControllerSource, type KubeClient, type KubeObject, type ReconcileContext, type Request } from 'rxkube';
+
+export const EXPIRES_AT = 'consumer.example/expires-at';
+export const CONFIG_MAPS = { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true } as const;
+
+export interface ExpiryControllerOptions {
+  readonly configMaps: ControllerSource;
+  readonly client?: KubeClient;
+  /** Deletes one ConfigMap; default `ctx.objects().delete(name)`. */
+  readonly remove?: (request: Request, ctx: ReconcileContext) => ObservableInput<unknown>;
+  readonly scheduler?: SchedulerLike;
+  readonly name?: string;
+}
+
+export function expiryController(options: ExpiryControllerOptions): Controller {
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const remove = options.remove ?? ((request: Request, ctx: ReconcileContext) => ctx.objects().delete(request.name));
+  return controller({
+    name: options.name ?? 'configmap-expiry',
+    for: options.configMaps,
+    scheduler,
+    ...(options.client === undefined ? {} : { client: options.client }),
+    reconcile: (request, ctx) => {
+      const at = expiresAt(ctx.object);
+      if (at === undefined) return undefined;
+      const left = at - scheduler.now();
+      if (left > 0) return { requeueAfter: left };
+      return from(remove(request, ctx)).pipe(
+        last(null, undefined),
+        map(() => undefined),
+      );
+    },
+  });
+}
+
+export function expiresAt(cm: KubeObject | undefined): number | undefined {
+  const value = cm?.metadata?.annotations?.[EXPIRES_AT];
+  const ms = value === undefined ? Number.NaN : Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+export function configMap(name: string, expiresAtMs?: number, resourceVersion?: string): KubeObject {
+  const annotations: Record<string, string> = expiresAtMs === undefined ? {} : { [EXPIRES_AT]: new Date(expiresAtMs).toISOString() };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { namespace: 'default', name, annotations, ...(resourceVersion === undefined ? {} : { resourceVersion }) },
+  };
+}
