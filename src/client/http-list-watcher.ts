@@ -51,6 +51,8 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements ListW
                   },
                 },
                 abort.signal,
+                // The reflector is the retry layer of lists: it backs off (honouring Retry-After) and reports it.
+                { retry: false },
               )
               .then(
                 (list) => {

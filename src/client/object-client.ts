@@ -6,6 +6,7 @@ import type { ApplyConfiguration } from './apply-configuration.js';
 import type { Discovery } from './discovery.js';
 import type { KubeConnection, KubeRequest, QueryParams } from './kube-connection.js';
 import { resourcePath, type ResourceRef } from './resource-path.js';
+import type { RetryPolicy } from './retry-policy.js';
 
 /** Patch flavours and their content types. */
 export const PATCH_CONTENT_TYPES = {
@@ -20,8 +21,13 @@ export type PatchType = keyof typeof PATCH_CONTENT_TYPES;
 
 /** Options every call accepts. */
 export interface CallOptions {
-  /** Aborts the request. */
+  /** Aborts the request (and any wait between retries). */
   readonly signal?: AbortSignal;
+  /**
+   * Retries after 429, 503 and 504 answers: default the connection's policy (on, see
+   * `KubeConnectionOptions.retry`); `false` for none. A create (POST) is retried only on 429.
+   */
+  readonly retry?: RetryPolicy | false;
 }
 
 /** Options of writes. */
@@ -106,7 +112,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
 
   /** GET one object. */
   get(name: string, options: CallOptions = {}): Promise<T> {
-    return this.send({ name }, { method: 'GET' }, options.signal);
+    return this.send({ name }, { method: 'GET' }, options);
   }
 
   /** GET all objects, following `continue` tokens page by page; restarts as one unpaged list if a token expires. */
@@ -123,11 +129,11 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
           : { ...base, limit: options.limit ?? 500, continue: token };
       let page: KubeList<T>;
       try {
-        page = await this.connection.request<KubeList<T>>({ path, query }, options.signal);
+        page = await this.connection.request<KubeList<T>>({ path, query }, options.signal, retryOption(options));
       } catch (err) {
         if (token === undefined || !isExpired(err)) throw err;
         const query = { ...base, resourceVersion: options.resourceVersion, resourceVersionMatch: options.resourceVersionMatch };
-        return this.connection.request<KubeList<T>>({ path, query }, options.signal);
+        return this.connection.request<KubeList<T>>({ path, query }, options.signal, retryOption(options));
       }
       items.push(...(page.items ?? []));
       token = page.metadata?.continue || undefined;
@@ -137,7 +143,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
 
   /** POST a new object. */
   create(object: T, options: WriteOptions = {}): Promise<T> {
-    return this.send({ namespace: namespaceOf(object) }, { method: 'POST', body: object, query: this.writeQuery(options) }, options.signal, false);
+    return this.send({ namespace: namespaceOf(object) }, { method: 'POST', body: object, query: this.writeQuery(options) }, options, false);
   }
 
   /** PUT the whole object; its `metadata.resourceVersion`, when set, must be current or the server answers 409 Conflict. */
@@ -145,7 +151,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
     return this.send(
       { name: nameOf(object), namespace: namespaceOf(object) },
       { method: 'PUT', body: object, query: this.writeQuery(options) },
-      options.signal,
+      options,
     );
   }
 
@@ -154,7 +160,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
     return this.send(
       { name: nameOf(object), namespace: namespaceOf(object), subresource: 'status' },
       { method: 'PUT', body: object, query: this.writeQuery(options) },
-      options.signal,
+      options,
     );
   }
 
@@ -163,7 +169,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
     return this.send(
       { name },
       { method: 'PATCH', body: patch, contentType: PATCH_CONTENT_TYPES[type], query: this.patchQuery(type, options) },
-      options.signal,
+      options,
     );
   }
 
@@ -172,7 +178,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
     return this.send(
       { name, subresource: 'status' },
       { method: 'PATCH', body: patch, contentType: PATCH_CONTENT_TYPES[type], query: this.patchQuery(type, options) },
-      options.signal,
+      options,
     );
   }
 
@@ -226,7 +232,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
         contentType: PATCH_CONTENT_TYPES.apply,
         query: { ...writeQuery({ ...options, fieldManager }), force: options.force === true ? true : undefined },
       },
-      options.signal,
+      options,
     );
   }
 
@@ -251,7 +257,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
       ...(options.preconditions !== undefined ? { preconditions: options.preconditions } : {}),
       ...(options.dryRun ? { dryRun: ['All'] } : {}),
     };
-    return this.send({ name }, { method: 'DELETE', body }, options.signal);
+    return this.send({ name }, { method: 'DELETE', body }, options);
   }
 
   private async resolve(signal?: AbortSignal): Promise<Resource> {
@@ -261,9 +267,10 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
   private async send<R>(
     target: { name?: string | undefined; namespace?: string | undefined; subresource?: string },
     request: Omit<KubeRequest, 'path'>,
-    signal: AbortSignal | undefined,
+    options: CallOptions,
     named = true,
   ): Promise<R> {
+    const { signal } = options;
     const resource = await this.resolve(signal);
     const namespace = target.namespace ?? this.namespace;
     if (resource.namespaced && (namespace === undefined || namespace === '')) {
@@ -273,8 +280,12 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
       throw new TypeError(`${resource.kind}: an object name is required`);
     }
     const path = resourcePath(resource, { namespace, name: named ? target.name : undefined, subresource: target.subresource });
-    return this.connection.request<R>({ ...request, path }, signal);
+    return this.connection.request<R>({ ...request, path }, signal, retryOption(options));
   }
+}
+
+function retryOption(options: CallOptions): { retry?: RetryPolicy | false } {
+  return options.retry === undefined ? {} : { retry: options.retry };
 }
 
 function nameOf(object: KubeObject): string | undefined {

@@ -13,7 +13,7 @@ import { ReflectorRun } from './reflector-run.js';
  *   watch closed normally      → watch again from the last resourceVersion (no relist)
  *   410 Gone / Expired         → back off, relist (new replace)
  *   429, connection refused    → back off (≥ Retry-After), watch again (no relist)
- *   other errors               → back off (800ms ×2, jitter [d, 2d), cap 30s), relist
+ *   other errors               → back off (800ms ×2, jitter [d, 2d), cap 30s; ≥ Retry-After), relist
  *   silent past the deadline   → abort, back off, watch again
  * ```
  *

@@ -153,13 +153,13 @@ export class ReflectorRun<T extends KubeObject> {
     else this.list();
   };
 
-  /** `listAndWatch` returned: report, back off, start over with a relist (RE-1). */
+  /** `listAndWatch` returned: report, back off (at least the server's Retry-After), start over with a relist (RE-1). */
   private endCycle(err: unknown): void {
     if (err !== undefined) {
       if (this.failIfFatal(err)) return;
       this.report(err, 'relist');
     }
-    this.backoffThen('relist', this.cycle);
+    this.backoffThen('relist', this.cycle, (retryAfter(err) ?? 0) * 1000);
   }
 
   // ---- list (RE-3..RE-6) -----------------------------------------------------------------------
