@@ -34,7 +34,7 @@ export type { LogFields, Logger, LogLevel } from './logging/logger.js';
 
 // Talking to an API server.
 export { KubeClient } from './client/kube-client.js';
-export type { KubeConnectionOptions } from './client/kube-connection.js';
+export type { KubeConnectionOptions, RequestOptions } from './client/kube-connection.js';
 export type { KubeConfigCluster, KubeConfigContext, KubeConfigLike, KubeConfigUser } from './client/kube-config-like.js';
 export type {
   ApplyOptions,
@@ -48,6 +48,10 @@ export type {
   WriteOptions,
 } from './client/object-client.js';
 export type { ApplyConfiguration, DeepPartial } from './client/apply-configuration.js';
+export type { CreateOrUpdateResult, MutateFn, OperationResult } from './client/create-or-update.js';
+export { retryOnConflict } from './client/retry-on-conflict.js';
+export type { RetryOnConflictOptions } from './client/retry-on-conflict.js';
+export type { RetryPolicy } from './client/retry-policy.js';
 export type { Discovery } from './client/discovery.js';
 export { UnknownResourceError } from './client/discovery.js';
 export type { ResourceRef } from './client/resource-path.js';

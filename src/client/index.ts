@@ -35,6 +35,7 @@ export {
 export type {
   KubeConnectionOptions,
   KubeRequest,
+  RequestOptions,
   QueryParams,
 } from './kube-connection.js';
 export {
@@ -83,3 +84,30 @@ export {
 export {
   ResponseDecodeError,
 } from './response-decode-error.js';
+export {
+  createOrPatch,
+  createOrUpdate,
+  deepEqual,
+  mergePatchOf,
+} from './create-or-update.js';
+export type {
+  CreateOrUpdateResult,
+  MutateFn,
+  OperationResult,
+} from './create-or-update.js';
+export {
+  retryOnConflict,
+} from './retry-on-conflict.js';
+export type {
+  RetryOnConflictOptions,
+} from './retry-on-conflict.js';
+export {
+  DEFAULT_RETRY_POLICY,
+  delayOn,
+  resolveRetryPolicy,
+  retryDelayMs,
+} from './retry-policy.js';
+export type {
+  ResolvedRetryPolicy,
+  RetryPolicy,
+} from './retry-policy.js';

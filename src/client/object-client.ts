@@ -3,6 +3,7 @@ import type { Resource } from '../api/resource.js';
 import type { Status } from '../api/status.js';
 import { isExpired } from './api-error.js';
 import type { ApplyConfiguration } from './apply-configuration.js';
+import { createOrPatch, createOrUpdate, type CreateOrUpdateResult, type MutateFn } from './create-or-update.js';
 import type { Discovery } from './discovery.js';
 import type { KubeConnection, KubeRequest, QueryParams } from './kube-connection.js';
 import { resourcePath, type ResourceRef } from './resource-path.js';
@@ -212,6 +213,32 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
   /** {@link apply} to the `status` subresource: only the `status` fields of `configuration` count. */
   applyStatus(configuration: ApplyConfiguration<T>, options: ApplyOptions = {}): Promise<T> {
     return this.applyTo(configuration, options, 'status');
+  }
+
+  /**
+   * Creates the object named by `object` or brings the existing one in line, by running `mutate`
+   * on a draft (of `object` when it does not exist, else of the current object), and says what it
+   * did: `'created'`, `'updated'` (replaced, guarded by the resourceVersion read: a concurrent
+   * write gives 409 Conflict, see `retryOnConflict`) or `'unchanged'` (nothing written).
+   *
+   * @example
+   * ```ts
+   * const { result } = await ctx.objects<ConfigMap>(CONFIG_MAPS, ns).createOrUpdate(
+   *   { metadata: { name: 'settings', namespace: ns } },
+   *   (cm) => { cm.data = { mode: 'fast' }; },
+   * );
+   * ```
+   */
+  createOrUpdate(object: T, mutate: MutateFn<T>, options: WriteOptions = {}): Promise<CreateOrUpdateResult<T>> {
+    return createOrUpdate(this, object, mutate, options);
+  }
+
+  /**
+   * As {@link createOrUpdate}, but an existing object gets only the changes, as JSON merge patches
+   * (one for the object, one for `status` through the subresource), without a resourceVersion guard.
+   */
+  createOrPatch(object: T, mutate: MutateFn<T>, options: WriteOptions = {}): Promise<CreateOrUpdateResult<T>> {
+    return createOrPatch(this, object, mutate, options);
   }
 
   private async applyTo(configuration: ApplyConfiguration<T>, options: ApplyOptions, subresource: 'status' | undefined): Promise<T> {
