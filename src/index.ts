@@ -180,6 +180,11 @@ export { informerSource } from './controller/informer-source.js';
 export type { ControllerSource, SourceRegistration } from './controller/controller-source.js';
 export type { OwnerRequestOptions, OwnerType, RequestMapper } from './controller/event-requests.js';
 export { finalizer, FinalizerConflictError } from './controller/finalizer.js';
+// The controller author's toolkit: owner references, status conditions (one object each).
+export { AlreadyOwnedError, ownerRefs } from './controller/owner-references.js';
+export type { ClaimDecision, OwnerReferenceOptions } from './controller/owner-references.js';
+export { conditions } from './controller/conditions.js';
+export type { Condition } from './controller/conditions.js';
 export type { FinalizerOptions } from './controller/finalizer.js';
 export { indexMapper } from './controller/index-mapper.js';
 export { nameIndex, ownerUidIndex, uidIndex } from './controller/indexes.js';

@@ -69,3 +69,17 @@ export type {
 export {
   indexMapper,
 } from './index-mapper.js';
+export {
+  AlreadyOwnedError,
+  ownerRefs,
+} from './owner-references.js';
+export type {
+  ClaimDecision,
+  OwnerReferenceOptions,
+} from './owner-references.js';
+export {
+  conditions,
+} from './conditions.js';
+export type {
+  Condition,
+} from './conditions.js';
