@@ -40,7 +40,7 @@ export const conditions = {
    * and a new `lastTransitionTime` only when its `status` changed. `now` defaults to the wall
    * clock; pass the scheduler's `now()` in virtual time.
    */
-  set<C extends Condition>(list: readonly C[] | undefined, condition: C, now: Date | number = Date.now()): readonly C[] {
+  set<C extends Condition = Condition>(list: readonly C[] | undefined, condition: NoInfer<C>, now: Date | number = Date.now()): readonly C[] {
     const current = list ?? [];
     const i = current.findIndex((c) => c.type === condition.type);
     if (i < 0) return [...current, { ...condition, lastTransitionTime: condition.lastTransitionTime ?? metaTime(now) }];
