@@ -64,3 +64,20 @@ export type {
   SyncSource,
   WaitForCacheSyncOptions,
 } from './wait-for-cache-sync.js';
+export {
+  WaitTimeoutError,
+  storeOf,
+  until,
+  waitFor,
+} from './until.js';
+export type {
+  CacheSource,
+  WaitOptions,
+} from './until.js';
+export {
+  compareResourceVersions,
+  untilCached,
+} from './until-cached.js';
+export type {
+  CachedWrite,
+} from './until-cached.js';
