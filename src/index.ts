@@ -189,6 +189,8 @@ export { finalizer, FinalizerConflictError } from './controller/finalizer.js';
 export { AlreadyOwnedError, ownerRefs } from './controller/owner-references.js';
 export type { ClaimDecision, OwnerReferenceOptions } from './controller/owner-references.js';
 export { conditions } from './controller/conditions.js';
+export { ControllerExpectations } from './controller/expectations.js';
+export type { ExpectationsOptions, PendingExpectations } from './controller/expectations.js';
 export type { Condition } from './controller/conditions.js';
 export type { FinalizerOptions } from './controller/finalizer.js';
 export { indexMapper } from './controller/index-mapper.js';

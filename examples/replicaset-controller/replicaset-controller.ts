@@ -13,19 +13,20 @@
 import {
   compileLabelSelector,
   controller,
+  ControllerExpectations,
   informerSource,
   type Controller,
   type EventRecorder,
   type InformerFactory,
   type KubeClient,
   type Logger,
+  type PendingExpectations,
   type ReconcileContext,
   type ReconcileResult,
   type Request,
 } from 'rxkube';
 import type { Registry } from 'prom-client';
 import { claimPods } from './adoption.js';
-import { Expectations, type Pending } from './expectations.js';
 import { observePods } from './observe-pods.js';
 import { createPods, deletePods, type PodChanges } from './pod-control.js';
 import { calculateStatus, updateStatus } from './status.js';
@@ -42,7 +43,7 @@ export interface SyncReport {
   readonly changes?: PodChanges;
   readonly adopted?: readonly string[];
   readonly released?: readonly string[];
-  readonly pending?: Pending;
+  readonly pending?: PendingExpectations;
   readonly statusWritten?: boolean;
   readonly requeueAfter?: number;
   readonly error?: unknown;
@@ -72,7 +73,7 @@ export const BY_NAMESPACE = 'namespace';
 export function replicaSetController(options: ReplicaSetControllerOptions): Controller<ReplicaSet> {
   const now = options.now ?? Date.now;
   const burst = options.burstReplicas ?? 500;
-  const expectations = new Expectations(now);
+  const expectations = new ControllerExpectations({ scheduler: { now } });
   const replicaSets = informerSource(options.informers.replicaSets<ReplicaSet>(), REPLICA_SETS);
   const podInformer = options.informers.pods<Pod>({ indexers: { [BY_NAMESPACE]: (p) => [p.metadata?.namespace ?? ''] } });
   const pods = informerSource(podInformer, PODS);

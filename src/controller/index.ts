@@ -83,3 +83,10 @@ export {
 export type {
   Condition,
 } from './conditions.js';
+export {
+  ControllerExpectations,
+} from './expectations.js';
+export type {
+  ExpectationsOptions,
+  PendingExpectations,
+} from './expectations.js';
