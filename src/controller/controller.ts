@@ -47,6 +47,7 @@ import {
   ControllerError,
   ControllerStartedTwiceError,
 } from './controller-errors.js';
+import { withEdits } from './context-edits.js';
 import { sourceName, type ControllerSource } from './controller-source.js';
 import {
   mappedRequestsOf,
@@ -317,7 +318,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
       }
       return client.objects(ref, namespace);
     }
-    return {
+    return withEdits({
       request,
       signal,
       reconcileId,
@@ -328,7 +329,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
       recorder,
       client,
       objects,
-    };
+    });
   };
 
   const reconcileStep: Reconciler = (request, signal) => {
