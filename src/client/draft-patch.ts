@@ -25,8 +25,9 @@ export interface DraftPatch<T> {
   readonly operations: readonly JsonPatchOperation[];
 }
 
-type Json = null | boolean | number | string | Json[] | JsonObject;
-interface JsonObject {
+/** A JSON value. */
+export type Json = null | boolean | number | string | Json[] | JsonObject;
+export interface JsonObject {
   [key: string]: Json;
 }
 
@@ -44,13 +45,15 @@ export function jsonPointer(tokens: readonly (string | number)[]): string {
  * - array index operations are kept in immer's order (replace in place, `add` at the end, `remove`
  *   from the end); an older immer's `replace` of an array's `length` becomes `remove`s from the end;
  * - a value of `undefined` means "absent", as in JSON: setting a field to `undefined` removes it;
- * - a `replace` of an object or array by another is narrowed to the operations inside it when that
- *   is smaller (`draft.status = computed` sends only the fields that differ);
+ * - a `replace` of an object or array by another is narrowed to the operations inside it unless
+ *   nothing of it is kept (`draft.status = computed` sends only the fields that differ);
  * - nothing is emitted for a value set to what it already was.
  * The operations are checked by applying them (RFC 6902 rules) to a copy of `base`: the result must
- * equal the recipe's. Should immer's patches ever not reproduce it, the operations are computed
- * from `base` and the result instead (a structural diff), so what is sent always yields exactly
- * the recipe's result.
+ * equal the recipe's. They are compared with a structural diff of `base` and the result (objects
+ * key by key; arrays by common prefix and suffix, so a `splice` in the middle of a list is one
+ * `remove` or `add` where immer shifts every later element with `replace`s); the shorter is
+ * used (fewer operations), immer's on a tie. Should immer's patches ever not reproduce the result, the diff is used,
+ * so what is sent always yields exactly the recipe's result.
  */
 export function draftPatch<T extends object>(base: T, recipe: Recipe<T>): DraftPatch<T> {
   const [result, patches] = immer.produceWithPatches(base, (draft: Draft<T>) => {
@@ -65,12 +68,13 @@ export function draftPatch<T extends object>(base: T, recipe: Recipe<T>): DraftP
   const after = toJson(result) ?? null;
   if (deepEqual(before, after)) return { result, operations: [] };
   const fromPatches = operationsFromPatches(before, patches);
-  if (fromPatches !== undefined && deepEqual(fromPatches.doc, after)) return { result, operations: fromPatches.operations };
-  const operations = diff([], before, after);
+  const fromImmer = fromPatches !== undefined && deepEqual(fromPatches.doc, after) ? fromPatches.operations : undefined;
+  const diffed = jsonDiff(before, after);
+  if (fromImmer !== undefined && fromImmer.length <= diffed.length) return { result, operations: fromImmer };
   const check = new PatchBuilder(before);
-  for (const op of operations) check.emit(op);
+  for (const op of diffed) check.emit(op);
   if (!deepEqual(check.doc, after)) throw new Error('draftPatch: the computed JSON patch does not reproduce the recipe result');
-  return { result, operations };
+  return { result, operations: diffed };
 }
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {
@@ -160,7 +164,7 @@ class PatchBuilder {
     this.operations.push(op);
   }
 
-  /** Emits what turns the value at `tokens` (`old`) into `value`: nothing, a `replace`, or the smaller diff. */
+  /** Emits what turns the value at `tokens` (`old`) into `value`: nothing, a `replace`, or the operations inside it. */
   change(tokens: readonly string[], old: Json, value: Json): void {
     for (const op of diff(tokens, old, value)) this.emit(op);
   }
@@ -175,10 +179,11 @@ function parsePointer(pointer: string): string[] {
 }
 
 /**
- * immer's patches as RFC 6902 operations, applied to a copy of `base` as they are made; undefined
- * when a patch does not fit the document (the caller then diffs instead).
+ * immer's patches as RFC 6902 operations, applied to a copy of `base` (JSON) as they are made,
+ * with the document they yield; undefined when a patch does not fit the document (the caller
+ * then diffs instead). Exported for tests.
  */
-function operationsFromPatches(base: Json, patches: readonly Patch[]): { operations: JsonPatchOperation[]; doc: Json } | undefined {
+export function operationsFromPatches(base: Json, patches: readonly Patch[]): { operations: JsonPatchOperation[]; doc: Json } | undefined {
   const b = new PatchBuilder(base);
   try {
     for (const p of patches) {
@@ -228,39 +233,52 @@ function operationsFromPatches(base: Json, patches: readonly Patch[]): { operati
   return { operations: b.operations, doc: b.doc };
 }
 
-function size(ops: readonly JsonPatchOperation[]): number {
-  return JSON.stringify(ops).length;
+/** RFC 6902 operations turning the JSON document `a` into `b` (the structural diff {@link draftPatch} falls back to). */
+export function jsonDiff(a: Json, b: Json): JsonPatchOperation[] {
+  return diff([], a, b);
 }
 
 /**
  * Operations turning `a` (at `tokens`) into `b`, applied in order: objects key by key, arrays by
- * common prefix and suffix, then element-wise in the middle, `remove`s from the end and `add`s;
- * at each level a single `replace` is used instead when it is shorter.
+ * common prefix and suffix, then element-wise in the middle, `remove`s from the end and `add`s.
+ * A container of which nothing is kept (every member removed, added or replaced whole) is
+ * replaced whole.
  */
 function diff(tokens: readonly string[], a: Json, b: Json): JsonPatchOperation[] {
-  if (deepEqual(a, b)) return [];
-  const replace: JsonPatchOperation[] = [{ op: 'replace', path: jsonPointer(tokens), value: b }];
+  return diffOf(tokens, a, b).ops;
+}
+
+function diffOf(tokens: readonly string[], a: Json, b: Json): { ops: JsonPatchOperation[]; whole: boolean } {
+  if (deepEqual(a, b)) return { ops: [], whole: false };
+  const replace = { ops: [{ op: 'replace', path: jsonPointer(tokens), value: b } as const], whole: true };
   const ops: JsonPatchOperation[] = [];
+  let kept = false;
+  const child = (key: string, x: Json, y: Json): void => {
+    const d = diffOf([...tokens, key], x, y);
+    if (!d.whole) kept = true;
+    ops.push(...d.ops);
+  };
   if (Array.isArray(a) && Array.isArray(b)) {
     const min = Math.min(a.length, b.length);
     let p = 0;
     while (p < min && deepEqual(a[p], b[p])) p++;
     let s = 0;
     while (s < min - p && deepEqual(a[a.length - 1 - s], b[b.length - 1 - s])) s++;
+    if (p > 0 || s > 0) kept = true;
     const oldMid = a.length - p - s;
     const newMid = b.length - p - s;
     const common = Math.min(oldMid, newMid);
-    for (let i = p; i < p + common; i++) ops.push(...diff([...tokens, String(i)], a[i] ?? null, b[i] ?? null));
+    for (let i = p; i < p + common; i++) child(String(i), a[i] ?? null, b[i] ?? null);
     for (let i = p + oldMid - 1; i >= p + common; i--) ops.push({ op: 'remove', path: jsonPointer([...tokens, i]) });
     for (let i = p + common; i < p + newMid; i++) ops.push({ op: 'add', path: jsonPointer([...tokens, i]), value: b[i] ?? null });
   } else if (isObject(a) && isObject(b)) {
     for (const k of Object.keys(a)) if (!Object.hasOwn(b, k)) ops.push({ op: 'remove', path: jsonPointer([...tokens, k]) });
     for (const [k, v] of Object.entries(b)) {
-      if (Object.hasOwn(a, k)) ops.push(...diff([...tokens, k], a[k] ?? null, v));
+      if (Object.hasOwn(a, k)) child(k, a[k] ?? null, v);
       else ops.push({ op: 'add', path: jsonPointer([...tokens, k]), value: v });
     }
   } else {
     return replace;
   }
-  return tokens.length > 0 && size(replace) < size(ops) ? replace : ops;
+  return kept || tokens.length === 0 ? { ops, whole: false } : replace;
 }
