@@ -153,7 +153,8 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
    *
    * **The recipe must be pure**: it may run several times, each on a newer copy, so it decides
    * only from the draft and from values that do not change between runs; no I/O, no counters,
-   * no `await`. Its return value is ignored.
+   * no `await`. Its return value is ignored. A plain value it puts into the draft is not a draft:
+   * mutating it afterwards mutates the caller's value, so put in fresh values or mutate before.
    *
    * The object is re-read by name: a recipe that must not touch a namesake created after a
    * deletion checks `draft.metadata.uid`. Changes to `status` are ignored by the server for
