@@ -54,6 +54,10 @@ export {
 export { isNetworkError, NetworkError } from './client/network-error.js';
 export { ResponseDecodeError } from './client/response-decode-error.js';
 export { WatchDecodeError } from './client/watch-decode-error.js';
+export { draftPatch } from './client/draft-patch.js';
+export type { DraftPatch, JsonPatchOperation, Recipe } from './client/draft-patch.js';
+export { EditConflictError } from './client/update-with-recipe.js';
+export type { EditOptions } from './client/update-with-recipe.js';
 
 // List/watch as an Observable of deltas.
 export { listWatch } from './reflector/list-watch.js';

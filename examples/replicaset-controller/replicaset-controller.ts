@@ -117,7 +117,7 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
 
     // 4. status, through the /status subresource
     const status = calculateStatus(rs, claim.owned, now());
-    const statusWritten = await updateStatus(rs, status, ctx.objects(), ctx.signal);
+    const statusWritten = await updateStatus(rs, status, (recipe) => ctx.editStatus(recipe));
     const report = {
       key,
       kind: needsSync ? 'synced' : 'waiting',

@@ -76,3 +76,20 @@ export {
 export {
   ResponseDecodeError,
 } from './response-decode-error.js';
+export {
+  draftPatch,
+  jsonPointer,
+} from './draft-patch.js';
+export type {
+  DraftPatch,
+  JsonPatchOperation,
+  Recipe,
+} from './draft-patch.js';
+export {
+  EditConflictError,
+  editObject,
+} from './update-with-recipe.js';
+export type {
+  EditableClient,
+  EditOptions,
+} from './update-with-recipe.js';

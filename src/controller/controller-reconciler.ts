@@ -10,6 +10,7 @@ import type { ReconcileReturn, Reconciler } from '../workqueue/work-queue.js';
 import type { ControllerDefinition } from './controller-definition.js';
 import { ControllerError } from './controller-errors.js';
 import type { ReconcileContext } from './reconcile-context.js';
+import { withEdits } from './context-edits.js';
 
 /**
  * The work queue's reconciler for a controller: calls `reconcile(request, ctx)` with a fresh
@@ -60,7 +61,7 @@ function reconcileContext<T extends KubeObject>(
     }
     return client.objects(ref, namespace);
   }
-  return {
+  return withEdits({
     request,
     signal,
     reconcileId,
@@ -71,5 +72,5 @@ function reconcileContext<T extends KubeObject>(
     recorder: def.recorder,
     client,
     objects,
-  };
+  });
 }
