@@ -21,13 +21,13 @@ import {
 import { filterTransitions } from '../informer/filter-transitions.js';
 import { and, type EventPredicate } from '../informer/predicates.js';
 import { workQueue, type ReconcileReturn, type Reconciler } from '../workqueue/work-queue.js';
-import type { KubeObject } from '../api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../api/kube-object.js';
+import type { ResourceType } from '../api/resource.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import { Indexer } from '../cache/indexer.js';
 import type { Store } from '../cache/store.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { ObjectClient } from '../client/object-client.js';
-import type { ResourceRef } from '../client/resource-path.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { InformerFactory } from '../informer/informer-factory.js';
 import type { Logger } from '../logging/logger.js';
@@ -52,7 +52,6 @@ import {
   mappedRequestsOf,
   objectRequestsOf,
   ownerRequestsOf,
-  type OwnerType,
   type RequestMapper,
 } from './event-requests.js';
 import { informerSource } from './informer-source.js';
@@ -61,7 +60,7 @@ import type { ReconcileContext } from './reconcile-context.js';
 
 /** `for` with its own predicates. */
 export interface ForSpec<T extends KubeObject> {
-  readonly source: ControllerSource<T> | ResourceType;
+  readonly source: ControllerSource<T> | ResourceType<T>;
   readonly predicates?: readonly EventPredicate<T>[];
   /**
    * Keeps only objects passing this test, with client-go's filtering-handler transitions (CT-3):
@@ -88,7 +87,7 @@ export interface OwnsSpec {
 /** A `watches` entry: events of any type mapped to requests by `map` (old and new object of updates). */
 export interface WatchSpec<U extends KubeObject = KubeObject> {
   /** An informer source, or a resource type resolved through `informers`. */
-  readonly source: ControllerSource<U> | ResourceType;
+  readonly source: ControllerSource<U> | ResourceType<U>;
   map(object: U): readonly (Request | string)[];
   readonly predicates?: readonly EventPredicate<U>[];
   /**
@@ -106,8 +105,8 @@ export type ControllerReconciler<T extends KubeObject> = (request: Request, ctx:
 export interface ControllerOptions<T extends KubeObject = KubeObject> {
   /** Unique per process (unless `skipNameValidation`); default the lower-case kind of `for`. */
   readonly name?: string;
-  /** The reconciled type: each event enqueues the object's own key (CR-8). At most one. */
-  readonly for?: ControllerSource<T> | ForSpec<T> | ResourceType;
+  /** The reconciled type: each event enqueues the object's own key (CR-8). At most one. Types `ctx.object`. */
+  readonly for?: ControllerSource<T> | ForSpec<T> | ResourceType<T>;
   /** Owned types: an event enqueues the owned object's controller owner of the `for` type (CR-9). Needs `for`. */
   readonly owns?: readonly (ControllerSource | OwnsSpec | ResourceType)[];
   /** Any type, mapped to requests by a function. */
@@ -196,15 +195,15 @@ const usedNames = new Set<string>();
  * ```ts
  * const factory = new InformerFactory(client, { namespace: 'default' });
  * const c = controller({
- *   for: WIDGETS,                                   // a Resource: resolved through `informers`
- *   owns: [CONFIG_MAPS],                            // events of owned objects reconcile the owner
- *   watches: [{ source: SECRETS, map: (s) => [s.metadata?.labels?.['widget'] ?? ''] }],
+ *   for: WIDGETS,                                   // a ResourceType<Widget>: resolved through `informers`
+ *   owns: [resources.configMaps],                   // events of owned objects reconcile the owner
+ *   watches: [{ source: resources.secrets, map: (s) => [s.metadata?.labels?.['widget'] ?? ''] }],
  *   predicates: [generationChanged()],
  *   informers: factory, client,
  *   reconcile: async (req, ctx) => {
- *     const widget = ctx.object;                    // from the cache; undefined when deleted
+ *     const widget = ctx.object;                    // a Widget from the cache; undefined when deleted
  *     if (widget === undefined) return;
- *     await ensureConfigMap(ctx.objects(CONFIG_MAPS, req.namespace), widget);
+ *     await ensureConfigMap(ctx.objects(resources.configMaps, req.namespace), widget);
  *     return { requeueAfter: 60_000 };
  *   },
  * });
@@ -261,7 +260,10 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
     logger.error('event dropped: a filter, predicate or request mapping threw', { err, event: event.type });
   };
   const bindings: Binding[] = [];
-  const ownerType: OwnerType | undefined = forSpec?.source.resource;
+  const ownerType: ResourceType | undefined = forSpec?.source.resource;
+  if (owns.length > 0 && typeof ownerType?.namespaced !== 'boolean') {
+    throw new ControllerBuildError(`owns needs the scope of the for type ${ownerType?.kind ?? ''}: give its resource type with namespaced`);
+  }
   if (forSpec !== undefined) {
     bindings.push({
       source: forSpec.source as unknown as ControllerSource,
@@ -274,7 +276,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
     });
   }
   for (const o of owns) {
-    const owner = ownerType as OwnerType;
+    const owner = ownerType as ResourceType & { readonly namespaced: boolean };
     bindings.push({
       source: o.source,
       toRequests: withPredicates(o.filter, [...common, ...(o.predicates ?? [])], (e) =>
@@ -308,12 +310,12 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
     const reconcileId = randomUUID();
     const client = options.client;
     function objects(): ObjectClient<T>;
-    function objects<U extends KubeObject>(ref: ResourceRef, namespace?: string): ObjectClient<U>;
-    function objects(ref?: ResourceRef, namespace?: string): ObjectClient<KubeObject> {
+    function objects<U extends KubeObject = UnstructuredObject>(ref: ResourceType<U>, namespace?: string): ObjectClient<U>;
+    function objects(ref?: ResourceType, namespace?: string): ObjectClient<KubeObject> {
       if (client === undefined) throw new ControllerError(`controller ${name} has no client: pass options.client`);
       if (ref === undefined) {
         if (ownerType === undefined) throw new ControllerError(`controller ${name} has no for type: pass a resource to objects()`);
-        return client.objects(ownerType, ownerType.namespaced ? request.namespace : undefined);
+        return client.objects(ownerType, ownerType.namespaced === false ? undefined : request.namespace);
       }
       return client.objects(ref, namespace);
     }
@@ -510,9 +512,6 @@ function withPredicates(
     }
   });
 }
-
-/** A resource type given by value: `{ apiVersion, kind, namespaced }` (plural optional). */
-export type ResourceType = OwnerType & { readonly plural?: string };
 
 function isResourceLike(x: unknown): x is ResourceType {
   const r = x as ResourceType;
