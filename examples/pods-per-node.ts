@@ -13,12 +13,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { auditTime, map, merge, scan, type Observable } from 'rxjs';
-import { InformerFactory, KubeClient, nameIndex, setupSignalHandler, type KubeObject, type SharedInformer } from 'rxkube';
+import { InformerFactory, KubeClient, nameIndex, resources, setupSignalHandler, type K8s, type SharedInformer } from 'rxkube';
 import { join, joinInputs, type Joined } from 'rxkube/operators';
 import { startApiServer, type ApiServer } from 'rxkube/testing';
 
-type Pod = KubeObject & { spec?: { nodeName?: string; containers?: unknown[] }; status?: { phase?: string } };
-type Node = KubeObject;
+type Pod = K8s.Pod;
+type Node = K8s.Node;
 
 const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
 /** Pod counts by phase, per node name. */
@@ -72,8 +72,8 @@ export function renderTable(table: Table): string {
 
 /** A few nodes and pods that come, run, finish, move and lose their node. */
 export async function scenario(client: KubeClient, say: (line: string) => void, settled: () => Promise<void>): Promise<void> {
-  const nodes = client.objects<Node>({ apiVersion: 'v1', kind: 'Node' });
-  const pods = client.objects<Pod>({ apiVersion: 'v1', kind: 'Pod' }, 'default');
+  const nodes = client.objects(resources.nodes);
+  const pods = client.objects(resources.pods, 'default');
   const pod = (name: string, nodeName: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName, containers: [{ name: 'c', image: 'busybox' }] } });
   const phase = (name: string, p: string) => pods.patchStatus(name, { status: { phase: p } });
 
@@ -98,8 +98,8 @@ export async function scenario(client: KubeClient, say: (line: string) => void, 
 
 /** The table computed from fresh lists (no cache), to check the live one against. */
 export async function serverTable(client: KubeClient): Promise<Table> {
-  const nodes = (await client.objects<Node>({ apiVersion: 'v1', kind: 'Node' }).list()).items;
-  const pods = (await client.objects<Pod>({ apiVersion: 'v1', kind: 'Pod' }).list()).items;
+  const nodes = (await client.objects(resources.nodes).list()).items;
+  const pods = (await client.objects(resources.pods).list()).items;
   const names = new Set(nodes.map((n) => n.metadata?.name ?? ''));
   const table = new Map(nodes.map((n) => [n.metadata?.name ?? '', countPhases(pods.filter((p) => p.spec?.nodeName === n.metadata?.name))]));
   const homeless = pods.filter((p) => (p.spec?.nodeName ?? '') === '' || !names.has(p.spec?.nodeName ?? ''));
@@ -113,8 +113,8 @@ export async function runPodsPerNode(options: { client?: KubeClient; write?: (li
   const server = options.client === undefined ? await startApiServer() : undefined;
   const client = options.client ?? KubeClient.fromKubeConfig((server as ApiServer).kubeConfig);
   const informers = new InformerFactory(client);
-  const nodes = informers.nodes<Node>({ indexers: { name: nameIndex } });
-  const pods = informers.pods<Pod>({ namespace: null, indexers: { node: nodeOf } });
+  const nodes = informers.nodes({ indexers: { name: nameIndex } });
+  const pods = informers.pods({ namespace: null, indexers: { node: nodeOf } });
   let last: Table = new Map();
   const sub = podsPerNode(nodes, pods).subscribe((table) => {
     last = table;

@@ -29,8 +29,8 @@ export interface DatabaseControllerOptions {
 }
 
 export function databaseController(options: DatabaseControllerOptions): Controller<Database> {
-  const informer = options.informers.for<Database>(DATABASES, { indexers: { [BY_TEAM]: teamOf } });
-  const databases = informerSource(informer, DATABASES);
+  const informer = options.informers.for(DATABASES, { indexers: { [BY_TEAM]: teamOf } });
+  const databases = informerSource(informer);
   const say = options.onReconcile ?? (() => undefined);
 
   /** The team's databases that are not being deleted, oldest first (they get the quota first). */

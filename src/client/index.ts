@@ -53,12 +53,10 @@ export type {
   WriteOptions,
 } from './object-client.js';
 export {
-  isResolved,
   resourcePath,
 } from './resource-path.js';
 export type {
   PathOptions,
-  ResourceRef,
 } from './resource-path.js';
 export {
   WatchDecodeError,

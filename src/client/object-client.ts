@@ -1,11 +1,11 @@
 import type { KubeList, KubeObject } from '../api/kube-object.js';
-import type { Resource } from '../api/resource.js';
+import type { ResolvedResourceType, ResourceType } from '../api/resource.js';
 import type { Status } from '../api/status.js';
 import { isExpired } from './api-error.js';
 import type { Discovery } from './discovery.js';
 import type { Recipe } from './draft-patch.js';
 import type { KubeConnection, KubeRequest, QueryParams } from './kube-connection.js';
-import { resourcePath, type ResourceRef } from './resource-path.js';
+import { resourcePath } from './resource-path.js';
 import { editObject, type EditOptions } from './update-with-recipe.js';
 
 /** Patch flavours and their content types. */
@@ -61,7 +61,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
   constructor(
     private readonly connection: KubeConnection,
     private readonly discovery: Discovery,
-    private readonly resource: ResourceRef,
+    private readonly resource: ResourceType<T>,
     /** Namespace for namespaced resources; objects carrying `metadata.namespace` use their own on create/replace. */
     readonly namespace?: string,
   ) {}
@@ -206,7 +206,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
     return this.send({ name }, { method: 'DELETE', body }, options.signal);
   }
 
-  private async resolve(signal?: AbortSignal): Promise<Resource> {
+  private async resolve(signal?: AbortSignal): Promise<ResolvedResourceType<T>> {
     return this.discovery.resolve(this.resource, signal);
   }
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { finalize, isObservable } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { ObjectClient } from '../client/object-client.js';
-import type { ResourceRef } from '../client/resource-path.js';
+import type { ResourceType } from '../api/resource.js';
+import type { UnstructuredObject } from '../api/kube-object.js';
 import { reconcileLogger } from '../logging/reconcile-logger.js';
 import type { ReconcileResult } from '../workqueue/reconcile-result.js';
 import type { Request } from '../workqueue/request.js';
@@ -52,12 +53,12 @@ function reconcileContext<T extends KubeObject>(
   const { client, forType, forStore, name } = def;
   const reconcileId = randomUUID();
   function objects(): ObjectClient<T>;
-  function objects<U extends KubeObject>(ref: ResourceRef, namespace?: string): ObjectClient<U>;
-  function objects(ref?: ResourceRef, namespace?: string): ObjectClient<KubeObject> {
+  function objects<U extends KubeObject = UnstructuredObject>(ref: ResourceType<U>, namespace?: string): ObjectClient<U>;
+  function objects(ref?: ResourceType, namespace?: string): ObjectClient<KubeObject> {
     if (client === undefined) throw new ControllerError(`controller ${name} has no client: pass options.client`);
     if (ref === undefined) {
       if (forType === undefined) throw new ControllerError(`controller ${name} has no for type: pass a resource to objects()`);
-      return client.objects(forType, forType.namespaced ? request.namespace : undefined);
+      return client.objects(forType, forType.namespaced === false ? undefined : request.namespace);
     }
     return client.objects(ref, namespace);
   }

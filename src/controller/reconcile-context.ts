@@ -1,9 +1,9 @@
-import type { KubeObject } from '../api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../api/kube-object.js';
 import type { Store } from '../cache/store.js';
 import type { Recipe } from '../client/draft-patch.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { ObjectClient } from '../client/object-client.js';
-import type { ResourceRef } from '../client/resource-path.js';
+import type { ResourceType } from '../api/resource.js';
 import type { EditOptions } from '../client/update-with-recipe.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { Logger } from '../logging/logger.js';
@@ -31,11 +31,12 @@ export interface ReconcileContext<T extends KubeObject = KubeObject> {
   /** The client given to the controller, if any. */
   readonly client: KubeClient | undefined;
   /**
-   * A typed client for writes: the `for` type in the request's namespace, or `ref` in `namespace`.
+   * A typed client for writes: the `for` type in the request's namespace, or `type` in `namespace`
+   * (typed by the resource type: `ctx.objects(resources.pods, ns)` is an `ObjectClient<K8s.Pod>`).
    * @throws ControllerError when the controller was built without a `client`.
    */
   objects(): ObjectClient<T>;
-  objects<U extends KubeObject>(ref: ResourceRef, namespace?: string): ObjectClient<U>;
+  objects<U extends KubeObject = UnstructuredObject>(type: ResourceType<U>, namespace?: string): ObjectClient<U>;
   /**
    * Edits the reconciled object by changing a draft of it (`ObjectClient.edit` on `objects()`):
    * `recipe` runs on an immer draft of the newest copy this reconcile has (`object`, or what an

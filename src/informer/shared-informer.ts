@@ -32,7 +32,7 @@ import { type InformerEvent, isResyncUpdate, toInformerEvent } from '../cache/in
 import type { Indexers, Store } from '../cache/store.js';
 import type { ListWatchScope } from '../client/http-list-watcher.js';
 import type { KubeClient } from '../client/kube-client.js';
-import type { ResourceRef } from '../client/resource-path.js';
+import type { ResourceType } from '../api/resource.js';
 import type { ListWatchOptions } from '../reflector/list-watch-options.js';
 import type { ListWatcher } from '../api/list-watcher.js';
 import { type Reflector, reflector } from '../reflector/reflector.js';
@@ -56,7 +56,7 @@ export type InformerSource<T extends KubeObject = KubeObject> =
   | { readonly listWatcher: ListWatcher<T>; readonly listWatch?: ListWatchOptions }
   | {
       readonly client: KubeClient;
-      readonly resource: ResourceRef;
+      readonly resource: ResourceType<T>;
       readonly scope?: ListWatchScope;
       readonly listWatch?: ListWatchOptions;
     };
@@ -65,6 +65,8 @@ export type InformerSource<T extends KubeObject = KubeObject> =
 export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   /** Name in errors and logs. Default: the resource's kind for a `{ client, resource }` source, else `informer`. */
   readonly name?: string;
+  /** The resource type served (the informer's `resource`). Default: a `{ client, resource }` source's. */
+  readonly resource?: ResourceType<T>;
   /** Index functions of the cache (more can be added with `addIndexers` before start). */
   readonly indexers?: Indexers<T>;
   /**
@@ -109,6 +111,8 @@ export interface InformerListener<R> {
 /** A shared informer: one list/watch and one cache for any number of subscribers. */
 export interface SharedInformer<T extends KubeObject = KubeObject> {
   readonly name: string;
+  /** The resource type it serves, when known (always for an `InformerFactory`'s informers): `informerSource(informer)` reads it. */
+  readonly resource?: ResourceType<T>;
   /** The cache (read-only view, with indexes). */
   readonly store: Store<T>;
   /** `true` once the initial list has been cached; `false` while stopped. Replays the current value. */
@@ -184,7 +188,7 @@ function resourceVersionOf<T extends KubeObject>(event: ReflectorEvent<T>): stri
  *
  * @example
  * ```ts
- * const pods = sharedInformer<Pod>({ client, resource: { apiVersion: 'v1', kind: 'Pod' } },
+ * const pods = sharedInformer({ client, resource: resources.pods },   // SharedInformer<K8s.Pod>
  *   { indexers: { byNode: (p) => [p.spec?.nodeName ?? ''] } });
  * const sub = pods.events$.subscribe((e) => console.log(e.type, e.object));
  * await pods.waitForSync(30_000);
@@ -199,6 +203,7 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
   checkPeriod(options.stopGraceMs, 'stopGraceMs');
   const name =
     options.name ?? (!isObservable(source) && 'resource' in source ? source.resource.kind : 'informer');
+  const resource = options.resource ?? (!isObservable(source) && 'resource' in source ? source.resource : undefined);
   const scheduler = options.scheduler ?? asyncScheduler;
   const grace = options.stopGraceMs ?? 0;
   const transform = options.transform === null ? undefined : (options.transform ?? dropManagedFields);
@@ -358,6 +363,7 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
 
   const informer: SharedInformer<T> = {
     name,
+    ...(resource === undefined ? {} : { resource }),
     store: indexer,
     synced$: synced.pipe(distinctUntilChanged()),
     hasSynced: () => synced.value,

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { freeze, type Draft } from 'immer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
 import { ApiError } from '../../src/client/api-error.js';
 import { draftPatch, jsonDiff, jsonPointer, operationsFromPatches, type Json, type Recipe } from '../../src/client/draft-patch.js';
 import { KubeClient } from '../../src/client/kube-client.js';
@@ -33,7 +33,7 @@ interface Thing extends KubeObject {
   readonly status?: Json;
 }
 
-const thingsCrd: KubeObject = {
+const thingsCrd: UnstructuredObject = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
   metadata: { name: 'things.example.com' },

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { freeze, type Draft } from 'immer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import type { Resource } from '../../src/api/resource.js';
+import type { ResolvedResourceType as Resource } from '../../src/api/resource.js';
 import { ApiError } from '../../src/client/api-error.js';
 import { draftPatch, type Json } from '../../src/client/draft-patch.js';
 import { KubeClient } from '../../src/client/kube-client.js';
