@@ -6,7 +6,7 @@ import * as root from '../../src/index.js';
 import * as operators from '../../operators/index.js';
 import * as testing from '../../src/testing/index.js';
 
-const TEST_ONLY = ['startApiServer', 'InMemoryLeaseApi', 'fakeSource', 'added', 'updated', 'deleted'];
+const TEST_ONLY = ['startApiServer', 'InMemoryLeaseApi', 'fakeSource', 'fakeInformer', 'added', 'updated', 'deleted'];
 const INTERNALS = ['DeltaQueue', 'KeyQueue', 'Listener', 'ListenerBacklog', 'RunnableGroup', 'TokenBucket', 'LruCache', 'WatchLineDecoder', 'counterIn', 'gaugeIn', 'histogramIn'];
 
 describe('public surface', () => {
@@ -30,8 +30,9 @@ describe('public surface', () => {
       expect(typeof value, name).toBe('function');
     }
     expect(Object.keys(operators).sort()).toEqual([
-      'deltaFifo', 'filterEvents', 'filterTransitions', 'handlerEvents', 'indexStore', 'join', 'joinInputs',
-      'mapToRequests', 'toOwnerRequests', 'toRequests', 'workQueue',
+      'collectByKey', 'deltaFifo', 'distinctByKey', 'filterEvents', 'filterTransitions', 'handlerEvents', 'indexStore',
+      'join', 'joinInputs', 'mapByKey', 'mapToRequests', 'scanByKey', 'switchMapByKey', 'toOwnerRequests', 'toRequests',
+      'whenSynced', 'workQueue',
     ]);
   });
 
