@@ -108,9 +108,10 @@ function keyed<I extends KeyedInput, S, R>(
  *
  * ```
  * mapByKey(v => v * 10)
- * input:  -a1-b1-a2-a✕-a✕-b2-|      a1: key a, value 1; a✕: key a deleted
- * output: -A---B--C--D-----E-|      A {a, 10}  B {b, 10}  C {a, 20}  D {a deleted}  E {b, 20}
+ * input:  -a-b-c-x-x-d-|      a {a, 1}  b {b, 1}  c {a, 2}  x {a deleted}  d {b, 2}
+ * output: -A-B-C-X---D-|      A {a, 10}  B {b, 10}  C {a, 20}  X {a deleted}  D {b, 20}
  * ```
+ * The second x is dropped: key a was already forgotten.
  */
 export function mapByKey<I extends KeyedInput, R>(
   project: (value: KeyedValue<I>, key: ObjectKey) => R,
@@ -128,8 +129,8 @@ export function mapByKey<I extends KeyedInput, R>(
  *
  * ```
  * distinctByKey()
- * input:  -a1-b1-a1-a2-a✕-a2-|
- * output: -A--B-----C--D--E--|      A {a, 1}  B {b, 1}  C {a, 2}  D {a deleted}  E {a, 2}
+ * input:  -a-b-a-c-x-c-|      a {a, 1}  b {b, 1}  c {a, 2}  x {a deleted}
+ * output: -a-b---c-x-c-|      the second {a, 1} is dropped; after x, {a, 2} is new again
  * ```
  */
 export function distinctByKey<I extends KeyedInput>(
@@ -148,8 +149,8 @@ export function distinctByKey<I extends KeyedInput>(
  *
  * ```
  * scanByKey((sum, v) => sum + v, 0)
- * input:  -a1-b5-a2-a✕-a3-|
- * output: -A--B--C--D--E--|      A {a, 1}  B {b, 5}  C {a, 3}  D {a deleted}  E {a, 3} (fresh seed)
+ * input:  -a-b-c-x-a-|      a {a, 1}  b {b, 5}  c {a, 2}  x {a deleted}
+ * output: -A-B-C-X-A-|      A {a, 1}  B {b, 5}  C {a, 3}  X {a deleted}  A {a, 1} (a fresh accumulator)
  * ```
  */
 export function scanByKey<I extends KeyedInput, A>(
@@ -172,10 +173,11 @@ export function scanByKey<I extends KeyedInput, A>(
  * output (catch inside `project` to isolate one key).
  *
  * ```
- * switchMapByKey(v => interval-of-three(v))      each value starts -v-v-v| (1 frame apart)
- * input:  -a1----a2-b1---a✕----|
- * output: --A1-A1-A2-(A2 B1)-(a✕ B1)-B1-|   a1's inner is cut by a2; a✕ cuts a2's inner
+ * switchMapByKey((v, key) => inner(key, v))      inner of a: -p-q-r|   inner of b: --p---q|
+ * input:  -a-c--bx------|      a {a, 1}  c {a, 2}  b {b, 1}  x {a deleted}
+ * output: --A-C-Dxb---e-|      A a1p  C a2p  D a2q  x {a deleted}  b b1p  e b1q
  * ```
+ * c cuts a1's inner after its p; x cuts a2's inner before its r; b runs on.
  */
 export function switchMapByKey<I extends KeyedInput, R>(
   project: (value: KeyedValue<I>, key: ObjectKey) => ObservableInput<R>,
@@ -240,8 +242,8 @@ export function switchMapByKey<I extends KeyedInput, R>(
  *
  * ```
  * collectByKey()
- * input:  -a1-b1-a2-a✕-|
- * output: -A--B--C--D--|      A {a:1}  B {a:1, b:1}  C {a:2, b:1}  D {b:1}
+ * input:  -a-b-c-x-y-|      a {a, 1}  b {b, 1}  c {a, 2}  x {a deleted}  y {zz deleted} (never seen)
+ * output: -A-B-C-X---|      A {a:1}  B {a:1, b:1}  C {a:2, b:1}  X {b:1}
  * ```
  */
 export function collectByKey<I extends KeyedInput>(): OperatorFunction<I, ReadonlyMap<ObjectKey, KeyedValue<I>>> {

@@ -49,7 +49,8 @@ export interface StateSource<T extends KubeObject> {
 /**
  * The cache as a stream of immutable snapshots (what `informer.state$` is): nothing until the
  * informer has synced, then the full snapshot, then a new snapshot after each batch of changes
- * (batched per `batchMs` on `scheduler`; a batch that changed nothing emits nothing).
+ * (batched per `batchMs` on `scheduler`; a batch that changed nothing emits nothing, and an update
+ * with an unchanged `resourceVersion` — a resync, or an unchanged object in a relist — is no change).
  *
  * Hot and shared, replaying the latest snapshot to a late subscriber (`share` with a
  * `ReplaySubject(1)` that is reset when the last subscriber leaves — the `refCount: true` rule):
@@ -87,6 +88,8 @@ export function informerState<T extends KubeObject>(
     subscription.add(
       registration.events$.subscribe({
         next: (event) => {
+          // Same resourceVersion (a resync, or an unchanged object in a relist): same content.
+          if (event.type === 'update' && event.resync) return;
           const key = deletionHandlingKey(event.object);
           if (event.type === 'delete') builder.delete(key);
           else builder.set(key, event.object);
