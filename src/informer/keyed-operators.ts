@@ -1,4 +1,4 @@
-import { from, Observable, type ObservableInput, type OperatorFunction, type Subscription } from 'rxjs';
+import { from, Observable, type ObservableInput, type OperatorFunction, Subscription } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import { deletionHandlingKey, type ObjectKey } from '../cache/keys.js';
@@ -195,23 +195,25 @@ export function switchMapByKey<I extends KeyedInput, R>(
             state.unsubscribe();
             inners.delete(state);
           }
-          let inner: Subscription | undefined;
+          const inner = new Subscription();
           let finished = false;
           const finish = (): void => {
             finished = true;
-            if (inner !== undefined) inners.delete(inner);
+            inners.delete(inner);
           };
-          inner = from(project(value, key)).subscribe({
-            next: (r) => emit({ key, deleted: false, value: r }),
-            error: (err: unknown) => {
-              finish();
-              subscriber.error(err);
-            },
-            complete: () => {
-              finish();
-              checkDone();
-            },
-          });
+          inner.add(
+            from(project(value, key)).subscribe({
+              next: (r) => emit({ key, deleted: false, value: r }),
+              error: (err: unknown) => {
+                finish();
+                subscriber.error(err);
+              },
+              complete: () => {
+                finish();
+                checkDone();
+              },
+            }),
+          );
           if (!finished) inners.add(inner);
           return inner;
         },

@@ -30,10 +30,9 @@ export interface SyncGate {
  * identity.
  *
  * ```
- * pods.synced$:  f------t-----------
- * nodes.synced$: f---t--------------
- * source (cold):        ^-a--b--|     subscribed when both are synced
- * output:        -------(…)-a--b--|   (…: whatever the source emits at subscribe, e.g. the cache as adds)
+ * pods listed at frame 3, nodes at frame 5; source = pods.events$ (cold: a late subscriber gets the cache as adds)
+ * without:  ---a----    a: add p1 while the nodes cache is still empty
+ * with:     -----a--    subscribed at 5: add p1, both caches loaded
  * ```
  */
 export function whenSynced<V>(...informers: readonly SyncGate[]): MonoTypeOperatorFunction<V> {
@@ -61,9 +60,9 @@ export function whenSynced<V>(...informers: readonly SyncGate[]): MonoTypeOperat
  * Deployments ⋈ ReplicaSets (a ReplicaSet joins the Deployment that owns it):
  * ```
  * joinOn(deployments.by('uid'), replicaSets.by('owner'))
- * deployments: -d1-d2-(sync)--------------d2'-----   (d1, d2 listed; d2 changes later)
- * replicaSets: -r1--------r2-(sync)---r3----------   (r1 of d1, r2 r3 of d2)
- * output:      -----------------(AB)--B'--B"------   A = {d1,[r1]}, B = {d2,[r2]}, B' = {d2,[r2,r3]}, B" = {d2',[r2,r3]}
+ * deployments:  --L----------u     L: list [d1, d2]   u: d2 updated (rv 2)
+ * replicaSets:  -----L----a---     L: list [r1 (of d1), r2 (of d2)]   a: r3 (of d2) added
+ * output:       -----(AB)-C--D     A {d1: r1}  B {d2: r2}  C {d2: r2, r3}  D {d2@2: r2, r3}
  * ```
  * Until the later of the two syncs nothing is emitted: the first table has no object wrongly
  * orphaned. Unsubscribing releases both listener registrations (and so the list/watches, unless
