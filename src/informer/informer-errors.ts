@@ -11,7 +11,7 @@ export class InformerConfigError extends InformerError {
   override readonly name = 'InformerConfigError';
 }
 
-/** An operation that is only allowed before the informer starts (e.g. `addIndexers`). */
+/** An operation that is only allowed before the informer starts (no built-in operation throws it now: indexes back-fill). */
 export class InformerStartedError extends InformerError {
   override readonly name = 'InformerStartedError';
 }
