@@ -25,6 +25,10 @@ describe('public surface', () => {
     }
   });
 
+  it('the root entry has the RxJS-native helpers: sync-aware join, state streams, tombstone unwrapping', () => {
+    for (const n of ['joinOn', 'informerState', 'objectOf', 'eventKey']) expect(root).toHaveProperty(n);
+  });
+
   it('rxkube/operators exports only operator factories (functions returning an OperatorFunction)', () => {
     for (const [name, value] of Object.entries(operators)) {
       expect(typeof value, name).toBe('function');
