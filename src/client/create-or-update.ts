@@ -106,8 +106,8 @@ export function createOrPatch<T extends KubeObject>(
     if (after === current) return { result: 'unchanged', object: current };
     const scoped = client.inNamespace(current.metadata?.namespace || client.namespace);
     const name = current.metadata?.name ?? '';
-    const { status: statusBefore, ...restBefore } = current as KubeObject;
-    const { status: statusAfter, ...restAfter } = after as KubeObject;
+    const { status: statusBefore, ...restBefore } = current as KubeObject & { readonly status?: unknown };
+    const { status: statusAfter, ...restAfter } = after as KubeObject & { readonly status?: unknown };
     let stored = current;
     const main = mergePatchOf(restBefore, restAfter);
     if (main !== undefined) stored = await scoped.patch(name, main, 'merge', options);

@@ -61,12 +61,10 @@ export type {
   DeepPartial,
 } from './apply-configuration.js';
 export {
-  isResolved,
   resourcePath,
 } from './resource-path.js';
 export type {
   PathOptions,
-  ResourceRef,
 } from './resource-path.js';
 export {
   WatchDecodeError,
@@ -111,3 +109,20 @@ export type {
   ResolvedRetryPolicy,
   RetryPolicy,
 } from './retry-policy.js';
+export {
+  draftPatch,
+  jsonPointer,
+} from './draft-patch.js';
+export type {
+  DraftPatch,
+  JsonPatchOperation,
+  Recipe,
+} from './draft-patch.js';
+export {
+  EditConflictError,
+  editObject,
+} from './update-with-recipe.js';
+export type {
+  EditableClient,
+  EditOptions,
+} from './update-with-recipe.js';

@@ -80,7 +80,7 @@ export const conditions = {
 
   /** `status.conditions` of an object, if it has a list there. */
   of(object: KubeObject | undefined): readonly Condition[] | undefined {
-    const status = object?.['status'];
+    const status = (object as { readonly status?: unknown } | undefined)?.status;
     const list = typeof status === 'object' && status !== null ? (status as { conditions?: unknown }).conditions : undefined;
     return Array.isArray(list) ? (list as Condition[]) : undefined;
   },

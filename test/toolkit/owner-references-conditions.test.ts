@@ -1,15 +1,15 @@
 /** ownerRefs and conditions: pure helpers, and their results written to the embedded API server. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { conditions, type Condition } from '../../src/controller/conditions.js';
 import { AlreadyOwnedError, ownerRefs } from '../../src/controller/owner-references.js';
 import { startApiServer, type ApiServer } from '../../src/testing/api-server/start-api-server.js';
 
-const owner = (name: string, uid: string, extra: Record<string, unknown> = {}): KubeObject => ({
+const owner = (name: string, uid: string, extra: Record<string, unknown> = {}): UnstructuredObject => ({
   apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name, namespace: 'ns', uid, ...extra },
 });
-const pod = (refs?: KubeObject['metadata']): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', ...refs } });
+const pod = (refs?: KubeObject['metadata']): UnstructuredObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', ...refs } });
 
 describe('ownerRefs', () => {
   it('setControllerReference adds a controller reference, replaces one to the same owner, refuses a second controller', () => {
@@ -79,7 +79,7 @@ describe('conditions', () => {
     expect(conditions.remove(list, 'A')).toEqual([{ type: 'B', status: 'False' }]);
     expect(conditions.remove(list, 'Z')).toBe(list);
     expect([conditions.isTrue(list, 'A'), conditions.isFalse(list, 'B'), conditions.isTrue(list, 'Z')]).toEqual([true, true, false]);
-    expect(conditions.of({ status: { conditions: list } })).toBe(list);
+    expect(conditions.of({ status: { conditions: list } } as KubeObject)).toBe(list);
     expect(conditions.of({})).toBeUndefined();
   });
 });
@@ -98,7 +98,7 @@ describe('written to the embedded API server', () => {
 
   it('an owned ConfigMap applied with its controller reference; conditions applied to status keep their transition time', async () => {
     const spec = { replicas: 1, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } };
-    const deployments = client.objects<KubeObject>({ apiVersion: 'apps/v1', kind: 'Deployment' }, 'default', { fieldManager: 'ctl' });
+    const deployments = client.objects<UnstructuredObject>({ apiVersion: 'apps/v1', kind: 'Deployment' }, 'default', { fieldManager: 'ctl' });
     const d = await deployments.apply({ metadata: { name: 'owner' }, spec });
     const cm = await client
       .objects({ apiVersion: 'v1', kind: 'ConfigMap' }, 'default', { fieldManager: 'ctl' })

@@ -78,7 +78,8 @@ function itemElement(key: string, item: JsonMap): PathElement {
 
 /** The parts of an object field ownership is about (the status subresource: only `status`). */
 export function ownedPart(object: KubeObject, options: { readonly hasStatus: boolean; readonly subresource: string | undefined }): JsonMap {
-  if (options.subresource === 'status') return object['status'] === undefined ? {} : { status: object['status'] };
+  const status = (object as { readonly status?: unknown }).status;
+  if (options.subresource === 'status') return status === undefined ? {} : { status };
   const out: JsonMap = {};
   for (const [k, v] of Object.entries(object)) {
     if (k === 'apiVersion' || k === 'kind') continue;
