@@ -124,9 +124,9 @@ export type { MapChange } from './cache/persistent-map.js';
 export type { SyncSource, WaitForCacheSyncOptions } from './informer/wait-for-cache-sync.js';
 export { dropManagedFields } from './informer/drop-managed-fields.js';
 // Waiting on a cache: for a condition, and for this process's own writes (read-your-writes).
-export { until, WaitTimeoutError } from './informer/until.js';
+export { until } from './informer/wait.js';
+export { WaitTimeoutError } from './informer/until.js';
 export type { CacheSource, WaitOptions } from './informer/until.js';
-export { untilCached } from './informer/until-cached.js';
 export type { CachedWrite } from './informer/until-cached.js';
 export { InformerConfigError, InformerError, InformerStartedError, ListenerError } from './informer/informer-errors.js';
 export {

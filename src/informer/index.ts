@@ -108,9 +108,11 @@ export type {
 export {
   WaitTimeoutError,
   storeOf,
-  until,
   waitFor,
 } from './until.js';
+export {
+  until,
+} from './wait.js';
 export type {
   CacheSource,
   WaitOptions,

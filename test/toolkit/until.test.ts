@@ -11,6 +11,7 @@ import { conditions } from '../../src/controller/conditions.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { compareResourceVersions, untilCached } from '../../src/informer/until-cached.js';
 import { until, WaitTimeoutError } from '../../src/informer/until.js';
+import { until as publicUntil } from '../../src/informer/wait.js';
 import { added, deleted, fakeSource, updated } from '../../src/testing/controller-harness.js';
 import { startApiServer, type ApiServer } from '../../src/testing/api-server/start-api-server.js';
 import { marbles } from '../helpers/marbles.js';
@@ -79,6 +80,15 @@ describe('untilCached (marbles)', () => {
       m.expect(untilCached(stuck, pod('8'), { scheduler: m.scheduler, timeoutMs: 3 })).toBeObservable('---#', undefined, new WaitTimeoutError('ns/p at resourceVersion 8', 3));
       const other = fakeSource({ resource: PODS, initial: [pod('9', undefined, 'u2')] });
       m.expect(untilCached(other, { deleted: pod('5') })).toBeObservable('(u|)', { u: undefined });
+    }),
+  );
+
+  it(
+    'the public until is until, with until.cached',
+    marbles((m) => {
+      const source = fakeSource({ resource: PODS, initial: [pod('5', true)] });
+      m.expect(publicUntil(source, 'ns/p', isReady)).toBeObservable('(p|)', { p: pod('5', true) });
+      m.expect(publicUntil.cached(source, pod('5'))).toBeObservable('(p|)', { p: pod('5', true) });
     }),
   );
 
