@@ -120,6 +120,7 @@ export function defineController<T extends KubeObject>(options: ControllerOption
       scheduler,
       ...(options.rateLimiter === undefined ? {} : { rateLimiter: options.rateLimiter }),
       ...(options.reconcileTimeoutMs === undefined ? {} : { reconcileTimeoutMs: options.reconcileTimeoutMs }),
+      ...(options.supersede === true ? { supersede: true } : {}),
       ...(options.shutdownGracePeriodMs === undefined ? {} : { shutdownGracePeriodMs: options.shutdownGracePeriodMs }),
       ...(queueMetrics === undefined ? {} : { metrics: queueMetrics }),
     },

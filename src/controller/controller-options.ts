@@ -78,6 +78,15 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly rateLimiter?: RateLimiter;
   /** How long to wait for the caches to sync before failing; default 120 000 (2 minutes, CR-4). */
   readonly cacheSyncTimeoutMs?: number;
+  /**
+   * Superseding reconciles (default false): a newer event for a key aborts its running reconcile
+   * through `ctx.signal` (reason `ReconcileAbortedError('superseded')`) and runs it again once it
+   * settled, never two at once per key. For level-based, idempotent reconciles that honour
+   * `ctx.signal` (pass it to every client call), e.g. long ones whose input changes while they
+   * run. Not for reconciles whose partial work the next run cannot see (see the work queue's
+   * `supersede`).
+   */
+  readonly supersede?: boolean;
   /** Per-reconcile deadline (CR-3); default none. */
   readonly reconcileTimeoutMs?: number;
   /** On stop, how long running reconciles may finish before being aborted; default 30 000. */
