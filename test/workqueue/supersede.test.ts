@@ -7,7 +7,6 @@ import { defer, finalize, map, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ReconcileAbortedError } from '../../src/workqueue/reconcile-aborted-error.js';
 import type { ReconcileOutcome } from '../../src/workqueue/reconcile-result.js';
-import type { Request } from '../../src/workqueue/request.js';
 import { workQueue, type Reconciler } from '../../src/workqueue/work-queue.js';
 import { controller } from '../../src/controller/controller.js';
 import { fakeSource, updated } from '../../src/testing/controller-harness.js';
@@ -20,7 +19,7 @@ describe('workQueue supersede', () => {
     'matches the marble diagram in its doc comment (an Observable reconcile is unsubscribed at once)',
     marbles((m) => {
       const running: string[] = [];
-      const reconcile: Reconciler = (req: Request) =>
+      const reconcile: Reconciler = () =>
         defer(() => {
           running.push(`start@${m.scheduler.now()}`);
           return timer(6).pipe(finalize(() => running.push(`end@${m.scheduler.now()}`)));
