@@ -22,7 +22,7 @@ describe('workQueue supersede', () => {
       const reconcile: Reconciler = () =>
         defer(() => {
           running.push(`start@${m.scheduler.now()}`);
-          return timer(6).pipe(finalize(() => running.push(`end@${m.scheduler.now()}`)));
+          return timer(6).pipe(map(() => undefined), finalize(() => running.push(`end@${m.scheduler.now()}`)));
         });
       const out = m.cold('-a--a---------').pipe(workQueue(reconcile, { scheduler: m.scheduler, supersede: true }), map(label));
       m.expect(out).toBeObservable('----S-----A---');
