@@ -33,7 +33,7 @@ describe('workQueue supersede', () => {
   it(
     'off by default: the add waits, and the running reconcile finishes',
     marbles((m) => {
-      const reconcile: Reconciler = () => timer(6);
+      const reconcile: Reconciler = () => timer(6).pipe(map(() => undefined));
       const out = m.cold('-a--a---------').pipe(workQueue(reconcile, { scheduler: m.scheduler }), map(label));
       m.expect(out).toBeObservable('-------A-----A');
     }),
@@ -42,7 +42,7 @@ describe('workQueue supersede', () => {
   it(
     'a delayed add (after > 0) does not supersede; other keys are untouched',
     marbles((m) => {
-      const reconcile: Reconciler = () => timer(6);
+      const reconcile: Reconciler = () => timer(6).pipe(map(() => undefined));
       const input = m.cold('-a-bx', { a: 'a', b: 'b', x: { request: 'a', after: 20 } });
       const out = input.pipe(workQueue(reconcile, { scheduler: m.scheduler, supersede: true, concurrency: 2 }), map(label));
       m.expect(out, '^ 40ms !').toBeObservable('-------A-B 20ms A') // due at 24, runs 6;
