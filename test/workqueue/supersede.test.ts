@@ -109,7 +109,7 @@ describe('controller({ supersede: true })', () => {
         supersede: true,
         reconcile: (_req, ctx) =>
           timer(5).pipe(
-            map(() => seen.push(`done rv=${ctx.object?.metadata?.resourceVersion}`)),
+            map(() => void seen.push(`done rv=${ctx.object?.metadata?.resourceVersion}`)),
             finalize(() => ctx.signal.aborted && seen.push(`aborted: ${(ctx.signal.reason as Error).message}`)),
           ),
       });
