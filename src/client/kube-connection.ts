@@ -153,7 +153,8 @@ export class KubeConnection {
     }
   }
 
-  private async requestOnce<T>(request: KubeRequest, signal: AbortSignal | undefined): Promise<T> {
+  /** One attempt of {@link request} (no retries). */
+  protected async requestOnce<T>(request: KubeRequest, signal: AbortSignal | undefined): Promise<T> {
     const { response } = await this.open(request, signal);
     const body = await readBody(response, request, signal);
     const text = body.toString('utf8');

@@ -6,7 +6,7 @@ import * as root from '../../src/index.js';
 import * as operators from '../../operators/index.js';
 import * as testing from '../../src/testing/index.js';
 
-const TEST_ONLY = ['startApiServer', 'InMemoryLeaseApi', 'fakeSource', 'fakeInformer', 'added', 'updated', 'deleted'];
+const TEST_ONLY = ['startApiServer', 'InMemoryLeaseApi', 'fakeSource', 'fakeInformer', 'added', 'updated', 'deleted', 'inProcessCluster', 'virtualTime'];
 const INTERNALS = ['DeltaQueue', 'KeyQueue', 'Listener', 'ListenerBacklog', 'RunnableGroup', 'TokenBucket', 'LruCache', 'WatchLineDecoder', 'counterIn', 'gaugeIn', 'histogramIn'];
 
 describe('public surface', () => {
