@@ -17,7 +17,7 @@ import { EXPIRES_AT } from './ttl-controller.js';
 
 /** A ConfigMap in `default` expiring at virtual time `expiresAt` (ms), or never. */
 function configMap(name: string, expiresAt?: number): KubeObject {
-  const annotations = expiresAt === undefined ? {} : { [EXPIRES_AT]: new Date(expiresAt).toISOString() };
+  const annotations: Record<string, string> = expiresAt === undefined ? {} : { [EXPIRES_AT]: new Date(expiresAt).toISOString() };
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name, annotations } };
 }
 
