@@ -12,7 +12,7 @@ import { virtualTime } from '../../src/testing/virtual-time.js';
 const assertDeepEqual = (actual: unknown, expected: unknown): void => void expect(actual).toEqual(expected);
 let n = 0;
 const name = (): string => `vt-${++n}`;
-const cm = (cmName: string, data: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: cmName, namespace: 'default' }, data });
+const cm = (cmName: string, data: Record<string, string> = {}) => ({ apiVersion: 'v1' as const, kind: 'ConfigMap' as const, metadata: { name: cmName, namespace: 'default' }, data });
 
 describe('virtualTime', () => {
   it('an async reconcile awaiting client calls finishes in the frame its event arrived', async () => {
