@@ -173,8 +173,9 @@ export type { ReflectorMetricsRecorder } from './metrics/reflector-metrics.js';
 
 // Events.
 export { eventRecorder } from './events/event-recorder.js';
-export type { EventRecorder, EventRecorderOptions } from './events/event-recorder.js';
+export type { EventOptions, EventRecorder, EventRecorderOptions } from './events/event-recorder.js';
 export { clientEventsApi } from './events/client-events-api.js';
+export type { ClientEventsApi, ClientEventsApiOptions, EventsApiVersion } from './events/client-events-api.js';
 export type { EventsApi } from './events/events-api.js';
 export type { CoreEvent, EventType, ObjectReference } from './events/core-event.js';
 

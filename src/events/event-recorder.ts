@@ -26,10 +26,21 @@ export interface EventRecorderOptions {
   readonly maxQueued?: number;
 }
 
-/** Records core/v1 Events about objects; writes happen in the background, one at a time. */
+/** Optional parts of an event. */
+export interface EventOptions {
+  /** What was done (or failed), machine-readable (events.k8s.io/v1 `action`); default the reason. */
+  readonly action?: string;
+  /** A second object the event is about (e.g. the pod a ReplicaSet created). */
+  readonly related?: KubeObject | ObjectReference;
+}
+
+/**
+ * Records Events about objects; writes happen in the background, one at a time, as
+ * events.k8s.io/v1 Events (with `series` for repeats) or core/v1 Events, as its `api` writes them.
+ */
 export interface EventRecorder {
   /** Records an event about `object` (an object with apiVersion/kind/metadata, or a reference). */
-  event(object: KubeObject | ObjectReference, type: EventType, reason: string, message: string): void;
+  event(object: KubeObject | ObjectReference, type: EventType, reason: string, message: string, options?: EventOptions): void;
   /** As {@link EventRecorder.event} with annotations on the Event. */
   annotatedEvent(
     object: KubeObject | ObjectReference,
@@ -160,6 +171,7 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
     type: EventType,
     reason: string,
     message: string,
+    extra: EventOptions = {},
   ) => {
     if (stopped) return;
     if (type !== 'Normal' && type !== 'Warning') {
@@ -171,6 +183,7 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
       logger.error('could not construct a reference to the object; will not report event', { reason });
       return;
     }
+    const related = extra.related === undefined ? undefined : referenceOf(extra.related);
     if (pending >= maxQueued) {
       logger.warn('event queue full; dropping event', { reason, object: ref.name });
       return;
@@ -195,13 +208,15 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
       type,
       reportingComponent: options.source.component,
       reportingInstance: options.source.host ?? '',
+      ...(extra.action === undefined ? {} : { action: extra.action }),
+      ...(related === undefined ? {} : { related }),
     };
     pending++;
     queue.next(event);
   };
 
   return {
-    event: (object, type, reason, message) => record(object, undefined, type, reason, message),
+    event: (object, type, reason, message, extra) => record(object, undefined, type, reason, message, extra),
     annotatedEvent: (object, annotations, type, reason, message) => record(object, annotations, type, reason, message),
     flush: () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
     shutdown() {

@@ -28,9 +28,21 @@ export {
   kubeTime,
 } from './event-recorder.js';
 export type {
+  EventOptions,
   EventRecorder,
   EventRecorderOptions,
 } from './event-recorder.js';
 export {
   clientEventsApi,
 } from './client-events-api.js';
+export type {
+  ClientEventsApi,
+  ClientEventsApiOptions,
+  EventsApiVersion,
+} from './client-events-api.js';
+export {
+  fromEventsV1,
+  microTime,
+  seriesPatch,
+  toEventsV1,
+} from './events-v1.js';

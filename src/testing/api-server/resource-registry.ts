@@ -68,7 +68,7 @@ const eventFields: Record<string, FieldGetter> = Object.fromEntries(
   ].map((f) => [f, f === 'source' ? fieldPath('source.component') : fieldPath(f)]),
 );
 
-/** The built-in resources: core/v1, apps/v1, coordination.k8s.io/v1, apiextensions.k8s.io/v1. */
+/** The built-in resources: core/v1, apps/v1, coordination.k8s.io/v1, events.k8s.io/v1, apiextensions.k8s.io/v1. */
 export function builtinResources(): ServedResource[] {
   return [
     builtin('', 'v1', { plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], hasStatus: true, fields: { 'status.phase': fieldPath('status.phase') } }),
@@ -82,6 +82,8 @@ export function builtinResources(): ServedResource[] {
     builtin('apps', 'v1', { plural: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'], hasStatus: true, hasGeneration: true }),
     builtin('apps', 'v1', { plural: 'replicasets', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'], hasStatus: true, hasGeneration: true, fields: { 'status.replicas': fieldPath('status.replicas') } }),
     builtin('coordination.k8s.io', 'v1', { plural: 'leases', kind: 'Lease', namespaced: true }),
+    // Kept apart from core/v1 events here (kube-apiserver serves one store through both APIs).
+    builtin('events.k8s.io', 'v1', { plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] }),
     builtin('apiextensions.k8s.io', 'v1', { plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], hasStatus: true, hasGeneration: true }),
   ];
 }
