@@ -1,7 +1,7 @@
 import type { KubeList, KubeObject } from '../api/kube-object.js';
 import type { ResolvedResourceType, ResourceType } from '../api/resource.js';
 import type { Status } from '../api/status.js';
-import { isExpired } from './api-error.js';
+import { isExpired, isNotFound } from './api-error.js';
 import type { ApplyConfiguration } from './apply-configuration.js';
 import { createOrPatch, createOrUpdate, type CreateOrUpdateResult, type MutateFn } from './create-or-update.js';
 import type { Discovery } from './discovery.js';
@@ -79,6 +79,8 @@ export interface DeleteOptions extends CallOptions {
   /** Delete only if the object still has this uid / resourceVersion (else 409 Conflict). */
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
   readonly dryRun?: boolean;
+  /** Resolve with `undefined` instead of failing with 404 NotFound when the object is already gone (kubectl's `--ignore-not-found`). */
+  readonly ignoreNotFound?: boolean;
 }
 
 /**
@@ -327,9 +329,19 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
 
   /**
    * DELETE an object. Resolves with the object when deletion is pending (finalizers, graceful
-   * deletion) or with the server's success Status.
+   * deletion) or with the server's success Status; with `ignoreNotFound`, with `undefined` when
+   * there was nothing to delete.
    */
-  delete(name: string, options: DeleteOptions = {}): Promise<T | Status> {
+  delete(name: string, options: DeleteOptions & { readonly ignoreNotFound: true }): Promise<T | Status | undefined>;
+  delete(name: string, options?: DeleteOptions): Promise<T | Status>;
+  delete(name: string, options: DeleteOptions = {}): Promise<T | Status | undefined> {
+    if (options.ignoreNotFound === true) {
+      const { ignoreNotFound: _ignore, ...rest } = options;
+      return this.delete(name, rest).catch((err: unknown) => {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      });
+    }
     const body = {
       apiVersion: 'v1',
       kind: 'DeleteOptions',
