@@ -16,6 +16,13 @@ export interface RetryPolicy {
   readonly maxDelayMs?: number;
   /** HTTP statuses retried; default 429, 503 and 504. */
   readonly statusCodes?: readonly number[];
+  /**
+   * Random extra wait, as a fraction of each delay (`[d, d·(1+jitter))`), so clients refused
+   * together do not come back together; default 0.2. 0 for exact delays.
+   */
+  readonly jitter?: number;
+  /** Jitter source in [0, 1); default `Math.random`. */
+  readonly random?: () => number;
 }
 
 /** The policy with every default filled in. */
@@ -28,6 +35,8 @@ export const DEFAULT_RETRY_POLICY: ResolvedRetryPolicy = Object.freeze({
   factor: 2,
   maxDelayMs: 30_000,
   statusCodes: Object.freeze([429, 503, 504]),
+  jitter: 0.2,
+  random: Math.random,
 });
 
 /** `policy` with defaults, or undefined when retries are off. */
@@ -43,8 +52,9 @@ export function resolveRetryPolicy(policy: RetryPolicy | false | undefined): Res
  * - only an {@link ApiError} whose status is in `statusCodes`, and only while attempts are left;
  * - a POST only on 429: the server refused it before acting on it, whereas after a 503 or 504 a
  *   create may have happened (retrying it blindly could create twice, or fail with AlreadyExists);
- * - the delay is the exponential backoff or the server's `Retry-After`, whichever is longer;
- *   a `Retry-After` beyond `maxDelayMs` is not waited for (the error is returned).
+ * - the delay is the exponential backoff or the server's `Retry-After`, whichever is longer,
+ *   plus up to `jitter` of it; a `Retry-After` beyond `maxDelayMs` is not waited for (the error
+ *   is returned).
  */
 export function retryDelayMs(policy: ResolvedRetryPolicy, error: unknown, method: string, attempt: number): number | undefined {
   if (!(error instanceof ApiError) || attempt >= policy.maxAttempts) return undefined;
@@ -53,7 +63,8 @@ export function retryDelayMs(policy: ResolvedRetryPolicy, error: unknown, method
   const backoff = Math.min(policy.maxDelayMs, policy.initialDelayMs * policy.factor ** (attempt - 1));
   const serverAsked = (error.retryAfterSeconds ?? 0) * 1000;
   if (serverAsked > policy.maxDelayMs) return undefined;
-  return Math.max(backoff, serverAsked);
+  const delay = Math.max(backoff, serverAsked);
+  return policy.jitter > 0 ? delay + delay * policy.jitter * policy.random() : delay;
 }
 
 /**

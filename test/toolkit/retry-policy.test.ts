@@ -16,7 +16,11 @@ const failure = (code: number, retryAfterSeconds?: number): ApiError =>
   new ApiError({ code }, retryAfterSeconds === undefined ? { code } : { code, retryAfterSeconds });
 
 describe('retryDelayMs', () => {
-  const p = DEFAULT_RETRY_POLICY;
+  const p = { ...DEFAULT_RETRY_POLICY, jitter: 0 };
+  it('adds up to `jitter` of the delay at random', () => {
+    expect(retryDelayMs({ ...DEFAULT_RETRY_POLICY, random: () => 0.5 }, failure(503), 'GET', 1)).toBe(550);
+    expect(retryDelayMs({ ...DEFAULT_RETRY_POLICY, jitter: 1, random: () => 0.99 }, failure(429, 1), 'POST', 1)).toBe(1990);
+  });
   it('backs off exponentially on 429, 503 and 504, for at most maxAttempts attempts', () => {
     expect([1, 2, 3, 4].map((a) => retryDelayMs(p, failure(503), 'GET', a))).toEqual([500, 1000, 2000, 4000]);
     expect(retryDelayMs(p, failure(504), 'PUT', 1)).toBe(500);
@@ -49,7 +53,8 @@ describe('request retries against the embedded API server', () => {
       return asyncScheduler.schedule(work as never, 1);
     },
   };
-  const clientWith = (options: KubeConnectionOptions): KubeClient => KubeClient.fromKubeConfig(server.kubeConfig, options);
+  const clientWith = (options: KubeConnectionOptions): KubeClient =>
+    KubeClient.fromKubeConfig(server.kubeConfig, { ...options, ...(options.retry === false ? {} : { retry: { jitter: 0, ...options.retry } }) });
 
   beforeAll(async () => {
     server = await startApiServer();
