@@ -13,7 +13,7 @@ export interface InProcessClusterOptions {
   readonly scheduler?: SchedulerLike;
   /** Delay between a write and its watch event (the cache lag of a real cluster); default 0 (the next turn of the scheduler). */
   readonly watchLatencyMs?: number;
-  /** The client's retry policy (default the client's: on). */
+  /** The client's retry policy; default the client's, without jitter (so runs repeat to the frame). */
   readonly retry?: RetryPolicy | false;
   /** Namespaces created at start; default `default`, `kube-system`, `kube-public`, `kube-node-lease`. */
   readonly namespaces?: readonly string[];
@@ -70,7 +70,7 @@ export function inProcessCluster(options: InProcessClusterOptions = {}): InProce
   const connection = new InProcessConnection(core, {
     scheduler,
     ...(options.watchLatencyMs === undefined ? {} : { watchLatencyMs: options.watchLatencyMs }),
-    ...(options.retry === undefined ? {} : { retry: options.retry }),
+    retry: options.retry ?? { jitter: 0 },
   });
   const client = new KubeClient(connection);
   const { direct } = core;

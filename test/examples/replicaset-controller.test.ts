@@ -50,7 +50,7 @@ describe('replicaset-controller example against the embedded API server', () => 
   });
 
   it('recorded Events for its creates and deletes through the manager\'s recorder', () => {
-    const reasons = (server.list('v1', 'Event', 'default') as { reason?: string }[]).map((e) => e.reason);
+    const reasons = (server.list('events.k8s.io/v1', 'Event', 'default') as { reason?: string }[]).map((e) => e.reason); // events.k8s.io/v1 where served
     expect(reasons).toEqual(expect.arrayContaining(['SuccessfulCreate', 'SuccessfulDelete']));
   });
 
