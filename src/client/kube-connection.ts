@@ -36,7 +36,7 @@ export interface KubeConnectionOptions {
   readonly scheduler?: SchedulerLike;
   /**
    * Retries of `request()` answered 429, 503 or 504 (with backoff, honouring `Retry-After`; a POST
-   * only on 429). Default {@link DEFAULT_RETRY_POLICY}; `false` turns retries off. Streams
+   * only on 429). Default `DEFAULT_RETRY_POLICY` (5 attempts, 500 ms doubling, at most 30 s, jittered); `false` turns retries off. Streams
    * (watches) are never retried here.
    */
   readonly retry?: RetryPolicy | false;

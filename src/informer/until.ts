@@ -6,7 +6,7 @@ import { metaNamespaceKey, type ObjectKey } from '../cache/keys.js';
 import type { Store } from '../cache/store.js';
 import { InformerError } from './informer-errors.js';
 
-/** A wait ({@link until}, {@link untilCached}) did not see what it waited for in time. */
+/** A wait (`until`, `until.cached`) did not see what it waited for in time. */
 export class WaitTimeoutError extends InformerError {
   static override readonly code: string = 'INFORMER_WAIT_TIMEOUT';
   static override readonly layer: ErrorLayer = 'informer';
@@ -30,7 +30,7 @@ export type CacheSource<T extends KubeObject = KubeObject> =
   | { readonly store: Store<T>; register(): { readonly events$: Observable<InformerEvent<T>> } }
   | Store<T>;
 
-/** Options of {@link until} and {@link untilCached}. Durations in ms. */
+/** Options of `until` and `until.cached`. Durations in ms. */
 export interface WaitOptions {
   /** Error with {@link WaitTimeoutError} after this long; default: wait forever. */
   readonly timeoutMs?: number;
