@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery.js';
 import type { Faults } from './faults.js';
-import { isTrue, optionalInt, parseJsonBody, readBody, sendJson, sendStatus } from './http-io.js';
+import { isTrue, optionalInt, parseBody, readBody, sendJson, sendStatus } from './http-io.js';
+import { negotiate, PROTOBUF } from './protobuf/negotiation.js';
 import { listJson, listPage } from './list-operation.js';
 import type { DeleteOptions, ObjectService } from './object-service.js';
 import { openApiV3Document, openApiV3Index } from './openapi.js';
@@ -40,6 +41,7 @@ export class RequestHandler {
 
   /** Handles one HTTP request; never throws. */
   handle(req: IncomingMessage, res: ServerResponse): void {
+    negotiate(res, req.headers.accept);
     this.serve(req, res).catch((e: unknown) => {
       if (e instanceof StatusError) sendStatus(res, e);
       else sendStatus(res, new StatusError(failure(500, 'InternalError', `Internal error occurred: ${e instanceof Error ? e.message : String(e)}`)));
@@ -115,7 +117,7 @@ export class RequestHandler {
     if (t.namespace !== undefined && !r.namespaced) throw unknownPath();
     if (t.subresource !== undefined && !(t.subresource === 'status' && r.hasStatus)) throw unknownPath();
     const bodyType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
-    if ((method === 'POST' || method === 'PUT') && bodyType !== '' && bodyType !== 'application/json' && bodyType !== '*/*') {
+    if ((method === 'POST' || method === 'PUT') && bodyType !== '' && bodyType !== 'application/json' && bodyType !== '*/*' && !(bodyType === PROTOBUF && !r.custom)) {
       req.resume();
       throw unsupportedMediaType(bodyType);
     }
@@ -145,14 +147,14 @@ export class RequestHandler {
     const version = t.version;
     if (t.name === undefined) {
       if (method !== 'POST') throw methodNotAllowed(method);
-      const obj = this.service.decode(r, version, parseJsonBody(raw, r));
+      const obj = this.service.decode(r, version, parseBody(raw, contentType, r));
       return sendJson(res, 201, this.service.create(r, t.namespace, obj).json);
     }
     if (method === 'POST') throw methodNotAllowed(method);
     const sub = t.subresource === 'status' ? 'status' : undefined;
     switch (method) {
       case 'PUT': {
-        const obj = this.service.decode(r, version, parseJsonBody(raw, r));
+        const obj = this.service.decode(r, version, parseBody(raw, contentType, r));
         return sendJson(res, 200, this.service.update(r, t.namespace, t.name, obj, sub).json);
       }
       case 'PATCH':
@@ -163,7 +165,7 @@ export class RequestHandler {
         return sendJson(res, 200, patchObject(this.service, t, contentType, raw, sub).json);
       case 'DELETE': {
         if (sub !== undefined) throw methodNotAllowed(method);
-        const opts = raw.length > 0 ? (parseJsonBody(raw, undefined) as DeleteOptions) : {};
+        const opts = raw.length > 0 ? (parseBody(raw, contentType, undefined) as DeleteOptions) : {};
         const { entry, deleted } = this.service.delete(r, t.namespace, t.name, typeof opts === 'object' && opts !== null ? opts : {});
         if (!deleted || r.custom || r.plural === 'pods' || r.plural === 'namespaces') return sendJson(res, 200, entry.json);
         const uid = entry.object.metadata?.uid;
