@@ -1,15 +1,16 @@
+import { EMULATED_VERSION } from './builtin-resources.js';
 import type { ResourceRegistry, ResourceType } from './resource-registry.js';
 import { apiVersionOf } from './resource-registry.js';
 
 /** The Kubernetes version the embedded server reports at `/version`. */
 export const SERVER_VERSION = {
-  major: '1',
-  minor: '32',
-  gitVersion: 'v1.32.0-rxkube',
+  major: EMULATED_VERSION.major,
+  minor: EMULATED_VERSION.minor,
+  gitVersion: `${EMULATED_VERSION.gitVersion}+rxkube`,
   gitCommit: '0000000000000000000000000000000000000000',
   gitTreeState: 'clean',
   buildDate: '2026-01-01T00:00:00Z',
-  goVersion: 'go1.23',
+  goVersion: 'go1.15.5',
   compiler: 'gc',
   platform: 'linux/amd64',
 } as const;
@@ -51,7 +52,7 @@ function entries(r: ResourceType): object[] {
     singularName: r.singular,
     namespaced: r.namespaced,
     kind: r.kind,
-    verbs: ALL_VERBS,
+    verbs: r.verbs ?? ALL_VERBS,
     ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
     ...(r.categories.length > 0 ? { categories: r.categories } : {}),
   };

@@ -5,7 +5,7 @@ import { isTrue, optionalInt, parseBody, readBody, sendJson, sendStatus } from '
 import { negotiate, PROTOBUF } from './protobuf/negotiation.js';
 import { listJson, listPage } from './list-operation.js';
 import type { DeleteOptions, ObjectService } from './object-service.js';
-import { openApiV3Document, openApiV3Index } from './openapi.js';
+import { openApiV2Document, openApiV3Document, openApiV3Index } from './openapi.js';
 import { patchObject, serverSideApply } from './patch-request.js';
 import type { RequestLog } from './request-log.js';
 import { requestSelectors } from './request-selectors.js';
@@ -22,6 +22,15 @@ export interface HandlerSettings {
   readonly maxBodyBytes: number;
   readonly bookmarkIntervalMs: number;
   readonly defaultWatchTimeoutSeconds: number | undefined;
+}
+
+/** `/openapi/v2` is JSON; a client asking for the protobuf form only (gnostic) gets 406, as from a server without it. */
+function sendOpenApiV2(req: IncomingMessage, res: ServerResponse, doc: object): void {
+  const accept = req.headers.accept ?? '';
+  if (accept !== '' && !accept.includes('json') && !accept.includes('*/*')) {
+    return sendJson(res, 406, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'only application/json is served', reason: 'NotAcceptable', code: 406 });
+  }
+  sendJson(res, 200, doc);
 }
 
 function sleep(ms: number): Promise<void> {
@@ -98,6 +107,7 @@ export class RequestHandler {
       }
       case 'openapi': {
         if (url.pathname === '/openapi/v3' || url.pathname === '/openapi/v3/') return sendJson(res, 200, openApiV3Index(this.registry));
+        if (url.pathname === '/openapi/v2') return sendOpenApiV2(req, res, openApiV2Document(this.registry));
         const doc = url.pathname.startsWith('/openapi/v3/') ? openApiV3Document(this.registry, url.pathname.slice('/openapi/v3/'.length)) : undefined;
         if (doc === undefined) throw unknownPath();
         return sendJson(res, 200, doc);

@@ -1,0 +1,86 @@
+/**
+ * kubectl's typed generators (`create namespace|configmap|secret|deployment|job`, `run`, `expose`)
+ * send protobuf bodies and ask for protobuf answers: the embedded server speaks Kubernetes protobuf.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+
+const run = promisify(execFile);
+const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
+if (!hasKubectl) console.warn('\n!!! kubectl NOT FOUND on PATH: the kubectl generator tests are SKIPPED. !!!\n');
+
+describe.skipIf(!hasKubectl)('kubectl generators (protobuf) against the embedded API server', () => {
+  let server: ApiServer;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  const kubectl = async (...args: string[]) => (await run('kubectl', args, { env, timeout: 30_000 })).stdout;
+
+  beforeAll(async () => {
+    server = await startApiServer({ token: true, tls: true });
+    dir = await mkdtemp(join(tmpdir(), 'rxkube-kubectl-gen-'));
+    await server.writeKubeconfig(join(dir, 'kubeconfig'));
+    env = { ...process.env, KUBECONFIG: join(dir, 'kubeconfig'), HOME: dir, KUBECACHEDIR: join(dir, 'cache') };
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('create namespace', async () => {
+    expect(await kubectl('create', 'namespace', 'team-a')).toContain('namespace/team-a created');
+    expect(server.get('v1', 'Namespace', 'team-a')?.metadata?.uid).toBeTruthy();
+  });
+
+  it('create configmap and secret generic', async () => {
+    expect(await kubectl('create', 'configmap', 'cfg', '-n', 'team-a', '--from-literal=color=blue', '--from-literal=size=L')).toContain('configmap/cfg created');
+    expect(server.get('v1', 'ConfigMap', 'cfg', 'team-a')?.['data']).toEqual({ color: 'blue', size: 'L' });
+    expect(await kubectl('create', 'secret', 'generic', 'pw', '-n', 'team-a', '--from-literal=password=s3cr3t')).toContain('secret/pw created');
+    const secret = server.get('v1', 'Secret', 'pw', 'team-a') as { data: Record<string, string>; type: string };
+    expect(Buffer.from(secret.data['password'] ?? '', 'base64').toString()).toBe('s3cr3t');
+  });
+
+  it('create deployment, then expose it', async () => {
+    expect(await kubectl('create', 'deployment', 'web', '-n', 'team-a', '--image=nginx:1.27', '--replicas=2', '--port=8080')).toContain('deployment.apps/web created');
+    const d = server.get('apps/v1', 'Deployment', 'web', 'team-a') as { spec: { replicas: number; selector: unknown; template: { spec: { containers: { image: string; ports: unknown[] }[] } } } };
+    expect(d.spec.replicas).toBe(2);
+    expect(d.spec.selector).toEqual({ matchLabels: { app: 'web' } });
+    expect(d.spec.template.spec.containers[0]?.image).toBe('nginx:1.27');
+    expect(d.spec.template.spec.containers[0]?.ports).toEqual([{ containerPort: 8080 }]);
+    expect(await kubectl('expose', 'deployment', 'web', '-n', 'team-a', '--port=80', '--target-port=8080')).toContain('service/web exposed');
+    const svc = server.get('v1', 'Service', 'web', 'team-a') as { spec: { ports: { port: number; targetPort: number }[]; selector: unknown } };
+    expect(svc.spec.selector).toEqual({ app: 'web' });
+    expect(svc.spec.ports[0]).toMatchObject({ port: 80, targetPort: 8080 });
+  });
+
+  it('create job', async () => {
+    expect(await kubectl('create', 'job', 'once', '-n', 'team-a', '--image=busybox', '--', 'echo', 'hi')).toContain('job.batch/once created');
+    const job = server.get('batch/v1', 'Job', 'once', 'team-a') as { spec: { template: { spec: { containers: { command: string[] }[] } } } };
+    expect(job.spec.template.spec.containers[0]?.command).toEqual(['echo', 'hi']);
+  });
+
+  it('run a pod', async () => {
+    expect(await kubectl('run', 'solo', '-n', 'team-a', '--image=nginx', '--labels=app=solo', '--env=A=1')).toContain('pod/solo created');
+    const pod = server.get('v1', 'Pod', 'solo', 'team-a') as { metadata: { labels: unknown }; spec: { containers: { env: unknown }[] } };
+    expect(pod.metadata.labels).toEqual({ app: 'solo' });
+    expect(pod.spec.containers[0]?.env).toEqual([{ name: 'A', value: '1' }]);
+  });
+
+  it('explain reads the OpenAPI schemas; api-resources lists every built-in resource', async () => {
+    expect(await kubectl('explain', 'pods.spec.restartPolicy')).toMatch(/Restart policy for all containers/);
+    expect(await kubectl('explain', 'deployment.spec.strategy')).toMatch(/DeploymentStrategy/);
+    const resources = await kubectl('api-resources', '--no-headers');
+    for (const name of ['statefulsets', 'daemonsets', 'cronjobs', 'endpoints', 'ingresses', 'persistentvolumeclaims', 'endpointslices', 'clusterroles']) {
+      expect(resources).toMatch(new RegExp(`^${name}\\s`, 'm'));
+    }
+  });
+
+  it('get -o yaml reads the same objects back', async () => {
+    const cm = JSON.parse(await kubectl('get', 'configmap', 'cfg', '-n', 'team-a', '-o', 'json')) as { data: unknown };
+    expect(cm.data).toEqual({ color: 'blue', size: 'L' });
+  });
+});
