@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global console, process */
 // Generates the embedded API server's Kubernetes data from a Kubernetes source tree (for example
 // the one `apt-get source kubernetes` unpacks):
 //
@@ -59,7 +60,7 @@ for (const f of protoFiles) {
     for (let m; (m = structRe.exec(go)); ) {
       const msg = `${pkg}.${m[1]}`;
       for (const line of m[2].split('\n')) {
-        const fm = /^\s*(?:(\w+)\s+)?([*\[\]\w.]+)\s+`([^`]*)`/.exec(line);
+        const fm = /^\s*(?:(\w+)\s+)?([*[\]\w.]+)\s+`([^`]*)`/.exec(line);
         if (!fm) continue;
         const type = fm[2];
         const tag = fm[3];

@@ -21,7 +21,7 @@ describe.skipIf(!hasKubectl)('kubectl generators (protobuf) against the embedded
   const kubectl = async (...args: string[]) => (await run('kubectl', args, { env, timeout: 30_000 })).stdout;
 
   beforeAll(async () => {
-    server = await startApiServer({ token: true, tls: true });
+    server = await startApiServer({ token: true, tls: true, strict: true });
     dir = await mkdtemp(join(tmpdir(), 'rxkube-kubectl-gen-'));
     await server.writeKubeconfig(join(dir, 'kubeconfig'));
     env = { ...process.env, KUBECONFIG: join(dir, 'kubeconfig'), HOME: dir, KUBECACHEDIR: join(dir, 'cache') };
@@ -42,6 +42,7 @@ describe.skipIf(!hasKubectl)('kubectl generators (protobuf) against the embedded
     expect(await kubectl('create', 'secret', 'generic', 'pw', '-n', 'team-a', '--from-literal=password=s3cr3t')).toContain('secret/pw created');
     const secret = server.get('v1', 'Secret', 'pw', 'team-a') as { data: Record<string, string>; type: string };
     expect(Buffer.from(secret.data['password'] ?? '', 'base64').toString()).toBe('s3cr3t');
+    expect(secret.type).toBe('Opaque');
   });
 
   it('create deployment, then expose it', async () => {
@@ -50,11 +51,12 @@ describe.skipIf(!hasKubectl)('kubectl generators (protobuf) against the embedded
     expect(d.spec.replicas).toBe(2);
     expect(d.spec.selector).toEqual({ matchLabels: { app: 'web' } });
     expect(d.spec.template.spec.containers[0]?.image).toBe('nginx:1.27');
-    expect(d.spec.template.spec.containers[0]?.ports).toEqual([{ containerPort: 8080 }]);
+    expect(d.spec.template.spec.containers[0]?.ports).toEqual([{ containerPort: 8080, protocol: 'TCP' }]);
     expect(await kubectl('expose', 'deployment', 'web', '-n', 'team-a', '--port=80', '--target-port=8080')).toContain('service/web exposed');
     const svc = server.get('v1', 'Service', 'web', 'team-a') as { spec: { ports: { port: number; targetPort: number }[]; selector: unknown } };
     expect(svc.spec.selector).toEqual({ app: 'web' });
-    expect(svc.spec.ports[0]).toMatchObject({ port: 80, targetPort: 8080 });
+    expect(svc.spec.ports[0]).toMatchObject({ port: 80, targetPort: 8080, protocol: 'TCP' });
+    expect((svc.spec as { clusterIP?: string }).clusterIP).toMatch(/^10\.(9[6-9]|1[01]\d)\./);
   });
 
   it('create job', async () => {

@@ -58,6 +58,8 @@ export class ObjectService {
       readonly requireNamespace: boolean;
       /** Admission on create (e.g. CRD validation and status); may throw a StatusError. */
       readonly admitCreate?: (r: ResourceType, obj: KubeObject) => KubeObject;
+      /** Admission on update of the main resource (defaults, validation against the stored object); may throw. */
+      readonly admitUpdate?: (r: ResourceType, obj: KubeObject, old: KubeObject) => KubeObject;
     },
   ) {}
 
@@ -236,6 +238,7 @@ export class ObjectService {
         if (old['status'] !== undefined) next['status'] = old['status'];
         else delete next['status'];
       }
+      if (this.options.admitUpdate !== undefined) next = { ...this.options.admitUpdate(r, next as KubeObject, old) };
       if (r.hasGeneration && specPart(next as KubeObject) !== specPart(old)) {
         newMeta['generation'] = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
       }

@@ -5,6 +5,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { KubeObject } from '../../api/kube-object.js';
 import type { KubeConfigLike } from '../../client/kube-config-like.js';
+import { BuiltinAdmission } from './admission/index.js';
 import { CRD_RESOURCE_ID, CrdController } from './crd-controller.js';
 import { Faults } from './faults.js';
 import { kubeConfigObject, kubeconfigYaml } from './kubeconfig.js';
@@ -37,6 +38,13 @@ export interface ApiServerOptions {
   readonly defaultWatchTimeoutSeconds?: number;
   /** Refuse namespaced creates in a namespace that does not exist (404), as kube-apiserver. Default true. */
   readonly requireNamespace?: boolean;
+  /**
+   * Defaulting and validation of the built-in kinds as kube-apiserver 1.20 (pod, workload, service,
+   * secret… defaults; 422 Invalid with field causes; immutable fields). Default false: objects are
+   * stored as sent, so minimal test fixtures (a pod without containers) are accepted. The
+   * `rxkube-apiserver` command line turns it on unless `--lenient` is given.
+   */
+  readonly strict?: boolean;
   /** Namespaces created at start. Default `default`, `kube-system`, `kube-public`, `kube-node-lease`. */
   readonly namespaces?: readonly string[];
   /** How many request records `requests` keeps (the newest). Default 200000. */
@@ -146,9 +154,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const registry = new ResourceRegistry();
   const hub = new WatchHub(store);
   const crds = new CrdController(registry, store, hub);
+  const admission = options.strict === true ? new BuiltinAdmission(store) : undefined;
   const service = new ObjectService(store, {
     requireNamespace: options.requireNamespace ?? true,
-    admitCreate: (r, obj) => (resourceId(r) === CRD_RESOURCE_ID ? crds.admitCreate(r, obj) : obj),
+    admitCreate: (r, obj) => (resourceId(r) === CRD_RESOURCE_ID ? crds.admitCreate(r, obj) : admission !== undefined ? admission.admitCreate(r, obj) : obj),
+    ...(admission !== undefined ? { admitUpdate: (r: ResourceType, obj: KubeObject, old: KubeObject) => admission.admitUpdate(r, obj, old) } : {}),
   });
   const requests = new RequestLog(options.requestLogLimit);
   const sockets = new Set<Socket>();
