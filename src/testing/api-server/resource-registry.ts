@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../api/kube-object.js';
 import { compareVersions, openApiResources } from './builtin-resources.js';
+import type { PrinterColumn, SchemaNode } from './crd-schema.js';
 import { COMMON_FIELDS, fieldPath, type FieldGetter } from './field-selector.js';
 
 /** A resource type the embedded server serves. */
@@ -24,6 +25,10 @@ export interface ResourceType {
   readonly fields: Readonly<Record<string, FieldGetter>>;
   /** Discovery verbs, when not the full set (e.g. componentstatuses: get, list). */
   readonly verbs?: readonly string[];
+  /** Custom resources: the structural schema of each version (`openAPIV3Schema`). */
+  readonly schemas?: Readonly<Record<string, SchemaNode>>;
+  /** Custom resources: the `additionalPrinterColumns` of each version. */
+  readonly printerColumns?: Readonly<Record<string, readonly PrinterColumn[]>>;
 }
 
 /** `group/plural` — the storage id of a resource (core group is ''). */
@@ -109,6 +114,8 @@ interface CrdVersion {
   readonly served?: boolean;
   readonly storage?: boolean;
   readonly subresources?: { readonly status?: unknown };
+  readonly schema?: { readonly openAPIV3Schema?: SchemaNode };
+  readonly additionalPrinterColumns?: readonly PrinterColumn[];
 }
 
 interface CrdSpec {
@@ -162,6 +169,8 @@ export function resourceFromCrd(crd: KubeObject): ResourceType {
     hasGeneration: true,
     custom: true,
     fields: COMMON_FIELDS,
+    schemas: Object.fromEntries(versions.flatMap((v) => (v.schema?.openAPIV3Schema !== undefined ? [[v.name ?? '', v.schema.openAPIV3Schema]] : []))),
+    printerColumns: Object.fromEntries(versions.flatMap((v) => (v.additionalPrinterColumns !== undefined ? [[v.name ?? '', v.additionalPrinterColumns]] : []))),
   };
 }
 

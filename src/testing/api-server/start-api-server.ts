@@ -7,6 +7,7 @@ import type { KubeObject } from '../../api/kube-object.js';
 import type { KubeConfigLike } from '../../client/kube-config-like.js';
 import { BuiltinAdmission } from './admission/index.js';
 import { CRD_RESOURCE_ID, CrdController } from './crd-controller.js';
+import { admitCustomResource } from './crd-schema.js';
 import { Faults } from './faults.js';
 import { kubeConfigObject, kubeconfigYaml } from './kubeconfig.js';
 import { objectKey, ObjectStore } from './object-store.js';
@@ -14,7 +15,7 @@ import { ObjectService, type DeleteOptions } from './object-service.js';
 import { RequestHandler } from './request-handler.js';
 import { RequestLog } from './request-log.js';
 import { resourceId, ResourceRegistry, type ResourceType } from './resource-registry.js';
-import { StatusError } from './status-error.js';
+import { invalid, StatusError } from './status-error.js';
 import { generateTlsMaterial } from './tls-certificate.js';
 import { WatchHub } from './watch-hub.js';
 
@@ -133,6 +134,18 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/** Defaults, prunes and validates a custom resource against its CRD version's structural schema. */
+function admitCustom(r: ResourceType, obj: KubeObject): KubeObject {
+  const apiVersion = obj.apiVersion ?? '';
+  const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
+  const schema = r.schemas?.[version];
+  if (schema === undefined) return obj;
+  const copy = structuredClone(obj) as Record<string, unknown>;
+  const causes = admitCustomResource(copy, schema);
+  if (causes.length > 0) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', causes);
+  return copy as KubeObject;
+}
+
 /**
  * Starts an in-process Kubernetes API server on loopback that speaks kube-apiserver's HTTP
  * protocol (CRUD, lists with paging and selectors, watches with bookmarks, Status errors), for
@@ -157,8 +170,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const admission = options.strict === true ? new BuiltinAdmission(store) : undefined;
   const service = new ObjectService(store, {
     requireNamespace: options.requireNamespace ?? true,
-    admitCreate: (r, obj) => (resourceId(r) === CRD_RESOURCE_ID ? crds.admitCreate(r, obj) : admission !== undefined ? admission.admitCreate(r, obj) : obj),
-    ...(admission !== undefined ? { admitUpdate: (r: ResourceType, obj: KubeObject, old: KubeObject) => admission.admitUpdate(r, obj, old) } : {}),
+    admitCreate: (r, obj) => {
+      if (resourceId(r) === CRD_RESOURCE_ID) return crds.admitCreate(r, obj);
+      if (r.custom) return admitCustom(r, obj);
+      return admission !== undefined ? admission.admitCreate(r, obj) : obj;
+    },
+    admitUpdate: (r, obj, old) => {
+      if (r.custom) return admitCustom(r, obj);
+      return admission !== undefined ? admission.admitUpdate(r, obj, old) : obj;
+    },
   });
   const requests = new RequestLog(options.requestLogLimit);
   const sockets = new Set<Socket>();

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../api/kube-object.js';
+import { jsonPathValue, type PrinterColumn } from './crd-schema.js';
 import type { ResourceType } from './resource-registry.js';
 
 /** One column of a `meta.k8s.io/v1 Table`. */
@@ -6,7 +7,9 @@ interface Column {
   readonly name: string;
   readonly type: 'string' | 'integer' | 'date';
   readonly format?: string;
-  readonly cell: (o: Record<string, unknown>, now: number) => string | number;
+  readonly priority?: number;
+  readonly description?: string;
+  readonly cell: (o: Record<string, unknown>, now: number) => string | number | boolean | null;
 }
 
 type Obj = Record<string, unknown>;
@@ -110,7 +113,20 @@ const COLUMNS: Readonly<Record<string, readonly Column[]>> = {
   'coordination.k8s.io/leases': [NAME, { name: 'Holder', type: 'string', cell: (o) => str(o, 'spec.holderIdentity', '') }, AGE],
 };
 
+/** A custom printer column's cell: dates as ages, missing values as null (kubectl prints <none>). */
+function printerCell(c: PrinterColumn, o: Obj, now: number): string | number | boolean | null {
+  const v = jsonPathValue(o, c.jsonPath);
+  if (v === undefined || v === null) return null;
+  if (c.type === 'date' && typeof v === 'string') return Number.isNaN(Date.parse(v)) ? '<unknown>' : humanDuration(now - Date.parse(v));
+  if (typeof v === 'object') return JSON.stringify(v);
+  return v as string | number | boolean;
+}
+
 function columnsFor(r: ResourceType): readonly Column[] {
+  const custom = r.printerColumns?.[r.versions[0] ?? ''];
+  if (custom !== undefined && custom.length > 0) {
+    return [NAME, ...custom.map((c): Column => ({ name: c.name, type: (c.type === 'date' ? 'date' : c.type) as Column['type'], ...(c.format !== undefined ? { format: c.format } : {}), priority: c.priority ?? 0, description: c.description ?? '', cell: (o, now) => printerCell(c, o, now) }))];
+  }
   return COLUMNS[`${r.group}/${r.plural}`] ?? [NAME, AGE];
 }
 
@@ -120,7 +136,7 @@ export function wantsTable(accept: string | undefined): boolean {
 }
 
 function columnDefinitions(r: ResourceType): object[] {
-  return columnsFor(r).map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: '', priority: 0 }));
+  return columnsFor(r).map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 }));
 }
 
 function row(r: ResourceType, o: KubeObject, includeObject: string, now: number): object {
