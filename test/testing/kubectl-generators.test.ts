@@ -81,6 +81,13 @@ describe.skipIf(!hasKubectl)('kubectl generators (protobuf) against the embedded
     }
   });
 
+  it('get prints kubectl tables, -o wide included', async () => {
+    expect(await kubectl('get', 'svc', '-n', 'team-a')).toMatch(/^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nweb\s+ClusterIP\s+10\.\d+\.\d+\.\d+\s+<none>\s+80\/TCP\s+\d+s\n$/);
+    expect(await kubectl('get', 'pods', '-n', 'team-a', '-o', 'wide')).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES\nsolo\s+0\/1\s+Pending\s+0\s+\d+s\s+<none>\s+<none>\s+<none>\s+<none>\n$/);
+    expect(await kubectl('get', 'deploy', '-n', 'team-a', '-o', 'wide')).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\s+CONTAINERS\s+IMAGES\s+SELECTOR\nweb\s+0\/2\s+0\s+0\s+\d+s\s+nginx\s+nginx:1\.27\s+app=web\n$/);
+    expect(await kubectl('get', 'jobs', '-n', 'team-a')).toMatch(/^NAME\s+COMPLETIONS\s+DURATION\s+AGE\nonce\s+0\/1\s+\d+s\n$/);
+  });
+
   it('get -o yaml reads the same objects back', async () => {
     const cm = JSON.parse(await kubectl('get', 'configmap', 'cfg', '-n', 'team-a', '-o', 'json')) as { data: unknown };
     expect(cm.data).toEqual({ color: 'blue', size: 'L' });

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../api/kube-object.js';
 import { jsonPathValue, type PrinterColumn } from './crd-schema.js';
 import type { ResourceType } from './resource-registry.js';
+import { EXTRA_COLUMNS, MORE_COLUMNS } from './table-columns.js';
 
 /** One column of a `meta.k8s.io/v1 Table`. */
 interface Column {
@@ -127,7 +128,17 @@ function columnsFor(r: ResourceType): readonly Column[] {
   if (custom !== undefined && custom.length > 0) {
     return [NAME, ...custom.map((c): Column => ({ name: c.name, type: (c.type === 'date' ? 'date' : c.type) as Column['type'], ...(c.format !== undefined ? { format: c.format } : {}), priority: c.priority ?? 0, description: c.description ?? '', cell: (o, now) => printerCell(c, o, now) }))];
   }
-  return COLUMNS[`${r.group}/${r.plural}`] ?? [NAME, AGE];
+  const id = `${r.group}/${r.plural}`;
+  const base = COLUMNS[id];
+  if (base === undefined) {
+    const more = MORE_COLUMNS[id];
+    // Events list with Last Seen first and the name as a wide column, as kubectl shows them.
+    if (more !== undefined) return id === '/events' ? more : [NAME, ...more];
+    return [NAME, AGE];
+  }
+  const extra = EXTRA_COLUMNS[id];
+  if (extra === undefined) return base;
+  return [...base.slice(0, -1), ...(extra.before ?? []), base[base.length - 1] ?? AGE, ...(extra.after ?? [])];
 }
 
 /** True when the Accept header asks for a server-side `Table` (as kubectl get does). */
