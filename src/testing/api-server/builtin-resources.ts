@@ -44,7 +44,7 @@ const API_EXTENSIONS_CATEGORY = new Set([
   'admissionregistration.k8s.io/mutatingwebhookconfigurations', 'admissionregistration.k8s.io/validatingwebhookconfigurations',
 ]);
 /** Resources with a status subresource whose objects have no `metadata.generation` in this version. */
-const NO_GENERATION = new Set(['/pods', '/namespaces', '/nodes', '/services', '/persistentvolumes', '/persistentvolumeclaims', 'certificates.k8s.io/certificatesigningrequests', '/resourcequotas', 'apiregistration.k8s.io/apiservices']);
+const NO_GENERATION = new Set(['batch/jobs', 'batch/cronjobs', '/pods', '/namespaces', '/nodes', '/services', '/persistentvolumes', '/persistentvolumeclaims', 'certificates.k8s.io/certificatesigningrequests', '/resourcequotas', 'apiregistration.k8s.io/apiservices']);
 
 /** Kubernetes version order: GA before beta before alpha, higher numbers first (v1 > v1beta2 > v1beta1). */
 export function compareVersions(a: string, b: string): number {

@@ -104,7 +104,7 @@ function withOpenApiResources(listed: ResourceType[]): ResourceType[] {
   const known = new Set(listed.map(resourceId));
   const merged = listed.map((r) => {
     const d = byId.get(resourceId(r));
-    return d === undefined ? r : { ...r, versions: [...new Set([...r.versions, ...d.versions])].sort(compareVersions) };
+    return d === undefined ? r : { ...r, versions: [...new Set([...r.versions, ...d.versions])].sort(compareVersions), ...(d.verbs !== undefined ? { verbs: d.verbs } : {}) };
   });
   return [...merged, ...fromData.filter((r) => !known.has(resourceId(r)))];
 }

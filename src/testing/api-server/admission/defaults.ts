@@ -58,7 +58,6 @@ export function defaultPodSpec(spec: Obj): void {
   dflt(spec, 'dnsPolicy', 'ClusterFirst');
   if (spec['securityContext'] === undefined) spec['securityContext'] = {};
   dflt(spec, 'schedulerName', 'default-scheduler');
-  if (spec['enableServiceLinks'] === undefined) spec['enableServiceLinks'] = true;
   if (typeof spec['serviceAccount'] === 'string' && spec['serviceAccount'] !== '') dflt(spec, 'serviceAccountName', spec['serviceAccount']);
   for (const c of [...list(spec['containers']), ...list(spec['initContainers'])]) container(c);
   for (const v of list(spec['volumes'])) {
@@ -102,9 +101,17 @@ export function qosClass(spec: Obj): string {
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
+/** A pod template: its spec's defaults; Go encodes the template's zero creationTimestamp as null. */
 function template(t: unknown): void {
   if (t === null || typeof t !== 'object') return;
+  const meta = obj(t as Obj, 'metadata');
+  if (meta['creationTimestamp'] === undefined) meta['creationTimestamp'] = null;
   defaultPodSpec(obj(t as Obj, 'spec'));
+}
+
+/** The status a workload starts with (Go's zero values of its non-omitempty fields). */
+function initialStatus(o: Obj, create: boolean, status: Obj): void {
+  if (create && o['status'] === undefined) o['status'] = status;
 }
 
 function labelsOf(t: unknown): Obj | undefined {
@@ -128,9 +135,12 @@ export function applyDefaults(group: string, kind: string, o: Obj, create: boole
     case '/Pod': {
       const s = spec();
       defaultPodSpec(s);
+      // SetDefaults_Pod (not of templates).
+      if (s['enableServiceLinks'] === undefined) s['enableServiceLinks'] = true;
       if (create) {
         defaultTolerations(s);
         dflt(s, 'priority', 0);
+        dflt(s, 'preemptionPolicy', 'PreemptLowerPriority');
         const st = o['status'] as Obj | undefined;
         if (st === undefined || (Object.keys(st).length === 1 && st['phase'] === 'Pending')) o['status'] = { phase: 'Pending', qosClass: qosClass(s) };
       }
@@ -160,12 +170,14 @@ export function applyDefaults(group: string, kind: string, o: Obj, create: boole
       dflt(s, 'revisionHistoryLimit', 10);
       dflt(s, 'progressDeadlineSeconds', 600);
       template(s['template']);
+      initialStatus(o, create, {});
       return;
     }
     case 'apps/ReplicaSet': {
       const s = spec();
       dflt(s, 'replicas', 1);
       template(s['template']);
+      initialStatus(o, create, { replicas: 0 });
       return;
     }
     case 'apps/StatefulSet': {
@@ -181,6 +193,7 @@ export function applyDefaults(group: string, kind: string, o: Obj, create: boole
         if (pvc['status'] === undefined) pvc['status'] = { phase: 'Pending' };
       }
       template(s['template']);
+      initialStatus(o, create, { replicas: 0 });
       return;
     }
     case 'apps/DaemonSet': {
@@ -190,6 +203,12 @@ export function applyDefaults(group: string, kind: string, o: Obj, create: boole
       if (us['type'] === 'RollingUpdate') dflt(obj(us, 'rollingUpdate'), 'maxUnavailable', 1);
       dflt(s, 'revisionHistoryLimit', 10);
       template(s['template']);
+      if (create) {
+        // The daemonset strategy records the template generation (deprecated, still written in 1.20).
+        const meta = obj(o, 'metadata');
+        meta['annotations'] = { ...((meta['annotations'] as Obj | undefined) ?? {}), 'deprecated.daemonset.template.generation': '1' };
+      }
+      initialStatus(o, create, { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
       return;
     }
     case 'batch/Job': {
@@ -206,7 +225,11 @@ export function applyDefaults(group: string, kind: string, o: Obj, create: boole
         const tm = obj(t, 'metadata');
         tm['labels'] = { ...(labelsOf(t) ?? {}), 'controller-uid': uid, 'job-name': meta['name'] };
       }
+      // A job without labels takes its template's.
+      const tl = labelsOf(s['template']);
+      if ((meta['labels'] === undefined || Object.keys(meta['labels'] as Obj).length === 0) && tl !== undefined) meta['labels'] = { ...tl };
       template(s['template']);
+      initialStatus(o, create, {});
       return;
     }
     case 'batch/CronJob': {
@@ -216,7 +239,12 @@ export function applyDefaults(group: string, kind: string, o: Obj, create: boole
       dflt(s, 'successfulJobsHistoryLimit', 3);
       dflt(s, 'failedJobsHistoryLimit', 1);
       const jt = s['jobTemplate'] as Obj | undefined;
-      if (jt !== undefined && typeof jt === 'object') template((jt['spec'] as Obj | undefined)?.['template']);
+      if (jt !== undefined && typeof jt === 'object') {
+        const jm = obj(jt, 'metadata');
+        if (jm['creationTimestamp'] === undefined) jm['creationTimestamp'] = null;
+        template((jt['spec'] as Obj | undefined)?.['template']);
+      }
+      initialStatus(o, create, {});
       return;
     }
     case '/Service': {

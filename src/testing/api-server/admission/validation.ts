@@ -17,6 +17,12 @@ const QUALIFIED_NAME_MSG = "name part must consist of alphanumeric characters, '
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 const CONFIG_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
 
+/** Go's `%#v` of a map[string]string: `map[string]string{"a":"b", "c":"d"}`. */
+function goMap(m: unknown): string {
+  const entries = Object.entries(o(m) ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  return `map[string]string{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(', ')}}`;
+}
+
 /** Go's `%v` of a value in an Invalid value message: strings quoted, numbers as is. */
 function show(v: unknown): string {
   return typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
@@ -122,7 +128,11 @@ export function validatePodSpec(c: Causes, path: string, spec: Obj | undefined, 
   containers(c, `${path}.initContainers`, s['initContainers'], false, names);
   const restart = s['restartPolicy'];
   const allowed = restartPolicies ?? ['Always', 'OnFailure', 'Never'];
-  if (restart !== undefined && !allowed.includes(str(restart))) c.unsupported(`${path}.restartPolicy`, restart, allowed);
+  if (restart !== undefined && !allowed.includes(str(restart))) {
+    // Jobs word it as a required value (ValidateJobSpec).
+    if (restartPolicies !== undefined && restartPolicies.includes('Never')) c.required(`${path}.restartPolicy`, `valid values: ${allowed.map((x) => `"${x}"`).join(', ')}`);
+    else c.unsupported(`${path}.restartPolicy`, restart, allowed);
+  }
   const dns = s['dnsPolicy'];
   const dnsAllowed = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
   if (dns !== undefined && !dnsAllowed.includes(str(dns))) c.unsupported(`${path}.dnsPolicy`, dns, dnsAllowed);
@@ -140,7 +150,7 @@ function template(c: Causes, path: string, t: unknown, selector: Obj | undefined
   const meta = o(tpl['metadata']) ?? {};
   labels(c, `${path}.metadata.labels`, meta['labels']);
   if (selector !== undefined && !selectorMatches(selector, o(meta['labels']) ?? {})) {
-    c.invalidValue(`${path}.metadata.labels`, meta['labels'] ?? {}, '`selector` does not match template `labels`');
+    c.list.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${goMap(meta['labels'])}: \`selector\` does not match template \`labels\``, field: `${path}.metadata.labels` });
   }
   validatePodSpec(c, `${path}.spec`, o(tpl['spec']), restartPolicies);
 }
@@ -221,7 +231,14 @@ function validateService(c: Causes, svc: Obj, old: Obj | undefined): void {
   labels(c, 'spec.selector', s['selector']);
   if (old !== undefined) {
     const os = o(old['spec']) ?? {};
-    if (os['clusterIP'] !== undefined && os['clusterIP'] !== '' && s['clusterIP'] !== os['clusterIP'] && type !== 'ExternalName') c.immutable('spec.clusterIP', s['clusterIP'] ?? '');
+    // 1.20 checks clusterIPs (clusterIP is its first entry).
+    const oldIps = arr(os['clusterIPs']).length > 0 ? arr(os['clusterIPs']) : os['clusterIP'] !== undefined ? [os['clusterIP']] : [];
+    const newIps = arr(s['clusterIPs']).length > 0 ? arr(s['clusterIPs']) : s['clusterIP'] !== undefined ? [s['clusterIP']] : [];
+    if (type !== 'ExternalName') {
+      oldIps.forEach((ip, i) => {
+        if (ip !== '' && newIps[i] !== ip) c.list.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${show(newIps[i] ?? '')}: may not change once set`, field: `spec.clusterIPs[${i}]` });
+      });
+    }
   }
 }
 
@@ -251,8 +268,8 @@ function validateSecret(c: Causes, secret: Obj, old: Obj | undefined): void {
     if (data[key] === undefined) c.required(`data[${key}]`);
   };
   if (type === 'kubernetes.io/tls') {
-    need('tls.key');
     need('tls.crt');
+    need('tls.key');
   } else if (type === 'kubernetes.io/dockerconfigjson') need('.dockerconfigjson');
   else if (type === 'kubernetes.io/dockercfg') need('.dockercfg');
   else if (type === 'kubernetes.io/service-account-token') {
