@@ -91,3 +91,18 @@ describe('CRD structural schemas', () => {
     expect(table.rows[0]?.cells).toEqual(['db', 'postgres', 1, null]);
   });
 });
+
+describe('CRD schemas and metadata.generation', () => {
+  it('a spec change of a custom resource bumps generation (admission copies the object)', async () => {
+    const server = await startApiServer();
+    try {
+      const call = makeClient(server.url);
+      await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', CRD);
+      await call('POST', '/apis/example.com/v1/namespaces/default/databases', { apiVersion: 'example.com/v1', kind: 'Database', metadata: { name: 'g' }, spec: { engine: 'mysql' } });
+      const res = await call('PATCH', '/apis/example.com/v1/namespaces/default/databases/g', { spec: { replicas: 3 } }, 'application/merge-patch+json');
+      expect(res.body.metadata.generation).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+});

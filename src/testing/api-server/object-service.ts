@@ -238,7 +238,12 @@ export class ObjectService {
         if (old['status'] !== undefined) next['status'] = old['status'];
         else delete next['status'];
       }
-      if (this.options.admitUpdate !== undefined) next = { ...this.options.admitUpdate(r, next as KubeObject, old) };
+      if (this.options.admitUpdate !== undefined) {
+        // Admission returns a copy: keep `newMeta` as its metadata (the generation is set on it below).
+        next = { ...this.options.admitUpdate(r, next as KubeObject, old) };
+        Object.assign(newMeta, next['metadata']);
+        next['metadata'] = newMeta;
+      }
       if (r.hasGeneration && specPart(next as KubeObject) !== specPart(old)) {
         newMeta['generation'] = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
       }
