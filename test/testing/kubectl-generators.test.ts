@@ -3,7 +3,7 @@
  * send protobuf bodies and ask for protobuf answers: the embedded server speaks Kubernetes protobuf.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -86,6 +86,24 @@ describe.skipIf(!hasKubectl)('kubectl generators (protobuf) against the embedded
     expect(await kubectl('get', 'pods', '-n', 'team-a', '-o', 'wide')).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES\nsolo\s+0\/1\s+Pending\s+0\s+\d+s\s+<none>\s+<none>\s+<none>\s+<none>\n$/);
     expect(await kubectl('get', 'deploy', '-n', 'team-a', '-o', 'wide')).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\s+CONTAINERS\s+IMAGES\s+SELECTOR\nweb\s+0\/2\s+0\s+0\s+\d+s\s+nginx\s+nginx:1\.27\s+app=web\n$/);
     expect(await kubectl('get', 'jobs', '-n', 'team-a')).toMatch(/^NAME\s+COMPLETIONS\s+DURATION\s+AGE\nonce\s+0\/1\s+\d+s\n$/);
+  });
+
+  it('create -f of a kind: List validates it with the protobuf /openapi/v2 (client-side)', async () => {
+    const deployment = (name: string, selector: string) => `- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: ${name}}
+  spec:
+    ${selector}: {matchLabels: {app: ${name}}}
+    template:
+      metadata: {labels: {app: ${name}}}
+      spec: {containers: [{name: c, image: nginx}]}
+`;
+    await writeFile(join(dir, 'list.yaml'), `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: listed}\n${deployment('listed', 'selector')}`);
+    const out = await kubectl('create', '-n', 'team-a', '-f', join(dir, 'list.yaml'));
+    expect(out).toContain('configmap/listed created');
+    expect(out).toContain('deployment.apps/listed created');
+    await writeFile(join(dir, 'bad.yaml'), `apiVersion: v1\nkind: List\nitems:\n${deployment('typo', 'selectr')}`);
+    await expect(kubectl('create', '-n', 'team-a', '-f', join(dir, 'bad.yaml'))).rejects.toThrow(/unknown field "selectr" in io\.k8s\.api\.apps\.v1\.DeploymentSpec/);
   });
 
   it('get -o yaml reads the same objects back', async () => {

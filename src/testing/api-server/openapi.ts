@@ -55,11 +55,19 @@ export function openApiV3Document(registry: ResourceRegistry, path: string): obj
   return { openapi: '3.0.0', info: { title: 'Kubernetes (rxkube embedded)', version: apiVersionOf(group, version) }, paths, components: { schemas: v3Schemas(roots) } };
 }
 
+/** The `/openapi/v2` document. */
+export interface OpenApiV2Doc {
+  readonly swagger: string;
+  readonly info: { readonly title: string; readonly version: string };
+  readonly paths: Readonly<Record<string, object>>;
+  readonly definitions: Readonly<Record<string, Record<string, unknown>>>;
+}
+
 /**
  * `/openapi/v2`: the emulated version's definitions, with one path per served resource (tagged with
  * its group/version/kind). Custom resources have no schema here.
  */
-export function openApiV2Document(registry: ResourceRegistry): object {
+export function openApiV2Document(registry: ResourceRegistry): OpenApiV2Doc {
   const paths: Record<string, object> = {};
   for (const r of registry.all()) {
     for (const version of r.versions) {

@@ -5,7 +5,8 @@ import { isTrue, optionalInt, parseBody, readBody, sendJson, sendStatus } from '
 import { negotiate, PROTOBUF } from './protobuf/negotiation.js';
 import { listJson, listPage } from './list-operation.js';
 import type { DeleteOptions, ObjectService } from './object-service.js';
-import { openApiV2Document, openApiV3Document, openApiV3Index } from './openapi.js';
+import { openApiV2Document, openApiV3Document, openApiV3Index, type OpenApiV2Doc } from './openapi.js';
+import { OPENAPI_V2_PROTOBUF, openApiV2Protobuf } from './openapi-v2-protobuf.js';
 import { patchObject, serverSideApply } from './patch-request.js';
 import type { RequestLog } from './request-log.js';
 import { requestSelectors } from './request-selectors.js';
@@ -24,11 +25,15 @@ export interface HandlerSettings {
   readonly defaultWatchTimeoutSeconds: number | undefined;
 }
 
-/** `/openapi/v2` is JSON; a client asking for the protobuf form only (gnostic) gets 406, as from a server without it. */
-function sendOpenApiV2(req: IncomingMessage, res: ServerResponse, doc: object): void {
+/** `/openapi/v2`: gnostic protobuf when asked for (kubectl), JSON otherwise. */
+function sendOpenApiV2(req: IncomingMessage, res: ServerResponse, doc: OpenApiV2Doc): void {
   const accept = req.headers.accept ?? '';
-  if (accept !== '' && !accept.includes('json') && !accept.includes('*/*')) {
-    return sendJson(res, 406, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'only application/json is served', reason: 'NotAcceptable', code: 406 });
+  if (accept.includes(OPENAPI_V2_PROTOBUF)) {
+    const bytes = openApiV2Protobuf(doc);
+    // kube-apiserver labels it application/octet-stream (the '@' of the asked type is not valid in a Content-Type).
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': bytes.length });
+    res.end(bytes);
+    return;
   }
   sendJson(res, 200, doc);
 }
