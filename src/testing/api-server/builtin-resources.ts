@@ -7,7 +7,7 @@
  */
 import data from './data/kube-openapi.json' with { type: 'json' };
 import { COMMON_FIELDS } from './field-selector.js';
-import type { ResourceType } from './resource-registry.js';
+import type { ServedResource } from './resource-registry.js';
 
 interface OpenApiResource {
   readonly group: string;
@@ -60,7 +60,7 @@ export function compareVersions(a: string, b: string): number {
 }
 
 /** The resources of the emulated version, one entry per group/plural with its served versions. */
-export function openApiResources(): ResourceType[] {
+export function openApiResources(): ServedResource[] {
   const byId = new Map<string, { first: OpenApiResource; versions: string[] }>();
   for (const r of RESOURCES) {
     if (r.version.includes('alpha') || r.verbs.length === 0) continue;
@@ -69,7 +69,7 @@ export function openApiResources(): ResourceType[] {
     if (e === undefined) byId.set(id, { first: r, versions: [r.version] });
     else e.versions.push(r.version);
   }
-  const out: ResourceType[] = [];
+  const out: ServedResource[] = [];
   for (const [id, { first, versions }] of byId) {
     const sorted = [...versions].sort(compareVersions);
     const preferred = RESOURCES.find((x) => x.group === first.group && x.plural === first.plural && x.version === sorted[0]) ?? first;

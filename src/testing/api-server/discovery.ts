@@ -1,5 +1,5 @@
 import { EMULATED_VERSION } from './builtin-resources.js';
-import type { ResourceRegistry, ResourceType } from './resource-registry.js';
+import type { ResourceRegistry, ServedResource } from './resource-registry.js';
 import { apiVersionOf } from './resource-registry.js';
 
 /** The Kubernetes version the embedded server reports at `/version`. */
@@ -46,7 +46,7 @@ export function apiGroup(registry: ResourceRegistry, group: string): object | un
   return g === undefined ? undefined : { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(g.group, g.versions) };
 }
 
-function entries(r: ResourceType): object[] {
+function entries(r: ServedResource): object[] {
   const main = {
     name: r.plural,
     singularName: r.singular,

@@ -1,10 +1,10 @@
-import type { KubeObject } from '../../api/kube-object.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
 import { compareVersions, openApiResources } from './builtin-resources.js';
 import type { PrinterColumn, SchemaNode } from './crd-schema.js';
 import { COMMON_FIELDS, fieldPath, type FieldGetter } from './field-selector.js';
 
-/** A resource type the embedded server serves. */
-export interface ResourceType {
+/** A resource the embedded server serves (its registry entry: group, versions, names, behaviour). */
+export interface ServedResource {
   /** API group ('' for core). */
   readonly group: string;
   /** Versions served (the first is the preferred one). */
@@ -32,7 +32,7 @@ export interface ResourceType {
 }
 
 /** `group/plural` — the storage id of a resource (core group is ''). */
-export function resourceId(r: Pick<ResourceType, 'group' | 'plural'>): string {
+export function resourceId(r: Pick<ServedResource, 'group' | 'plural'>): string {
   return `${r.group}/${r.plural}`;
 }
 
@@ -41,9 +41,9 @@ export function apiVersionOf(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;
 }
 
-type Spec = Partial<ResourceType> & Pick<ResourceType, 'plural' | 'kind' | 'namespaced'>;
+type Spec = Partial<ServedResource> & Pick<ServedResource, 'plural' | 'kind' | 'namespaced'>;
 
-function builtin(group: string, version: string, spec: Spec): ResourceType {
+function builtin(group: string, version: string, spec: Spec): ServedResource {
   return {
     group,
     versions: [version],
@@ -80,7 +80,7 @@ const eventFields: Record<string, FieldGetter> = Object.fromEntries(
  * The built-in resources: the hand-described ones below (field selectors, short names), then every
  * other resource of the emulated Kubernetes version's OpenAPI document (see builtin-resources.ts).
  */
-export function builtinResources(): ResourceType[] {
+export function builtinResources(): ServedResource[] {
   return withOpenApiResources([
     builtin('', 'v1', { plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], hasStatus: true, fields: { 'status.phase': fieldPath('status.phase') } }),
     builtin('', 'v1', { plural: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], hasStatus: true, fields: podFields }),
@@ -98,7 +98,7 @@ export function builtinResources(): ResourceType[] {
 }
 
 /** Adds the resources of the OpenAPI data not described by hand, and the other versions of those that are. */
-function withOpenApiResources(listed: ResourceType[]): ResourceType[] {
+function withOpenApiResources(listed: ServedResource[]): ServedResource[] {
   const fromData = openApiResources();
   const byId = new Map(fromData.map((r) => [resourceId(r), r]));
   const known = new Set(listed.map(resourceId));
@@ -132,7 +132,7 @@ interface CrdSpec {
 }
 
 /** Why a CRD object cannot be served, or undefined when it is valid. */
-export function crdProblems(crd: KubeObject): { field: string; message: string }[] {
+export function crdProblems(crd: UnstructuredObject): { field: string; message: string }[] {
   const spec = crd['spec'] as CrdSpec | undefined;
   const problems: { field: string; message: string }[] = [];
   const names = spec?.names;
@@ -151,7 +151,7 @@ export function crdProblems(crd: KubeObject): { field: string; message: string }
 }
 
 /** The resource a (valid) CRD serves. */
-export function resourceFromCrd(crd: KubeObject): ResourceType {
+export function resourceFromCrd(crd: UnstructuredObject): ServedResource {
   const spec = crd['spec'] as CrdSpec;
   const names = spec.names ?? {};
   const versions = (spec.versions ?? []).filter((v) => v.served !== false && v.name);
@@ -176,13 +176,13 @@ export function resourceFromCrd(crd: KubeObject): ResourceType {
 
 /** Looks resources up by group, version and plural; CRDs add and remove entries at run time. */
 export class ResourceRegistry {
-  private readonly byId = new Map<string, ResourceType>();
+  private readonly byId = new Map<string, ServedResource>();
 
-  constructor(initial: readonly ResourceType[] = builtinResources()) {
+  constructor(initial: readonly ServedResource[] = builtinResources()) {
     for (const r of initial) this.add(r);
   }
 
-  add(r: ResourceType): void {
+  add(r: ServedResource): void {
     this.byId.set(resourceId(r), r);
   }
 
@@ -191,18 +191,18 @@ export class ResourceRegistry {
   }
 
   /** The resource served at `group/version/plural`, if any. */
-  find(group: string, version: string, plural: string): ResourceType | undefined {
+  find(group: string, version: string, plural: string): ServedResource | undefined {
     const r = this.byId.get(`${group}/${plural}`);
     return r !== undefined && r.versions.includes(version) ? r : undefined;
   }
 
   /** By group and plural, any version. */
-  byGroupPlural(group: string, plural: string): ResourceType | undefined {
+  byGroupPlural(group: string, plural: string): ServedResource | undefined {
     return this.byId.get(`${group}/${plural}`);
   }
 
   /** By apiVersion and kind (used by the programmatic API). */
-  byKind(apiVersion: string, kind: string): ResourceType | undefined {
+  byKind(apiVersion: string, kind: string): ServedResource | undefined {
     const slash = apiVersion.indexOf('/');
     const group = slash < 0 ? '' : apiVersion.slice(0, slash);
     const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
@@ -210,7 +210,7 @@ export class ResourceRegistry {
     return undefined;
   }
 
-  all(): ResourceType[] {
+  all(): ServedResource[] {
     return [...this.byId.values()];
   }
 

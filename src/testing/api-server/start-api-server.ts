@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import type { KubeObject } from '../../api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../../api/kube-object.js';
 import type { KubeConfigLike } from '../../client/kube-config-like.js';
 import { BuiltinAdmission } from './admission/index.js';
 import { CRD_RESOURCE_ID, CrdController } from './crd-controller.js';
@@ -14,7 +14,7 @@ import { objectKey, ObjectStore } from './object-store.js';
 import { ObjectService, type DeleteOptions } from './object-service.js';
 import { RequestHandler } from './request-handler.js';
 import { RequestLog } from './request-log.js';
-import { resourceId, ResourceRegistry, type ResourceType } from './resource-registry.js';
+import { resourceId, ResourceRegistry, type ServedResource } from './resource-registry.js';
 import { invalid, StatusError } from './status-error.js';
 import { generateTlsMaterial } from './tls-certificate.js';
 import { WatchHub } from './watch-hub.js';
@@ -89,17 +89,17 @@ export interface ApiServer {
    * and `status` is kept (a POST drops it, as kube-apiserver does). Each object needs apiVersion
    * and kind. Watches see ADDED events. Returns the stored objects.
    */
-  seed(objects: Iterable<KubeObject>): KubeObject[];
+  seed<T extends KubeObject>(objects: Iterable<T>): UnstructuredObject[];
   /** Creates one object directly (same checks as POST, 409 when it exists). */
-  create(object: KubeObject): KubeObject;
+  create<T extends KubeObject>(object: T): UnstructuredObject;
   /** Replaces one object directly (same checks as PUT, including resourceVersion conflicts). */
-  update(object: KubeObject): KubeObject;
+  update<T extends KubeObject>(object: T): UnstructuredObject;
   /** Deletes one object directly (finalizers honoured); returns the last state or undefined. */
-  delete(apiVersion: string, kind: string, name: string, namespace?: string, options?: DeleteOptions): KubeObject | undefined;
+  delete(apiVersion: string, kind: string, name: string, namespace?: string, options?: DeleteOptions): UnstructuredObject | undefined;
   /** Reads one object directly. */
-  get(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject | undefined;
+  get(apiVersion: string, kind: string, name: string, namespace?: string): UnstructuredObject | undefined;
   /** Lists objects directly (all namespaces when `namespace` is omitted), sorted by namespace/name. */
-  list(apiVersion: string, kind: string, namespace?: string): KubeObject[];
+  list(apiVersion: string, kind: string, namespace?: string): UnstructuredObject[];
   /** Number of open watch connections, of one resource (`/pods`, `apps/deployments`) or all. */
   openWatches(resourceId?: string): number;
   /** Stops the server: closes every connection. */
@@ -108,7 +108,7 @@ export interface ApiServer {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-function resolveKind(registry: ResourceRegistry, apiVersion: string | undefined, kind: string | undefined): ResourceType {
+function resolveKind(registry: ResourceRegistry, apiVersion: string | undefined, kind: string | undefined): ServedResource {
   const r = apiVersion !== undefined && kind !== undefined ? registry.byKind(apiVersion, kind) : undefined;
   if (r === undefined) throw new Error(`no resource for apiVersion ${String(apiVersion)} kind ${String(kind)}`);
   return r;
@@ -135,7 +135,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 /** Defaults, prunes and validates a custom resource against its CRD version's structural schema. */
-function admitCustom(r: ResourceType, obj: KubeObject): KubeObject {
+function admitCustom(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
   const apiVersion = obj.apiVersion ?? '';
   const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
   const schema = r.schemas?.[version];
@@ -143,7 +143,7 @@ function admitCustom(r: ResourceType, obj: KubeObject): KubeObject {
   const copy = structuredClone(obj) as Record<string, unknown>;
   const causes = admitCustomResource(copy, schema);
   if (causes.length > 0) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', causes);
-  return copy as KubeObject;
+  return copy as UnstructuredObject;
 }
 
 /**
@@ -219,7 +219,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const kcParams = { server: url, token, ca: tls?.ca };
   const yaml = kubeconfigYaml(kcParams);
 
-  const createOne = (o: KubeObject, skipNamespaceCheck: boolean): KubeObject => {
+  const createOne = (o: KubeObject, skipNamespaceCheck: boolean): UnstructuredObject => {
     const r = resolveKind(registry, o.apiVersion, o.kind);
     try {
       const obj = service.decode(r, versionOf(o.apiVersion), o);
@@ -245,7 +245,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       return store.resourceVersion;
     },
     seed(objects) {
-      const out: KubeObject[] = [];
+      const out: UnstructuredObject[] = [];
       for (const o of objects) out.push(createOne(o, true));
       return out;
     },

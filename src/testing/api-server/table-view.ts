@@ -1,6 +1,6 @@
-import type { KubeObject } from '../../api/kube-object.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
 import { jsonPathValue, type PrinterColumn } from './crd-schema.js';
-import type { ResourceType } from './resource-registry.js';
+import type { ServedResource } from './resource-registry.js';
 import { EXTRA_COLUMNS, MORE_COLUMNS } from './table-columns.js';
 
 /** One column of a `meta.k8s.io/v1 Table`. */
@@ -123,7 +123,7 @@ function printerCell(c: PrinterColumn, o: Obj, now: number): string | number | b
   return v as string | number | boolean;
 }
 
-function columnsFor(r: ResourceType): readonly Column[] {
+function columnsFor(r: ServedResource): readonly Column[] {
   const custom = r.printerColumns?.[r.versions[0] ?? ''];
   if (custom !== undefined && custom.length > 0) {
     return [NAME, ...custom.map((c): Column => ({ name: c.name, type: (c.type === 'date' ? 'date' : c.type) as Column['type'], ...(c.format !== undefined ? { format: c.format } : {}), priority: c.priority ?? 0, description: c.description ?? '', cell: (o, now) => printerCell(c, o, now) }))];
@@ -146,11 +146,11 @@ export function wantsTable(accept: string | undefined): boolean {
   return accept !== undefined && /as=Table/.test(accept) && /g=meta\.k8s\.io/.test(accept);
 }
 
-function columnDefinitions(r: ResourceType): object[] {
+function columnDefinitions(r: ServedResource): object[] {
   return columnsFor(r).map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 }));
 }
 
-function row(r: ResourceType, o: KubeObject, includeObject: string, now: number): object {
+function row(r: ServedResource, o: UnstructuredObject, includeObject: string, now: number): object {
   const cells = columnsFor(r).map((c) => c.cell(o as Obj, now));
   if (includeObject === 'None') return { cells };
   const object = includeObject === 'Object' ? o : { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata ?? {} };
@@ -163,8 +163,8 @@ function row(r: ResourceType, o: KubeObject, includeObject: string, now: number)
  * `Metadata` (default), `Object` or `None`.
  */
 export function tableJson(
-  r: ResourceType,
-  objects: readonly KubeObject[],
+  r: ServedResource,
+  objects: readonly UnstructuredObject[],
   meta: { readonly resourceVersion?: string; readonly continue?: string; readonly remainingItemCount?: number },
   includeObject: string,
   withColumns = true,

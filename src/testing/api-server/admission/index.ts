@@ -2,9 +2,9 @@
  * Admission of built-in objects on create and update: defaulting (defaults.ts), then validation
  * (validation.ts); an invalid object is a 422 Invalid Status with kube-apiserver's causes.
  */
-import type { KubeObject } from '../../../api/kube-object.js';
+import type { UnstructuredObject } from '../../../api/kube-object.js';
 import type { ObjectStore } from '../object-store.js';
-import type { ResourceType } from '../resource-registry.js';
+import type { ServedResource } from '../resource-registry.js';
 import { invalid } from '../status-error.js';
 import { applyDefaults, type IpAllocator } from './defaults.js';
 import { validate } from './validation.js';
@@ -58,7 +58,7 @@ class StoreAllocator implements IpAllocator {
   }
 }
 
-function clone(o: KubeObject): Obj {
+function clone(o: UnstructuredObject): Obj {
   return structuredClone(o) as Obj;
 }
 
@@ -69,14 +69,14 @@ export class BuiltinAdmission {
     this.alloc = new StoreAllocator(store);
   }
 
-  private check(r: ResourceType, o: Obj, old: Obj | undefined): void {
+  private check(r: ServedResource, o: Obj, old: Obj | undefined): void {
     const causes = validate(r.group, r.kind, o, old);
     const name = ((o['metadata'] as Obj | undefined)?.['name'] as string | undefined) ?? '';
     if (causes.length > 0) throw invalid(r.kind, r.group, name, causes);
   }
 
   /** On create: defaults, then validation. */
-  admitCreate(r: ResourceType, obj: KubeObject): KubeObject {
+  admitCreate(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
     const o = clone(obj);
     if (r.group === '' && r.kind === 'Service') {
@@ -86,11 +86,11 @@ export class BuiltinAdmission {
     }
     applyDefaults(r.group, r.kind, o, true, this.alloc);
     this.check(r, o, undefined);
-    return o as KubeObject;
+    return o as UnstructuredObject;
   }
 
   /** On update (not `/status`): defaults, then validation against the stored object. */
-  admitUpdate(r: ResourceType, obj: KubeObject, old: KubeObject): KubeObject {
+  admitUpdate(r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
     const o = clone(obj);
     const prev = old as Obj;
@@ -105,6 +105,6 @@ export class BuiltinAdmission {
     }
     applyDefaults(r.group, r.kind, o, false, this.alloc);
     this.check(r, o, prev);
-    return o as KubeObject;
+    return o as UnstructuredObject;
   }
 }
