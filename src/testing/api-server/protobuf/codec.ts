@@ -8,6 +8,7 @@
  * A body is `k8s\0` followed by a `runtime.Unknown` whose `raw` is the object's message.
  */
 import protobuf from 'protobufjs/minimal.js';
+import { RxkubeError, type ErrorLayer } from '../../../api/rxkube-error.js';
 import data from '../data/kube-proto.json' with { type: 'json' };
 
 const { Reader, Writer } = protobuf;
@@ -76,8 +77,12 @@ function special(type: string): string | undefined {
   return undefined;
 }
 
-/** A protocol-level decoding error (malformed bytes or an unknown kind). */
-export class ProtobufDecodeError extends Error {}
+/** A protocol-level decoding error (malformed bytes or an unknown kind); the server answers it with 400. */
+export class ProtobufDecodeError extends RxkubeError {
+  static override readonly code: string = 'TESTING_PROTOBUF_DECODE';
+  static override readonly layer: ErrorLayer = 'testing';
+  override readonly name = 'ProtobufDecodeError';
+}
 
 // ---- decoding ----------------------------------------------------------------------------------
 
