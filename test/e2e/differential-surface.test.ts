@@ -18,7 +18,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeObject, encodeObject } from '../../src/testing/api-server/protobuf/codec.js';
+import { decodeObject, decodeWatchEvent, encodeObject } from '../../src/testing/api-server/protobuf/codec.js';
 import { startApiServer, type ApiServer } from '../../src/testing/index.js';
 
 const run = promisify(execFile);
@@ -62,7 +62,11 @@ function target(name: string, server: string, token: string | undefined, ca: str
             const type = res.headers['content-type'] ?? '';
             const bytes = Buffer.concat(chunks);
             let parsed: unknown = bytes.toString('utf8');
-            if (type.startsWith(PB)) parsed = decodeObject(bytes);
+            if (type.startsWith(PB) && type.includes('stream=watch')) {
+              const events: unknown[] = [];
+              for (let at = 0; at + 4 <= bytes.length; at += 4 + bytes.readUInt32BE(at)) events.push(decodeWatchEvent(bytes.subarray(at + 4, at + 4 + bytes.readUInt32BE(at))));
+              parsed = events;
+            } else if (type.startsWith(PB)) parsed = decodeObject(bytes);
             else {
               try {
                 parsed = JSON.parse(bytes.toString('utf8'));
@@ -187,6 +191,10 @@ async function scenario(t: Target): Promise<Map<string, unknown>> {
     seen.set('protobuf get deployment', [pbGet.status, pbGet.type, normalize(pbGet.body, ns)]);
     const pbList = await t.call('GET', `/api/v1/namespaces/${ns}/configmaps`, undefined, { Accept: PB });
     seen.set('protobuf list', [pbList.status, pbList.body.kind, pbList.body.items?.map((i: Json) => (i['metadata'] as Json)['name']).sort()]);
+    const listRv = (await t.call('GET', `/api/v1/namespaces/${ns}/configmaps`)).body.metadata.resourceVersion as string;
+    await t.call('PATCH', `/api/v1/namespaces/${ns}/configmaps/pb`, { data: { k: 'v2' } }, { 'Content-Type': 'application/merge-patch+json' });
+    const pbWatch = await t.call('GET', `/api/v1/namespaces/${ns}/configmaps?watch=1&timeoutSeconds=2&resourceVersion=${listRv}`, undefined, { Accept: `${PB}, application/json` });
+    seen.set('protobuf watch', [pbWatch.status, pbWatch.type, (pbWatch.body as { type: string; object: Json }[]).map((e) => [e.type, normalize(e.object, ns)])]);
     const pbMissing = await t.call('GET', `/api/v1/namespaces/${ns}/configmaps/missing`, undefined, { Accept: PB });
     seen.set('protobuf 404', [pbMissing.status, pbMissing.type, pbMissing.body.kind, pbMissing.body.reason]);
 

@@ -1,6 +1,6 @@
 /** The Kubernetes protobuf codec and the server's protobuf negotiation over raw HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeObject, encodeObject, encodeWatchFrame } from '../../src/testing/api-server/protobuf/codec.js';
+import { decodeObject, decodeWatchEvent, encodeObject, encodeWatchFrame } from '../../src/testing/api-server/protobuf/codec.js';
 import { startApiServer, type ApiServer } from '../../src/testing/index.js';
 
 const PB = 'application/vnd.kubernetes.protobuf';
@@ -78,5 +78,38 @@ describe('protobuf over HTTP', () => {
   it('a malformed protobuf body is a 400', async () => {
     const res = await call('POST', '/api/v1/namespaces/default/configmaps', Buffer.from('k8s\0\xff\xff', 'latin1'), { 'Content-Type': PB });
     expect(res.status).toBe(400);
+  });
+});
+
+describe('protobuf watch streams', () => {
+  it('a protobuf client gets length-prefixed WatchEvent frames; custom resources and Tables stay JSON', async () => {
+    const server = await startApiServer();
+    try {
+      server.seed([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w1', namespace: 'default' }, data: { a: '1' } }]);
+      const ac = new AbortController();
+      const res = await fetch(new URL('/api/v1/namespaces/default/configmaps?watch=1', server.url), { headers: { Accept: `${PB}, application/json` }, signal: ac.signal });
+      expect(res.headers.get('content-type')).toBe(`${PB};stream=watch`);
+      const reader = res.body?.getReader();
+      let buf = Buffer.alloc(0);
+      const events: { type: string; object: Record<string, unknown> }[] = [];
+      setTimeout(() => server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w2', namespace: 'default' } }), 50);
+      while (events.length < 2 && reader !== undefined) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf = Buffer.concat([buf, Buffer.from(value)]);
+        while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
+          const n = buf.readUInt32BE(0);
+          events.push(decodeWatchEvent(buf.subarray(4, 4 + n)));
+          buf = buf.subarray(4 + n);
+        }
+      }
+      ac.abort();
+      expect(events.map((e) => [e.type, e.object['kind'], (e.object['metadata'] as { name: string }).name])).toEqual([['ADDED', 'ConfigMap', 'w1'], ['ADDED', 'ConfigMap', 'w2']]);
+      const table = await fetch(new URL('/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1', server.url), { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+      expect(table.headers.get('content-type')).toBe('application/json');
+      await table.text();
+    } finally {
+      await server.close();
+    }
   });
 });

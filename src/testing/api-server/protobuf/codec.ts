@@ -429,3 +429,23 @@ export function encodeWatchFrame(type: string, object: Json): Buffer | undefined
   len.writeUInt32BE(ev.length);
   return Buffer.concat([len, ev]);
 }
+
+/** Decodes one frame payload of a protobuf watch stream (without the length prefix): `{ type, object }`. */
+export function decodeWatchEvent(payload: Uint8Array): { type: string; object: Json } {
+  const r = Reader.create(payload);
+  let type = '';
+  let object: Json = {};
+  while (r.pos < r.len) {
+    const tag = r.uint32();
+    if (tag >>> 3 === 1) type = r.string();
+    else if (tag >>> 3 === 2) {
+      const end = r.uint32() + r.pos;
+      while (r.pos < end) {
+        const t = r.uint32();
+        if (t >>> 3 === 1) object = decodeObject(r.bytes());
+        else r.skipType(t & 7);
+      }
+    } else r.skipType(tag & 7);
+  }
+  return { type, object };
+}
