@@ -126,7 +126,7 @@ function objects(ns: string): [string, string, Json][] {
   const api = `/api/v1/namespaces/${ns}`;
   const apps = `/apis/apps/v1/namespaces/${ns}`;
   return [
-    [`${api}/pods`, 'pod', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ ...container, ports: [{ containerPort: 80 }], readinessProbe: { httpGet: { path: '/', port: 80 } } }], volumes: [{ name: 'cfg', configMap: { name: 'x' } }] } }],
+    [`${api}/pods`, 'pod', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', unknownMeta: 1 }, unknownTop: true, spec: { unknownSpec: 'x', containers: [{ ...container, unknownContainer: 1, ports: [{ containerPort: 80 }], readinessProbe: { httpGet: { path: '/', port: 80 } } }], volumes: [{ name: 'cfg', configMap: { name: 'x' } }] } }],
     [`${apps}/deployments`, 'deployment', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { app: 'd' } }, template: podTemplate('d') } }],
     [`${apps}/replicasets`, 'replicaset', { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' }, spec: { selector: { matchLabels: { app: 'rs' } }, template: podTemplate('rs') } }],
     [`${apps}/statefulsets`, 'statefulset', { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'ss' }, spec: { serviceName: 'ss', selector: { matchLabels: { app: 'ss' } }, template: podTemplate('ss') } }],
@@ -136,7 +136,7 @@ function objects(ns: string): [string, string, Json][] {
     [`${api}/services`, 'service', { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { selector: { app: 'd' }, ports: [{ port: 80 }] } }],
     [`${api}/services`, 'service NodePort', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'np' }, spec: { type: 'NodePort', selector: { app: 'd' }, ports: [{ port: 80, targetPort: 'http' }] } }],
     [`${api}/secrets`, 'secret', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sec' }, stringData: { password: 'pw' } }],
-    [`${api}/configmaps`, 'configmap', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: 'b' } }],
+    [`${api}/configmaps`, 'configmap', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: 'b' }, extra: { x: 1 } }],
     [`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, 'lease', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15, renewTime: '2024-01-02T03:04:05.123456Z' } }],
   ];
 }

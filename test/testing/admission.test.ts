@@ -35,6 +35,17 @@ describe('strict mode: defaulting and validation', () => {
     expect(res.body.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
   });
 
+  it('drops fields the 1.20 schema does not know (kube-apiserver decoding)', async () => {
+    const res = await call('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'unknown', bogus: 1 }, data: { a: 'b' }, extra: true });
+    expect(res.status).toBe(201);
+    expect(res.body.extra).toBeUndefined();
+    expect(res.body.metadata.bogus).toBeUndefined();
+    expect(res.body.data).toEqual({ a: 'b' });
+    const pod = await call('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'u' }, spec: { containers: [{ name: 'c', image: 'i', colour: 'red', resources: { limits: { cpu: '1' } } }] } });
+    expect(pod.body.spec.containers[0].colour).toBeUndefined();
+    expect(pod.body.spec.containers[0].resources).toEqual({ limits: { cpu: '1' } });
+  });
+
   it('refuses a pod without containers, with kube-apiserver causes', async () => {
     const res = await call('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'empty' }, spec: {} });
     expect(res.status).toBe(422);

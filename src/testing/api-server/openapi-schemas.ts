@@ -74,3 +74,40 @@ export function v3Schemas(roots: readonly string[]): Record<string, unknown> {
   v3Cache.set(key, out);
   return out;
 }
+
+/**
+ * Drops the fields the emulated version's schema of `definition` does not have, in place, as
+ * kube-apiserver's decoder drops unknown JSON fields of built-in kinds. Objects whose schema lists no
+ * properties (RawExtension, FieldsV1, JSON, …) are kept whole; maps follow `additionalProperties`.
+ */
+export function pruneUnknownFields(value: unknown, definition: string): void {
+  prune(value, DEFINITIONS[definition]);
+}
+
+function resolve(s: Schema | undefined): Schema | undefined {
+  let cur = s;
+  for (let i = 0; i < 8 && cur !== undefined && typeof cur['$ref'] === 'string'; i++) cur = DEFINITIONS[(cur['$ref'] as string).slice('#/definitions/'.length)];
+  return cur;
+}
+
+function prune(v: unknown, schema: Schema | undefined): void {
+  const s = resolve(schema);
+  if (s === undefined || v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) {
+    const items = s['items'] as Schema | undefined;
+    if (items !== undefined) for (const x of v) prune(x, items);
+    return;
+  }
+  const o = v as Record<string, unknown>;
+  const props = s['properties'] as Record<string, Schema> | undefined;
+  const additional = s['additionalProperties'];
+  if (props !== undefined) {
+    for (const k of Object.keys(o)) {
+      const p = props[k];
+      if (p === undefined) delete o[k];
+      else prune(o[k], p);
+    }
+  } else if (additional !== null && typeof additional === 'object') {
+    for (const x of Object.values(o)) prune(x, additional as Schema);
+  }
+}

@@ -4,6 +4,7 @@
  */
 import type { UnstructuredObject } from '../../../api/kube-object.js';
 import type { ObjectStore } from '../object-store.js';
+import { definitionFor, pruneUnknownFields } from '../openapi-schemas.js';
 import type { ServedResource } from '../resource-registry.js';
 import { invalid } from '../status-error.js';
 import { applyDefaults, type IpAllocator } from './defaults.js';
@@ -58,6 +59,13 @@ class StoreAllocator implements IpAllocator {
   }
 }
 
+/** Drops what the kind's 1.20 schema does not know (kube-apiserver's decoder ignores unknown fields). */
+function dropUnknownFields(r: ServedResource, o: Obj): void {
+  const apiVersion = typeof o['apiVersion'] === 'string' ? o['apiVersion'] : '';
+  const def = definitionFor(r.group, apiVersion.slice(apiVersion.indexOf('/') + 1), r.kind);
+  if (def !== undefined) pruneUnknownFields(o, def);
+}
+
 function clone(o: UnstructuredObject): Obj {
   return structuredClone(o) as Obj;
 }
@@ -75,10 +83,11 @@ export class BuiltinAdmission {
     if (causes.length > 0) throw invalid(r.kind, r.group, name, causes);
   }
 
-  /** On create: defaults, then validation. */
+  /** On create: unknown fields dropped, defaults, then validation. */
   admitCreate(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
     const o = clone(obj);
+    dropUnknownFields(r, o);
     if (r.group === '' && r.kind === 'Service') {
       // Validate the requested type and ports before allocating anything.
       const pre = validate(r.group, r.kind, o, undefined).filter((c) => c.field.startsWith('spec.type'));
@@ -93,6 +102,7 @@ export class BuiltinAdmission {
   admitUpdate(r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
     const o = clone(obj);
+    dropUnknownFields(r, o);
     const prev = old as Obj;
     if (r.group === '' && r.kind === 'Service') {
       // An update without clusterIP keeps the allocated one.
