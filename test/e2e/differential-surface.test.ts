@@ -89,7 +89,7 @@ function target(name: string, server: string, token: string | undefined, ca: str
 /** Masks what differs by nature between two servers (ids, times, versions, allocated addresses). */
 function normalize(v: unknown, ns: string, path = ''): unknown {
   if (Array.isArray(v)) return v.map((x) => normalize(x, ns, path));
-  if (typeof v === 'string') return v.replaceAll(ns, '<ns>').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>');
+  if (typeof v === 'string') return v.replaceAll(ns, '<ns>').replaceAll(ns.slice(-6), '<id>').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>');
   if (v === null || typeof v !== 'object') return v;
   const out: Json = {};
   for (const [k, x] of Object.entries(v as Json).sort(([a], [b]) => a.localeCompare(b))) {
@@ -197,6 +197,50 @@ async function scenario(t: Target): Promise<Map<string, unknown>> {
     seen.set('protobuf watch', [pbWatch.status, pbWatch.type, (pbWatch.body as { type: string; object: Json }[]).map((e) => [e.type, normalize(e.object, ns)])]);
     const pbMissing = await t.call('GET', `/api/v1/namespaces/${ns}/configmaps/missing`, undefined, { Accept: PB });
     seen.set('protobuf 404', [pbMissing.status, pbMissing.type, pbMissing.body.kind, pbMissing.body.reason]);
+
+    // A CRD with a structural schema: defaults, pruning, validation causes, printer columns.
+    const group = `s${ns.slice(-6)}.example.com`;
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `databases.${group}` },
+      spec: {
+        group, scope: 'Namespaced', names: { plural: 'databases', singular: 'database', kind: 'Database' },
+        versions: [{
+          name: 'v1', served: true, storage: true, subresources: { status: {} },
+          additionalPrinterColumns: [
+            { name: 'Engine', type: 'string', jsonPath: '.spec.engine' },
+            { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+            { name: 'Phase', type: 'string', jsonPath: '.status.phase', priority: 1 },
+          ],
+          schema: { openAPIV3Schema: { type: 'object', properties: {
+            spec: { type: 'object', required: ['engine'], properties: {
+              engine: { type: 'string', enum: ['postgres', 'mysql'] },
+              replicas: { type: 'integer', minimum: 1, maximum: 5, default: 1 },
+              name: { type: 'string', maxLength: 8, pattern: '^[a-z]+$' },
+              tags: { type: 'array', items: { type: 'string' }, maxItems: 2 },
+              extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+              labels: { type: 'object', additionalProperties: { type: 'string' } },
+            } },
+            status: { type: 'object', properties: { phase: { type: 'string' } } },
+          } } },
+        }],
+      },
+    };
+    seen.set('crd with schema', (await t.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status);
+    try {
+      const dbs = `/apis/${group}/v1/namespaces/${ns}/databases`;
+      for (let i = 0; i < 100 && (await t.call('GET', dbs)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+      const db = await t.call('POST', dbs, { apiVersion: `${group}/v1`, kind: 'Database', metadata: { name: 'db' }, spec: { engine: 'postgres', bogus: 1, extra: { any: { thing: true } }, labels: { a: 'b' } }, top: 'level' });
+      seen.set('custom resource defaults and pruning', [db.status, normalize(db.body, ns)]);
+      const bad = await t.call('POST', dbs, { apiVersion: `${group}/v1`, kind: 'Database', metadata: { name: 'bad' }, spec: { engine: 'oracle', replicas: 9, name: 'TooLongName', tags: ['a', 'b', 'c'], labels: { a: 1 } } });
+      const causes = (bad.body.details?.causes ?? []) as Json[];
+      seen.set('custom resource invalid', [bad.status, bad.body.reason, causes.map((c) => `${String(c['field'])} ${String(c['reason'])}: ${String(c['message'])}`).sort()]);
+      const missing = await t.call('POST', dbs, { apiVersion: `${group}/v1`, kind: 'Database', metadata: { name: 'm' }, spec: {} });
+      seen.set('custom resource required', [missing.status, missing.body.details?.causes]);
+      const table = await t.call('GET', dbs, undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+      seen.set('custom resource table', [table.body.columnDefinitions?.map((c: Json) => [c['name'], c['type'], c['priority']]), table.body.rows?.map((r: Json) => (r['cells'] as unknown[]).slice(0, 4))]);
+    } finally {
+      await t.call('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/databases.${group}`);
+    }
 
     // kubectl generators (protobuf) and what they store.
     const env = { ...process.env, KUBECONFIG: t.kubeconfig, HOME: mkdtempSync(join(tmpdir(), 'rxkube-kubectl-')) };

@@ -122,10 +122,12 @@ export function validateSchema(v: unknown, s: SchemaNode | undefined, path: stri
     if (s.nullable !== true && s.type !== undefined) invalidValue(`${where} in body must be of type ${s.type}: "null"`);
     return out;
   }
+  // A type error reports the JSON type as the invalid value (kube-apiserver 1.20).
+  const typeError = (expected: string) => out.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${typeName(v)}": ${where} in body must be of type ${expected}: "${typeName(v)}"`, field: where });
   if (s['x-kubernetes-int-or-string'] === true) {
-    if (typeof v !== 'string' && !(typeof v === 'number' && Number.isInteger(v))) invalidValue(`${where} in body must be of type integer,string: "${typeName(v)}"`);
+    if (typeof v !== 'string' && !(typeof v === 'number' && Number.isInteger(v))) typeError('integer,string');
   } else if (s.type !== undefined && !typeOk(s.type, v)) {
-    invalidValue(`${where} in body must be of type ${s.type}: "${typeName(v)}"`);
+    typeError(s.type);
     return out;
   }
   if (s.enum !== undefined && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(v))) {
@@ -135,10 +137,11 @@ export function validateSchema(v: unknown, s: SchemaNode | undefined, path: stri
     if (s.minimum !== undefined && (s.exclusiveMinimum === true ? v <= s.minimum : v < s.minimum)) invalidValue(`${where} in body should be greater than ${s.exclusiveMinimum === true ? '' : 'or equal to '}${s.minimum}`);
     if (s.maximum !== undefined && (s.exclusiveMaximum === true ? v >= s.maximum : v > s.maximum)) invalidValue(`${where} in body should be less than ${s.exclusiveMaximum === true ? '' : 'or equal to '}${s.maximum}`);
   }
+  // Strings: the first failing check only (maxLength, minLength, pattern), as go-openapi's validator.
   if (typeof v === 'string') {
-    if (s.maxLength !== undefined && [...v].length > s.maxLength) out.push({ reason: 'FieldValueTooLong', message: `Too long: may not be longer than ${s.maxLength}`, field: where });
-    if (s.minLength !== undefined && [...v].length < s.minLength) invalidValue(`${where} in body should be at least ${s.minLength} chars long`);
-    if (s.pattern !== undefined) {
+    if (s.maxLength !== undefined && [...v].length > s.maxLength) invalidValue(`${where} in body should be at most ${s.maxLength} chars long`);
+    else if (s.minLength !== undefined && [...v].length < s.minLength) invalidValue(`${where} in body should be at least ${s.minLength} chars long`);
+    else if (s.pattern !== undefined) {
       let re: RegExp | undefined;
       try {
         re = new RegExp(s.pattern, 'u');
@@ -149,15 +152,16 @@ export function validateSchema(v: unknown, s: SchemaNode | undefined, path: stri
     }
   }
   if (Array.isArray(v)) {
-    if (s.maxItems !== undefined && v.length > s.maxItems) out.push({ reason: 'FieldValueTooMany', message: `Too many: ${v.length}: must have at most ${s.maxItems} items`, field: where });
-    if (s.minItems !== undefined && v.length < s.minItems) invalidValue(`${where} in body should have at least ${s.minItems} items`);
-    if (s.uniqueItems === true && new Set(v.map((x) => JSON.stringify(x))).size !== v.length) out.push({ reason: 'FieldValueDuplicate', message: `Duplicate value: ${show(v)}`, field: where });
+    const count = (detail: string) => out.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${v.length}: ${where} in body ${detail}`, field: where });
+    if (s.maxItems !== undefined && v.length > s.maxItems) count(`should have at most ${s.maxItems} items`);
+    if (s.minItems !== undefined && v.length < s.minItems) count(`should have at least ${s.minItems} items`);
+    if (s.uniqueItems === true && new Set(v.map((x) => JSON.stringify(x))).size !== v.length) invalidValue(`${where} in body shouldn't contain duplicates`);
     v.forEach((x, i) => validateSchema(x, s.items, `${path}[${i}]`, out));
   }
   if (isObj(v)) {
     const n = Object.keys(v).length;
-    if (s.maxProperties !== undefined && n > s.maxProperties) out.push({ reason: 'FieldValueTooMany', message: `Too many: ${n}: must have at most ${s.maxProperties} items`, field: where });
-    if (s.minProperties !== undefined && n < s.minProperties) invalidValue(`${where} in body should have at least ${s.minProperties} properties`);
+    if (s.maxProperties !== undefined && n > s.maxProperties) out.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${n}: ${where} in body should have at most ${s.maxProperties} properties`, field: where });
+    if (s.minProperties !== undefined && n < s.minProperties) out.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${n}: ${where} in body should have at least ${s.minProperties} properties`, field: where });
     for (const req of s.required ?? []) if (v[req] === undefined) out.push({ reason: 'FieldValueRequired', message: 'Required value', field: path === '' ? req : `${path}.${req}` });
     for (const [k, x] of Object.entries(v)) {
       if (path === '' && (k === 'apiVersion' || k === 'kind' || k === 'metadata')) continue;
