@@ -153,6 +153,16 @@ function invalids(ns: string): [string, string, string, Json][] {
     ['POST', `${api}/secrets`, 'tls secret without keys', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bad5' }, type: 'kubernetes.io/tls', data: {} }],
     ['POST', `${api}/configmaps`, 'configmap bad key', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad6' }, data: { 'bad key': 'x' } }],
     ['POST', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, 'lease with zero duration', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'bad7' }, spec: { leaseDurationSeconds: 0 } }],
+    ['POST', `${api}/pods`, 'pod bad port and duplicate names', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad9' }, spec: { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 70000, protocol: 'HTTP' }] }, { name: 'c', image: 'i' }] } }],
+    ['POST', `${api}/pods`, 'pod bad label value', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad10', labels: { app: 'not valid!' } }, spec: { containers: [container] } }],
+    ['POST', `${api}/pods`, 'pod bad volume', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad11' }, spec: { volumes: [{ name: 'Bad_Name', emptyDir: {} }], containers: [{ ...container, env: [{ value: 'x' }] }] } }],
+    ['POST', `${api}/services`, 'service two unnamed ports', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'bad12' }, spec: { ports: [{ port: 80 }, { port: 81 }] } }],
+    ['POST', `${api}/services`, 'service nodePort on ClusterIP', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'bad13' }, spec: { ports: [{ port: 80, nodePort: 30080 }] } }],
+    ['POST', `${api}/services`, 'service bad type', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'bad14' }, spec: { type: 'Magic', ports: [{ port: 80 }] } }],
+    ['POST', `${apps}/deployments`, 'deployment negative replicas and no selector', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'bad15' }, spec: { replicas: -1, template: podTemplate('y') } }],
+    ['POST', `${apps}/deployments`, 'deployment restartPolicy Never', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'bad16' }, spec: { selector: { matchLabels: { app: 'y' } }, template: { ...podTemplate('y'), spec: { restartPolicy: 'Never', containers: [container] } } } }],
+    ['POST', '/api/v1/namespaces', 'namespace with a dot', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a.b' } }],
+    ['POST', `/apis/batch/v1beta1/namespaces/${ns}/cronjobs`, 'cronjob without schedule', { apiVersion: 'batch/v1beta1', kind: 'CronJob', metadata: { name: 'bad17' }, spec: { jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [container] } } } } } }],
     ['POST', `/apis/batch/v1/namespaces/${ns}/jobs`, 'job with restartPolicy Always', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'bad8' }, spec: { template: { spec: { containers: [container] } } } }],
   ];
 }

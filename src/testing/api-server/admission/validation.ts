@@ -141,6 +141,9 @@ export function validatePodSpec(c: Causes, path: string, spec: Obj | undefined, 
   if (typeof ads === 'number' && ads <= 0) c.invalidValue(`${path}.activeDeadlineSeconds`, ads, 'must be between 1 and 2147483647, inclusive');
 }
 
+/** A missing selector selects nothing (LabelSelectorAsSelector(nil)): every template mismatches it. */
+const NOTHING: Obj = { matchExpressions: [{ key: '', operator: 'Nothing' }] };
+
 function template(c: Causes, path: string, t: unknown, selector: Obj | undefined, restartPolicies: readonly string[] | undefined): void {
   const tpl = o(t);
   if (tpl === undefined) {
@@ -175,6 +178,8 @@ function selectorMatches(sel: Obj, l: Obj): boolean {
       case 'DoesNotExist':
         if (has) return false;
         break;
+      default:
+        return false;
     }
   }
   return true;
@@ -195,7 +200,7 @@ function labelSelector(c: Causes, path: string, sel: unknown, required: boolean,
 function workload(c: Causes, kind: string, s: Obj, old: Obj | undefined, restart: readonly string[] | undefined, selectorRequired = true): void {
   nonNegative(c, 'spec.replicas', s['replicas']);
   const sel = labelSelector(c, 'spec.selector', s['selector'], selectorRequired, kind.toLowerCase());
-  template(c, 'spec.template', s['template'], sel, restart);
+  template(c, 'spec.template', s['template'], sel ?? (selectorRequired ? NOTHING : undefined), restart);
   if (old !== undefined && s['selector'] !== undefined && !same(s['selector'], o(old['spec'])?.['selector'])) {
     c.invalidValue('spec.selector', s['selector'], 'field is immutable');
   }
