@@ -137,6 +137,16 @@ function objects(ns: string): [string, string, Json][] {
     [`${api}/services`, 'service NodePort', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'np' }, spec: { type: 'NodePort', selector: { app: 'd' }, ports: [{ port: 80, targetPort: 'http' }] } }],
     [`${api}/secrets`, 'secret', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sec' }, stringData: { password: 'pw' } }],
     [`${api}/configmaps`, 'configmap', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: 'b' }, extra: { x: 1 } }],
+    [`${api}/services`, 'service headless', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'hl' }, spec: { clusterIP: 'None', selector: { app: 'd' }, ports: [{ name: 'web', port: 80, targetPort: 'web' }] } }],
+    [`${api}/services`, 'service ExternalName', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'en' }, spec: { type: 'ExternalName', externalName: 'example.com' } }],
+    [`${api}/services`, 'service LoadBalancer', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'lb' }, spec: { type: 'LoadBalancer', ports: [{ port: 443, protocol: 'TCP' }] } }],
+    [`${api}/persistentvolumeclaims`, 'pvc', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'pvc' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+    [`${api}/serviceaccounts`, 'serviceaccount', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa' } }],
+    [`${api}/endpoints`, 'endpoints', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'ep' }, subsets: [{ addresses: [{ ip: '10.1.2.3' }], ports: [{ port: 80 }] }] }],
+    [`${api}/events`, 'event', { apiVersion: 'v1', kind: 'Event', metadata: { name: 'ev' }, involvedObject: { kind: 'Pod', name: 'p', namespace: ns }, reason: 'Test', message: 'hello', type: 'Normal' }],
+    [`/apis/networking.k8s.io/v1/namespaces/${ns}/ingresses`, 'ingress', { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'ing' }, spec: { rules: [{ host: 'a.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 's', port: { number: 80 } } } }] } }] } }],
+    [`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, 'role', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] }],
+    [`/apis/policy/v1beta1/namespaces/${ns}/poddisruptionbudgets`, 'pdb', { apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', metadata: { name: 'pdb' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'd' } } } }],
     [`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, 'lease', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15, renewTime: '2024-01-02T03:04:05.123456Z' } }],
   ];
 }

@@ -119,6 +119,13 @@ function labelsOf(t: unknown): Obj | undefined {
   return l !== null && typeof l === 'object' ? (l as Obj) : undefined;
 }
 
+/** The finalizer the StorageObjectInUseProtection admission plugin adds. */
+function protect(o: Obj, finalizer: string): void {
+  const meta = obj(o, 'metadata');
+  const f = Array.isArray(meta['finalizers']) ? (meta['finalizers'] as unknown[]) : [];
+  if (!f.includes(finalizer)) meta['finalizers'] = [...f, finalizer];
+}
+
 /** The next free address of a service CIDR. */
 export interface IpAllocator {
   clusterIP(): string;
@@ -280,12 +287,30 @@ export function applyDefaults(group: string, kind: string, o: Obj, create: boole
       return;
     case '/PersistentVolumeClaim':
       dflt(spec(), 'volumeMode', 'Filesystem');
+      if (create) protect(o, 'kubernetes.io/pvc-protection');
       if (create && o['status'] === undefined) o['status'] = { phase: 'Pending' };
       return;
     case '/PersistentVolume':
       dflt(spec(), 'persistentVolumeReclaimPolicy', 'Retain');
+      if (create) protect(o, 'kubernetes.io/pv-protection');
       dflt(spec(), 'volumeMode', 'Filesystem');
       if (create && o['status'] === undefined) o['status'] = { phase: 'Pending' };
+      return;
+    case '/Endpoints':
+      for (const ss of list(o['subsets'])) for (const p of list(ss['ports'])) dflt(p, 'protocol', 'TCP');
+      return;
+    case '/Event':
+      // Go's zero values of the non-omitempty fields (times encode as null).
+      for (const f of ['eventTime', 'firstTimestamp', 'lastTimestamp']) if (o[f] === undefined) o[f] = null;
+      for (const f of ['reportingComponent', 'reportingInstance']) if (o[f] === undefined) o[f] = '';
+      if (o['source'] === undefined) o['source'] = {};
+      return;
+    case 'networking.k8s.io/Ingress':
+    case 'extensions/Ingress':
+      initialStatus(o, create, { loadBalancer: {} });
+      return;
+    case 'policy/PodDisruptionBudget':
+      initialStatus(o, create, { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
       return;
     case '/ServiceAccount':
       return;
