@@ -277,7 +277,15 @@ async function scenario(t: Target): Promise<Map<string, unknown>> {
     seen.set('kubectl create job', await kubectl('create', 'job', 'kj', '--image=busybox', '--', 'true'));
     seen.set('kubectl run', await kubectl('run', 'kp', '--image=nginx:1.19', '--port=80'));
     seen.set('kubectl expose', await kubectl('expose', 'deployment', 'kd', '--port=80', '--target-port=8080'));
-    for (const [kind, name] of [['deployment', 'kd'], ['configmap', 'kcm'], ['secret', 'ksec'], ['job', 'kj'], ['pod', 'kp'], ['service', 'kd']] as const) {
+    seen.set('kubectl create service nodeport', await kubectl('create', 'service', 'nodeport', 'knp', '--tcp=80:8080'));
+    seen.set('kubectl create serviceaccount', await kubectl('create', 'serviceaccount', 'ksa'));
+    seen.set('kubectl create role', await kubectl('create', 'role', 'kr', '--verb=get,list', '--resource=pods'));
+    seen.set('kubectl create rolebinding', await kubectl('create', 'rolebinding', 'krb', '--role=kr', '--serviceaccount', `${ns}:ksa`));
+    seen.set('kubectl create ingress', await kubectl('create', 'ingress', 'king', '--rule=a.example.com/=kd:80'));
+    seen.set('kubectl create pdb', await kubectl('create', 'pdb', 'kpdb', '--selector=app=kd', '--min-available=1'));
+    seen.set('kubectl create quota', await kubectl('create', 'quota', 'kq', '--hard=pods=10'));
+    seen.set('kubectl create secret tls (invalid)', (await kubectl('create', 'secret', 'docker-registry', 'kdr', '--docker-username=u', '--docker-password=p', '--docker-server=r.example.com')).replace(/\s+/g, ' '));
+    for (const [kind, name] of [['deployment', 'kd'], ['configmap', 'kcm'], ['secret', 'ksec'], ['job', 'kj'], ['pod', 'kp'], ['service', 'kd'], ['service', 'knp'], ['serviceaccount', 'ksa'], ['role', 'kr'], ['rolebinding', 'krb'], ['ingress', 'king'], ['pdb', 'kpdb'], ['quota', 'kq']] as const) {
       const out = await kubectl('get', kind, name, '-o', 'json');
       seen.set(`kubectl get ${kind}`, out.startsWith('ERROR') ? out : normalize(JSON.parse(out), ns));
     }
@@ -290,7 +298,7 @@ async function scenario(t: Target): Promise<Map<string, unknown>> {
 
     // Discovery: the group/versions and the resources of a few of them.
     const groups = (await t.call('GET', '/apis')).body as { groups: { name: string; versions: { version: string }[]; preferredVersion: { version: string } }[] };
-    seen.set('discovery group versions', groups.groups.flatMap((g) => g.versions.map((v) => `${g.name}/${v.version}`)).sort());
+    seen.set('discovery group versions', groups.groups.flatMap((g) => g.versions.map((v) => `${g.name}/${v.version}`)));
     seen.set('discovery preferred versions', groups.groups.map((g) => `${g.name}/${g.preferredVersion.version}`).sort());
     for (const gv of ['api/v1', 'apis/apps/v1', 'apis/batch/v1', 'apis/batch/v1beta1', 'apis/networking.k8s.io/v1', 'apis/rbac.authorization.k8s.io/v1', 'apis/storage.k8s.io/v1', 'apis/discovery.k8s.io/v1beta1', 'apis/events.k8s.io/v1']) {
       const l = (await t.call('GET', `/${gv}`)).body as { resources: { name: string; namespaced: boolean; kind: string; verbs: string[]; shortNames?: string[] }[] };

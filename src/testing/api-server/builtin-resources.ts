@@ -46,6 +46,17 @@ const API_EXTENSIONS_CATEGORY = new Set([
 /** Resources with a status subresource whose objects have no `metadata.generation` in this version. */
 const NO_GENERATION = new Set(['batch/jobs', 'batch/cronjobs', '/pods', '/namespaces', '/nodes', '/services', '/persistentvolumes', '/persistentvolumeclaims', 'certificates.k8s.io/certificatesigningrequests', '/resourcequotas', 'apiregistration.k8s.io/apiservices']);
 
+/** The order of the built-in groups in kube-apiserver 1.20's `/apis` (its API group priorities). */
+export const GROUP_ORDER: readonly string[] = [
+  'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch',
+  'certificates.k8s.io', 'networking.k8s.io', 'extensions', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io',
+  'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io',
+  'discovery.k8s.io', 'flowcontrol.apiserver.k8s.io',
+];
+
+/** Groups whose version priorities in 1.20 are not the usual version order. */
+const VERSION_ORDER: Readonly<Record<string, readonly string[]>> = { autoscaling: ['v1', 'v2beta1', 'v2beta2'] };
+
 /** Kubernetes version order: GA before beta before alpha, higher numbers first (v1 > v1beta2 > v1beta1). */
 export function compareVersions(a: string, b: string): number {
   const parse = (v: string) => {
@@ -71,7 +82,8 @@ export function openApiResources(): ServedResource[] {
   }
   const out: ServedResource[] = [];
   for (const [id, { first, versions }] of byId) {
-    const sorted = [...versions].sort(compareVersions);
+    const explicit = VERSION_ORDER[first.group];
+    const sorted = explicit !== undefined ? explicit.filter((v) => versions.includes(v)) : [...versions].sort(compareVersions);
     const preferred = RESOURCES.find((x) => x.group === first.group && x.plural === first.plural && x.version === sorted[0]) ?? first;
     const hasStatus = preferred.subresources['status'] !== undefined;
     out.push({

@@ -1,4 +1,4 @@
-import { EMULATED_VERSION } from './builtin-resources.js';
+import { EMULATED_VERSION, GROUP_ORDER } from './builtin-resources.js';
 import type { ResourceRegistry, ServedResource } from './resource-registry.js';
 import { apiVersionOf } from './resource-registry.js';
 
@@ -31,12 +31,23 @@ function groupEntry(group: string, versions: readonly string[]): object {
   return { name: group, versions: vs, preferredVersion: vs[0] };
 }
 
+/** Built-in groups in kube-apiserver's order (kubectl resolves a resource served by two groups, e.g. ingresses, by it), then the others. */
+function groupRank(group: string, registered: number): number {
+  const i = GROUP_ORDER.indexOf(group);
+  return i >= 0 ? i : GROUP_ORDER.length + registered;
+}
+
 /** `/apis`. */
 export function apiGroupList(registry: ResourceRegistry): object {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: registry.groups().filter((g) => g.group !== '').map((g) => groupEntry(g.group, g.versions)),
+    groups: registry
+      .groups()
+      .filter((g) => g.group !== '')
+      .map((g, i) => ({ g, rank: groupRank(g.group, i) }))
+      .sort((a, b) => a.rank - b.rank)
+      .map(({ g }) => groupEntry(g.group, g.versions)),
   };
 }
 
@@ -70,6 +81,6 @@ export function apiResourceList(registry: ResourceRegistry, group: string, versi
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: apiVersionOf(group, version),
-    resources: rs.flatMap(entries),
+    resources: rs.flatMap(entries).sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1)),
   };
 }

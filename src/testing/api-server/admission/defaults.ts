@@ -309,6 +309,9 @@ export function applyDefaults(group: string, kind: string, o: Obj, create: boole
     case 'extensions/Ingress':
       initialStatus(o, create, { loadBalancer: {} });
       return;
+    case '/ResourceQuota':
+      initialStatus(o, create, {});
+      return;
     case 'policy/PodDisruptionBudget':
       initialStatus(o, create, { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
       return;
