@@ -16,10 +16,11 @@ import type { Indexers } from '../cache/store.js';
 import type { ListWatchScope } from '../client/http-list-watcher.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { ResourceRef } from '../client/resource-path.js';
-import { type Runnable, cacheRunnable } from '../api/runnable.js';
+import type { Runnable } from '../api/runnable.js';
 import type { ListWatchOptions } from '../reflector/list-watch-options.js';
 import type { ListWatcher } from '../api/list-watcher.js';
 import { InformerConfigError } from './informer-errors.js';
+import { informerFactoryRunnable, type InformerScope } from './informer-factory-runnable.js';
 import { type Lister, lister } from './lister.js';
 import { type SharedInformer, sharedInformer } from './shared-informer.js';
 import { type WaitForCacheSyncOptions, waitForCacheSync } from './wait-for-cache-sync.js';
@@ -71,6 +72,8 @@ function transformId(t: unknown): string {
 
 interface Entry {
   readonly informer: SharedInformer<KubeObject>;
+  readonly resource: ResourceRef;
+  readonly namespace: string | undefined;
   started: Subscription | undefined;
 }
 
@@ -97,6 +100,8 @@ export class InformerFactory {
   private readonly informers = new Map<string, Entry>();
   private readonly makeListWatcher: ListWatcherFactory;
   private readonly scheduler: SchedulerLike;
+  /** The client the informers list and watch through; undefined for a `ListWatcherFactory`. */
+  readonly client: KubeClient | undefined;
 
   constructor(
     source: KubeClient | ListWatcherFactory,
@@ -104,6 +109,7 @@ export class InformerFactory {
   ) {
     this.makeListWatcher =
       typeof source === 'function' ? source : (resource, scope) => source.listWatcher(resource, scope);
+    this.client = typeof source === 'function' ? undefined : source;
     this.scheduler = options.scheduler ?? asyncScheduler;
   }
 
@@ -140,7 +146,7 @@ export class InformerFactory {
           defaultResyncPeriodMs: request.defaultResyncPeriodMs ?? this.options.defaultResyncPeriodMs ?? 0,
         },
       );
-      entry = { informer: informer as unknown as SharedInformer<KubeObject>, started: undefined };
+      entry = { informer: informer as unknown as SharedInformer<KubeObject>, resource, namespace: scope.namespace, started: undefined };
       this.informers.set(key, entry);
     } else if (request.indexers !== undefined) {
       const existing = entry.informer.store.getIndexers();
@@ -198,6 +204,11 @@ export class InformerFactory {
     return [...this.informers.values()].map((e) => e.informer);
   }
 
+  /** Every informer created so far, with its resource and namespace (`undefined`: all namespaces). */
+  scopes(): readonly InformerScope[] {
+    return [...this.informers.values()].map(({ informer, resource, namespace }) => ({ informer, resource, namespace }));
+  }
+
   /** Starts every informer created so far and not yet started by the factory (idempotent). */
   start(): void {
     for (const entry of this.informers.values()) {
@@ -247,9 +258,11 @@ export class InformerFactory {
 
   /**
    * The factory as a manager cache runnable: when the manager starts its caches it runs every
-   * informer created by then, and reports synced when all are.
+   * informer created by then, and reports synced when all are. Added to a manager, it takes the
+   * manager's logger and informer monitor (reflector metrics, logged failures, why a cache does
+   * not sync), and declares get/list/watch of its informers' resources for `mgr.rbac()`.
    */
   runnable(name = 'informer-factory'): Runnable {
-    return cacheRunnable({ name, source: this.run$, synced$: this.synced$ });
+    return informerFactoryRunnable(this, name);
   }
 }
