@@ -14,8 +14,10 @@ export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccoun
  */
 export function loadKubeConfigFile(file: string): KubeConfig {
   try {
-    if (!statSync(file).isFile()) throw new KubeConfigError('KUBECONFIG_UNREADABLE', `kubeconfig ${file} is not a file`, file);
+    const stat = statSync(file);
+    if (!stat.isFile()) throw new KubeConfigError('KUBECONFIG_UNREADABLE', `kubeconfig ${file} is not a file`, file);
     accessSync(file, constants.R_OK);
+    if (stat.size === 0) throw new KubeConfigError('KUBECONFIG_INVALID', `kubeconfig ${file} is empty`, file);
   } catch (err) {
     if (err instanceof KubeConfigError) throw err;
     const code = (err as { code?: unknown }).code;

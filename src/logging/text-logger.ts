@@ -2,7 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import { asyncScheduler } from 'rxjs';
 import type { LogFields, LogLevel, Logger } from './logger.js';
 import { LOG_LEVEL_RANK } from './logger.js';
-import { redact, redactString } from './redact.js';
+import { REDACTED, isSecretKey, redact, redactString } from './redact.js';
 
 /** Options of {@link textLogger}. */
 export interface TextLoggerOptions {
@@ -47,7 +47,7 @@ export function textLogger(options: TextLoggerOptions = {}): Logger {
         const stacks: string[] = [];
         for (const [key, value] of Object.entries(all)) {
           if (value === undefined) continue;
-          line += ` ${key}=${formatValue(value)}`;
+          line += ` ${key}=${isSecretKey(key) ? REDACTED : formatValue(value)}`;
           if (value instanceof Error && threshold <= LOG_LEVEL_RANK.debug && value.stack !== undefined) stacks.push(redactString(value.stack));
         }
         write(`${line}\n${stacks.map((s) => `${indent(s)}\n`).join('')}`);
