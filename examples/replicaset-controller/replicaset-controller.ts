@@ -146,6 +146,13 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
     watches: [{ source: pods, map: (pod) => matchingReplicaSets(pod as Pod) }],
     client: options.client,
     concurrency: options.concurrency ?? 5,
+    // What the sync does on the API server besides reading the caches: the manager's RBAC rules
+    // (`mgr.rbac()`, `--print-rbac`) are derived from this, so it must list every write.
+    permissions: [
+      { resource: PODS, verbs: ['create', 'delete', 'patch'] }, // createPods, deletePods, claimPods
+      { resource: REPLICA_SETS, verbs: ['get'] }, // the fresh read before adopting
+      { resource: REPLICA_SETS, subresource: 'status', verbs: ['patch'] }, // updateStatus
+    ],
     ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.metricsRegistry === undefined ? {} : { metricsRegistry: options.metricsRegistry }),
