@@ -30,6 +30,8 @@ export interface ExampleOptions {
   readonly signal?: AbortSignal;
   /** Controller name (unique per process); default `replicaset`. */
   readonly controllerName?: string;
+  /** Build the controller even if one of the same name exists in this process (to derive RBAC only). */
+  readonly skipNameValidation?: boolean;
   /** The manager's other options: probes and metrics ports, leader election, logger, sync timeout. */
   readonly manager?: Omit<ManagerOptions, 'client' | 'kubeConfig'>;
   /** Receives the manager once everything is added (before it starts). */
@@ -65,6 +67,7 @@ export function replicaSetManager(options: ExampleOptions): ReplicaSetManager {
     informers,
     client: options.client,
     ...(options.controllerName === undefined ? {} : { name: options.controllerName }),
+    ...(options.skipNameValidation === undefined ? {} : { skipNameValidation: options.skipNameValidation }),
     ...(options.burstReplicas === undefined ? {} : { burstReplicas: options.burstReplicas }),
     onSync: (report) => {
       syncs.push(report);

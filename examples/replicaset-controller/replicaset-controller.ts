@@ -63,6 +63,8 @@ export interface ReplicaSetControllerOptions {
   /** Called after every sync. */
   readonly onSync?: (report: SyncReport) => void;
   readonly name?: string;
+  /** Build it even if a controller of the same name exists in this process (e.g. only to derive RBAC). */
+  readonly skipNameValidation?: boolean;
 }
 
 /** Index of the pod cache: pods by namespace. */
@@ -141,6 +143,7 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
 
   return controller<ReplicaSet>({
     name: options.name ?? 'replicaset',
+    ...(options.skipNameValidation === undefined ? {} : { skipNameValidation: options.skipNameValidation }),
     for: replicaSets,
     owns: [observePods(pods, expectations)],
     watches: [{ source: pods, map: (pod) => matchingReplicaSets(pod as Pod) }],
