@@ -75,6 +75,8 @@ interface Entry {
   readonly resource: ResourceRef;
   readonly namespace: string | undefined;
   started: Subscription | undefined;
+  /** The last error the informer reported on `errors$` (a failed list or watch, …). */
+  lastError: Error | undefined;
 }
 
 /**
@@ -146,7 +148,12 @@ export class InformerFactory {
           defaultResyncPeriodMs: request.defaultResyncPeriodMs ?? this.options.defaultResyncPeriodMs ?? 0,
         },
       );
-      entry = { informer: informer as unknown as SharedInformer<KubeObject>, resource, namespace: scope.namespace, started: undefined };
+      const created: Entry = { informer: informer as unknown as SharedInformer<KubeObject>, resource, namespace: scope.namespace, started: undefined, lastError: undefined };
+      informer.errors$.subscribe((err) => (created.lastError = err));
+      informer.synced$.subscribe((synced) => {
+        if (synced) created.lastError = undefined;
+      });
+      entry = created;
       this.informers.set(key, entry);
     } else if (request.indexers !== undefined) {
       const existing = entry.informer.store.getIndexers();
@@ -227,7 +234,8 @@ export class InformerFactory {
 
   /**
    * Resolves once every informer started by the factory has synced: `true`, or `false` when the
-   * timeout passed or the signal aborted first (SI-16). With no started informer it resolves `true`.
+   * timeout passed or the signal aborted first (SI-16); then `unsynced()` says which and why. With
+   * no started informer it resolves `true`.
    */
   waitForCacheSync(timeout?: number | WaitForCacheSyncOptions): Promise<boolean> {
     const opts = typeof timeout === 'number' ? { timeoutMs: timeout } : (timeout ?? {});
@@ -236,6 +244,17 @@ export class InformerFactory {
       started.map((e) => e.informer),
       { scheduler: this.scheduler, ...opts },
     );
+  }
+
+  /**
+   * The informers started by the factory that have not synced, each with the last error it
+   * reported (a failed list or watch: an unreachable server, a kind the server does not serve,
+   * 403, …), if any: why `waitForCacheSync` returned false.
+   */
+  unsynced(): { readonly informer: string; readonly lastError: Error | undefined }[] {
+    return [...this.informers.values()]
+      .filter((e) => e.started !== undefined && !e.started.closed && !e.informer.hasSynced())
+      .map((e) => ({ informer: e.informer.name, lastError: e.lastError }));
   }
 
   /**

@@ -135,3 +135,24 @@ describe('manager with a kind the server does not serve', () => {
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 });
+
+describe('an informer factory on its own against an unreachable server', () => {
+  it('waitForCacheSync returns false, and unsynced() says which informer and why', async () => {
+    const port = await closedPort();
+    const client = KubeClient.fromKubeConfig(kubeConfigFor(`https://127.0.0.1:${port}`));
+    const factory = new InformerFactory(client, { namespace: 'default', listWatch: { backoff: { initialMs: 20, maxMs: 50 } } });
+    factory.configMaps();
+    factory.start();
+    try {
+      expect(await factory.waitForCacheSync(500)).toBe(false);
+      const [only, ...rest] = factory.unsynced();
+      expect(rest).toEqual([]);
+      expect(only?.informer).toBe('ConfigMap/default');
+      expect(only?.lastError).toBeInstanceOf(ListWatchError);
+      expect(only?.lastError?.message).toContain('ECONNREFUSED');
+    } finally {
+      factory.stop();
+      client.close();
+    }
+  });
+});
