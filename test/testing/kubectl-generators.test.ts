@@ -106,6 +106,32 @@ describe.skipIf(!hasKubectl)('kubectl generators (protobuf) against the embedded
     await expect(kubectl('create', '-n', 'team-a', '-f', join(dir, 'bad.yaml'))).rejects.toThrow(/unknown field "selectr" in io\.k8s\.api\.apps\.v1\.DeploymentSpec/);
   });
 
+  it('explain reads the schema of a custom resource', async () => {
+    await writeFile(join(dir, 'crd.yaml'), `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            description: The gadget's wishes.
+            properties:
+              size: {type: integer, description: How big the gadget is.}
+`);
+    await kubectl('create', '-f', join(dir, 'crd.yaml'));
+    expect(await kubectl('explain', 'gadgets.spec.size')).toMatch(/How big the gadget is/);
+  });
+
   it('get -o yaml reads the same objects back', async () => {
     const cm = JSON.parse(await kubectl('get', 'configmap', 'cfg', '-n', 'team-a', '-o', 'json')) as { data: unknown };
     expect(cm.data).toEqual({ color: 'blue', size: 'L' });

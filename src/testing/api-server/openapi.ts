@@ -30,7 +30,8 @@ const PARAMS = ['dryRun', 'fieldManager', 'fieldValidation', 'force'].map((name)
  * `/openapi/v3/{api/v1|apis/g/v}`: one PATCH (and POST / PUT) operation per resource, each tagged
  * with `x-kubernetes-group-version-kind` and declaring the `fieldValidation` query parameter, so
  * kubectl sees server-side field validation; the component schemas are those of the emulated
- * version's built-in kinds of the group/version (with their patch strategies), for `kubectl explain`.
+ * version's built-in kinds of the group/version (with their patch strategies) and the structural
+ * schemas of its custom resources, for `kubectl explain`.
  */
 export function openApiV3Document(registry: ResourceRegistry, path: string): object | undefined {
   const parts = path.split('/').filter((p) => p !== '');
@@ -43,7 +44,25 @@ export function openApiV3Document(registry: ResourceRegistry, path: string): obj
   const prefix = `/${gvPath(group, version)}`;
   const paths: Record<string, object> = {};
   const roots: string[] = [];
+  const custom: Record<string, unknown> = {};
   for (const r of rs) {
+    const crSchema = r.custom ? r.schemas?.[version] : undefined;
+    if (crSchema !== undefined) {
+      // kube-apiserver publishes a CRD version's schema as `<reversed group>.<version>.<Kind>`, with
+      // apiVersion, kind and metadata added.
+      custom[`${group.split('.').reverse().join('.')}.${version}.${r.kind}`] = {
+        ...crSchema,
+        type: 'object',
+        properties: {
+          apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
+          kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
+          metadata: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
+          ...(crSchema.properties ?? {}),
+        },
+        'x-kubernetes-group-version-kind': [{ group, version, kind: r.kind }],
+      };
+      roots.push('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
+    }
     const def = r.custom ? undefined : definitionFor(group, version, r.kind);
     if (def !== undefined) roots.push(def, ...[definitionFor(group, version, `${r.kind}List`)].filter((d): d is string => d !== undefined));
     const gvk = { group, version, kind: r.kind };
@@ -52,7 +71,7 @@ export function openApiV3Document(registry: ResourceRegistry, path: string): obj
     paths[base] = { post: op('post'), get: op('list') };
     paths[`${base}/{name}`] = { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes (rxkube embedded)', version: apiVersionOf(group, version) }, paths, components: { schemas: v3Schemas(roots) } };
+  return { openapi: '3.0.0', info: { title: 'Kubernetes (rxkube embedded)', version: apiVersionOf(group, version) }, paths, components: { schemas: { ...v3Schemas(roots), ...custom } } };
 }
 
 /** The `/openapi/v2` document. */
