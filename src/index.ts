@@ -17,7 +17,8 @@ export type { K8s } from './api/k8s.js';
 export type { Status, StatusCause, StatusDetails } from './api/status.js';
 export type { ListOptions, ListPage, ListWatcher, WatchEvent, WatchOptions } from './api/list-watcher.js';
 export { cacheRunnable } from './api/runnable.js';
-export type { CacheRunnableOptions, Runnable, RunnableLike, RunnableResult } from './api/runnable.js';
+export type { CacheRunnableOptions, DependencyKey, Runnable, RunnableDeps, RunnableLike, RunnableResult } from './api/runnable.js';
+export type { Permission, PermissionVerb } from './api/permission.js';
 export { compileLabelSelector, LabelSelectorError } from './api/label-selector.js';
 export type { LabelSelectorRequirement, SelectorMatcher, StructuredLabelSelector } from './api/label-selector.js';
 
@@ -29,6 +30,10 @@ export type { ErrorLayer } from './api/rxkube-error.js';
 // Logging.
 export { jsonLogger } from './logging/json-logger.js';
 export type { JsonLoggerOptions } from './logging/json-logger.js';
+export { textLogger } from './logging/text-logger.js';
+export type { TextLoggerOptions } from './logging/text-logger.js';
+export { defaultLogger } from './logging/default-logger.js';
+export type { DefaultLoggerOptions, LogFormat, LogThreshold } from './logging/default-logger.js';
 export { noopLogger } from './logging/noop-logger.js';
 export { objectRef } from './logging/object-ref.js';
 export type { ObjectRefTarget } from './logging/object-ref.js';
@@ -38,6 +43,9 @@ export type { LogFields, Logger, LogLevel } from './logging/logger.js';
 export { KubeClient } from './client/kube-client.js';
 export type { KubeConnectionOptions, RequestOptions } from './client/kube-connection.js';
 export type { KubeConfigCluster, KubeConfigContext, KubeConfigLike, KubeConfigUser } from './client/kube-config-like.js';
+export { InClusterConfigError, KubeConfigError } from './client/kubeconfig-errors.js';
+export type { InClusterConfigErrorCode, KubeConfigErrorCode } from './client/kubeconfig-errors.js';
+export type { RequestObserver, RequestOutcome } from './client/request-outcome.js';
 export type {
   ApplyOptions,
   CallOptions,
@@ -125,10 +133,11 @@ export type { SyncSource, WaitForCacheSyncOptions } from './informer/wait-for-ca
 export { dropManagedFields } from './informer/drop-managed-fields.js';
 // Waiting on a cache: for a condition, and for this process's own writes (read-your-writes).
 export { until } from './informer/wait.js';
-export { WaitTimeoutError } from './informer/until.js';
+export type { WaitTimeoutError } from './informer/until.js';
 export type { CacheSource, WaitOptions } from './informer/until.js';
 export type { CachedWrite } from './informer/until-cached.js';
 export { InformerConfigError, InformerError, InformerStartedError, ListenerError } from './informer/informer-errors.js';
+export { ListWatchError } from './informer/list-watch-error.js';
 export {
   and,
   annotationsChanged,
@@ -174,7 +183,6 @@ export type { ReflectorMetricsRecorder } from './metrics/reflector-metrics.js';
 // Events.
 export { eventRecorder } from './events/event-recorder.js';
 export type { EventOptions, EventRecorder, EventRecorderOptions } from './events/event-recorder.js';
-export { clientEventsApi } from './events/client-events-api.js';
 export type { ClientEventsApi, ClientEventsApiOptions, EventsApiVersion } from './events/client-events-api.js';
 export type { EventsApi } from './events/events-api.js';
 export type { CoreEvent, EventType, ObjectReference } from './events/core-event.js';
@@ -199,11 +207,11 @@ export type { ControllerSource, SourceRegistration } from './controller/controll
 export type { OwnerRequestOptions, RequestMapper } from './controller/event-requests.js';
 export { finalizer, FinalizerConflictError } from './controller/finalizer.js';
 // The controller author's toolkit: owner references, status conditions (one object each).
-export { AlreadyOwnedError, ownerRefs } from './controller/owner-references.js';
+export { ownerRefs } from './controller/owner-references.js';
+export type { AlreadyOwnedError } from './controller/owner-references.js';
 export type { ClaimDecision, OwnerReferenceOptions } from './controller/owner-references.js';
 export { conditions } from './controller/conditions.js';
-export { ControllerExpectations } from './controller/expectations.js';
-export type { ExpectationsOptions, PendingExpectations } from './controller/expectations.js';
+export type { ControllerExpectations, ExpectationsOptions, PendingExpectations } from './controller/expectations.js';
 export type { Condition } from './controller/conditions.js';
 export type { FinalizerOptions } from './controller/finalizer.js';
 export { indexMapper } from './controller/index-mapper.js';
@@ -227,5 +235,9 @@ export {
   GracefulShutdownTimeoutError,
   LeaderElectionLostError,
   ManagerAlreadyStartedError,
+  ManagerCacheSyncTimeoutError,
   ManagerConfigError,
 } from './manager/manager-errors.js';
+export { rbacManifest } from './manager/rbac.js';
+export { DEPS } from './manager/deps.js';
+export type { PolicyRule, RbacManifestOptions, RbacRules } from './manager/rbac.js';

@@ -13,7 +13,6 @@
 import {
   compileLabelSelector,
   controller,
-  ControllerExpectations,
   informerSource,
   type Controller,
   type EventRecorder,
@@ -27,10 +26,9 @@ import {
 } from 'rxkube';
 import type { Registry } from 'prom-client';
 import { claimPods } from './adoption.js';
-import { observePods } from './observe-pods.js';
 import { createPods, deletePods, type PodChanges } from './pod-control.js';
 import { calculateStatus, updateStatus } from './status.js';
-import { controllerRef, isActive, PODS, type Pod, type ReplicaSet, type ReplicaSetStatus } from './types.js';
+import { controllerRef, isActive, PODS, REPLICA_SETS, type Pod, type ReplicaSet, type ReplicaSetStatus } from './types.js';
 
 /** What one sync did: handed to `onSync` (the example's trace printer). */
 export interface SyncReport {
@@ -59,11 +57,13 @@ export interface ReplicaSetControllerOptions {
   readonly recorder?: EventRecorder;
   readonly logger?: Logger;
   readonly metricsRegistry?: Registry;
-  /** Wall clock for availability and expectations (ms). */
+  /** Wall clock for availability (ms). */
   readonly now?: () => number;
   /** Called after every sync. */
   readonly onSync?: (report: SyncReport) => void;
   readonly name?: string;
+  /** Build it even if a controller of the same name exists in this process (e.g. only to derive RBAC). */
+  readonly skipNameValidation?: boolean;
 }
 
 /** Index of the pod cache: pods by namespace. */
@@ -73,7 +73,6 @@ export const BY_NAMESPACE = 'namespace';
 export function replicaSetController(options: ReplicaSetControllerOptions): Controller<ReplicaSet> {
   const now = options.now ?? Date.now;
   const burst = options.burstReplicas ?? 500;
-  const expectations = new ControllerExpectations({ scheduler: { now } });
   const replicaSets = informerSource(options.informers.replicaSets());
   const podInformer = options.informers.pods({ indexers: { [BY_NAMESPACE]: (p) => [p.metadata?.namespace ?? ''] } });
   const pods = informerSource(podInformer);
@@ -89,6 +88,8 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
 
   const sync = async (request: Request, ctx: ReconcileContext<ReplicaSet>): Promise<Omit<SyncReport, 'durationMs'> & { result?: ReconcileResult }> => {
     const key = `${request.namespace ?? ''}/${request.name}`;
+    // The controller's expectations of its own writes; pod events (owns) lower them.
+    const expectations = ctx.expectations;
     const rs = ctx.object;
     if (rs === undefined) {
       expectations.forget(key);
@@ -142,11 +143,19 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
 
   return controller<ReplicaSet>({
     name: options.name ?? 'replicaset',
+    ...(options.skipNameValidation === undefined ? {} : { skipNameValidation: options.skipNameValidation }),
     for: replicaSets,
-    owns: [observePods(pods, expectations)],
+    owns: [pods],
     watches: [{ source: pods, map: (pod) => matchingReplicaSets(pod as Pod) }],
     client: options.client,
     concurrency: options.concurrency ?? 5,
+    // What the sync does on the API server besides reading the caches: the manager's RBAC rules
+    // (`mgr.rbac()`, `--print-rbac`) are derived from this, so it must list every write.
+    permissions: [
+      { resource: PODS, verbs: ['create', 'delete', 'patch'] }, // createPods, deletePods, claimPods
+      { resource: REPLICA_SETS, verbs: ['get'] }, // the fresh read before adopting
+      { resource: REPLICA_SETS, subresource: 'status', verbs: ['patch'] }, // updateStatus
+    ],
     ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.metricsRegistry === undefined ? {} : { metricsRegistry: options.metricsRegistry }),

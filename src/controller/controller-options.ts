@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import type { Permission } from '../api/permission.js';
 import type { SchedulerLike } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { KubeClient } from '../client/kube-client.js';
@@ -87,6 +88,11 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
    * `supersede`).
    */
   readonly supersede?: boolean;
+  /**
+   * Time-to-live of `ctx.expectations` records (ms): an expectation not met by then counts as
+   * met, so a lost watch event cannot stall an owner. Default 300 000 (kube-controller-manager's).
+   */
+  readonly expectationsTtlMs?: number;
   /** Per-reconcile deadline (CR-3); default none. */
   readonly reconcileTimeoutMs?: number;
   /** On stop, how long running reconciles may finish before being aborted; default 30 000. */
@@ -95,17 +101,18 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly needLeaderElection?: boolean;
   /** Allow a name that another controller in this process already uses. */
   readonly skipNameValidation?: boolean;
-  /** Client handed to reconciles (`ctx.client`, `ctx.objects()`). */
+  /** Client handed to reconciles (`ctx.client`, `ctx.objects()`); default the manager's. */
   readonly client?: KubeClient;
   /**
    * Field manager of the writes made through `ctx.objects()` (server-side apply ownership,
    * `managedFields`); default the controller's `name`. Exposed as `ctx.fieldManager`.
    */
   readonly fieldManager?: string;
-  /** Event recorder handed to reconciles; default a no-op recorder. */
+  /** Event recorder handed to reconciles; default the manager's (reporting as the controller's name), else a no-op recorder. */
   readonly recorder?: EventRecorder;
+  /** Default the manager's logger; a no-op logger when run without a manager. */
   readonly logger?: Logger;
-  /** Records controller-runtime's controller and workqueue metrics here. */
+  /** Records controller-runtime's controller and workqueue metrics here; default the manager's registry. */
   readonly metricsRegistry?: Registry;
   /** Or: a custom recorder for the controller metrics. */
   readonly metrics?: ControllerMetricsRecorder;
@@ -115,6 +122,19 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly informers?: InformerFactory;
   /** Timers and clock; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * What the reconciler does on the API server besides reading its informers' caches (writes,
+   * fresh reads): declared here, they become the manager's derived RBAC rules (`mgr.rbac()`).
+   * The informers' get/list/watch and the event recorder's writes are added by the manager.
+   *
+   * ```ts
+   * permissions: [
+   *   { resource: PODS, verbs: ['create', 'delete', 'patch'] },
+   *   { resource: REPLICA_SETS, subresource: 'status', verbs: ['update'] },
+   * ]
+   * ```
+   */
+  readonly permissions?: readonly Permission[];
 }
 
 export type { ResourceType };

@@ -73,6 +73,7 @@ function reconcileContext<T extends KubeObject>(
     recorder: def.recorder,
     client,
     fieldManager,
+    expectations: def.expectations,
     objects,
   });
 }

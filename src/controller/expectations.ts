@@ -143,7 +143,9 @@ export class ControllerExpectations {
    */
   observe<T extends KubeObject>(source: ControllerSource<T>, ownerOf: (object: T) => string | undefined): ControllerSource<T> {
     return {
-      ...source,
+      resource: source.resource,
+      ...(source.name === undefined ? {} : { name: source.name }),
+      store: source.store,
       register: () => {
         const registration = source.register();
         return { ...registration, events$: registration.events$.pipe(tap((e) => this.observeEvent(e, ownerOf))) };

@@ -98,6 +98,9 @@ function upsert(refs: readonly OwnerReference[], ref: OwnerReference): OwnerRefe
  * ```
  */
 export const ownerRefs = {
+  /** The error `setControllerReference` throws for an object that has another controller (for `instanceof`). */
+  AlreadyOwnedError,
+
   /** The controller reference of `object` (the one with `controller: true`), if any. */
   controllerOf(object: KubeObject): OwnerReference | undefined {
     return object.metadata?.ownerReferences?.find((r) => r.controller === true);

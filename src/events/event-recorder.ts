@@ -2,6 +2,8 @@ import type { Observable, SchedulerLike } from 'rxjs';
 import { EMPTY, Subject, asyncScheduler, catchError, concatMap, defer, switchMap, tap, throwError, timer } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import { ApiError, isNotFound } from '../client/api-error.js';
+import { KubeClient } from '../client/kube-client.js';
+import { clientEventsApi } from './client-events-api.js';
 import type { Logger } from '../logging/logger.js';
 import { noopLogger } from '../logging/noop-logger.js';
 import type { CoreEvent, EventSource, EventType, ObjectReference } from './core-event.js';
@@ -11,7 +13,11 @@ import type { EventsApi } from './events-api.js';
 
 /** Options of {@link eventRecorder}. Durations in ms. */
 export interface EventRecorderOptions {
-  readonly api: EventsApi;
+  /**
+   * Where Events go: a client (events.k8s.io/v1 Events where the server serves them, core/v1
+   * otherwise; see `clientEventsApi`), or any {@link EventsApi} (a fake in tests).
+   */
+  readonly api: EventsApi | KubeClient;
   /** Who reports: `component` (e.g. the controller name) and optional `host`. */
   readonly source: EventSource;
   readonly scheduler?: SchedulerLike;
@@ -91,10 +97,11 @@ function withoutResourceVersion(e: CoreEvent): CoreEvent {
  * other than Normal/Warning or about an object without kind or name are logged and dropped.
  *
  * @example
- * const recorder = eventRecorder({ api: clientEventsApi(client), source: { component: 'rs-controller' } });
+ * const recorder = eventRecorder({ api: client, source: { component: 'rs-controller' } });
  * recorder.event(replicaSet, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
  */
 export function eventRecorder(options: EventRecorderOptions): EventRecorder {
+  const api: EventsApi = options.api instanceof KubeClient ? clientEventsApi(options.api) : options.api;
   if (!options.source.component) throw new TypeError('eventRecorder needs source.component');
   const scheduler = options.scheduler ?? asyncScheduler;
   const logger = options.logger ?? noopLogger;
@@ -129,10 +136,10 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
         return EMPTY;
       }
       const ns = result.event.metadata.namespace;
-      const create$ = defer(() => options.api.create(ns, withoutResourceVersion(result.event)));
+      const create$ = defer(() => api.create(ns, withoutResourceVersion(result.event)));
       const once$ =
         result.action === 'patch'
-          ? defer(() => options.api.patch(ns, result.event.metadata.name, result.patch)).pipe(
+          ? defer(() => api.patch(ns, result.event.metadata.name, result.patch)).pipe(
               catchError((err: unknown) => (isNotFound(err) ? create$ : throwError(() => err))),
             )
           : create$;

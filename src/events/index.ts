@@ -46,3 +46,6 @@ export {
   seriesPatch,
   toEventsV1,
 } from './events-v1.js';
+export {
+  EVENT_RECORDERS_KEY,
+} from './recorder-key.js';

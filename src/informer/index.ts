@@ -106,6 +106,23 @@ export type {
   WaitForCacheSyncOptions,
 } from './wait-for-cache-sync.js';
 export {
+  ListWatchError,
+} from './list-watch-error.js';
+export {
+  INFORMER_MONITOR_KEY,
+} from './informer-monitor.js';
+export type {
+  InformerMonitor,
+  MonitoredInformers,
+} from './informer-monitor.js';
+export {
+  informerFactoryRunnable,
+} from './informer-factory-runnable.js';
+export type {
+  FactoryView,
+  InformerScope,
+} from './informer-factory-runnable.js';
+export {
   WaitTimeoutError,
   storeOf,
   waitFor,

@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { ObjectKey } from '../cache/keys.js';
 import { type CachedWrite, untilCached } from './until-cached.js';
-import { type CacheSource, until as untilMatch, type WaitOptions } from './until.js';
+import { type CacheSource, until as untilMatch, WaitTimeoutError, type WaitOptions } from './until.js';
 
 function untilObject<T extends KubeObject>(
   source: CacheSource<T>,
@@ -25,7 +25,8 @@ function cached<T extends KubeObject>(source: CacheSource<T>, write: CachedWrite
  *   `predicate` (a CRD Established, a pod Ready, `(o) => o === undefined` for deleted);
  * - `until.cached(source, write, options?)`: read-your-writes, until the cache holds the write's
  *   resourceVersion or newer for its key (`write` is the server's answer), or the delete
- *   (`{ deleted: object | key }`).
+ *   (`{ deleted: object | key }`);
+ * - `until.TimeoutError`: the error of a wait that timed out (`WaitTimeoutError`, for `instanceof`).
  *
  * ```
  * cache (key):  a1---a2------a3        predicate true for a3 only
@@ -39,4 +40,7 @@ function cached<T extends KubeObject>(source: CacheSource<T>, write: CachedWrite
  * await firstValueFrom(until(crds, 'widgets.example.com', (crd) => conditions.isTrue(conditions.of(crd), 'Established')));
  * ```
  */
-export const until: typeof untilObject & { readonly cached: typeof cached } = Object.assign(untilObject, { cached });
+export const until: typeof untilObject & { readonly cached: typeof cached; readonly TimeoutError: typeof WaitTimeoutError } = Object.assign(untilObject, {
+  cached,
+  TimeoutError: WaitTimeoutError,
+});

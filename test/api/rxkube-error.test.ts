@@ -16,6 +16,10 @@ import { ResponseDecodeError } from '../../src/client/response-decode-error.js';
 import { AlreadyOwnedError } from '../../src/controller/owner-references.js';
 import { WaitTimeoutError } from '../../src/informer/until.js';
 import { WatchDecodeError } from '../../src/client/watch-decode-error.js';
+import { InClusterConfigError, KubeConfigError } from '../../src/client/kubeconfig-errors.js';
+import { ManagerCacheSyncTimeoutError } from '../../src/manager/manager-errors.js';
+import { RbacDerivationError } from '../../src/manager/rbac.js';
+import { ListWatchError } from '../../src/informer/list-watch-error.js';
 import { EditConflictError } from '../../src/client/update-with-recipe.js';
 import { CacheSyncTimeoutError, ControllerBuildError, ControllerError, ControllerStartedTwiceError } from '../../src/controller/controller-errors.js';
 import { FinalizerConflictError } from '../../src/controller/finalizer.js';
@@ -36,6 +40,7 @@ import { resolveManagerLeaderElection } from '../../src/manager/leader-election-
 import { ListTimeoutError } from '../../src/reflector/list-pages.js';
 import { resolveListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { ReflectorConfigError, ReflectorFatalError, UnusableWatchEventError, VeryShortWatchError, WatchStalledError } from '../../src/reflector/reflector-errors.js';
+import { ProtobufDecodeError } from '../../src/testing/api-server/protobuf/codec.js';
 import { StatusError } from '../../src/testing/api-server/status-error.js';
 import { bucketRateLimiter } from '../../src/workqueue/bucket-rate-limiter.js';
 import { InvalidRequestError } from '../../src/workqueue/invalid-request-error.js';
@@ -101,6 +106,11 @@ const SAMPLES: Record<string, () => Error> = {
   NetworkError: () => new NetworkError('GET', '/api/v1/pods', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
   ResponseDecodeError: () => new ResponseDecodeError('GET', '/api/v1/pods', 'not JSON'),
   EditConflictError: () => new EditConflictError('default/cm', 5, new Error('409')),
+  KubeConfigError: () => new KubeConfigError('CLIENT_KUBECONFIG_NOT_FOUND', 'kubeconfig /nope: no such file', '/nope'),
+  InClusterConfigError: () => new InClusterConfigError('CLIENT_IN_CLUSTER_NO_ENV', 'not in a cluster: KUBERNETES_SERVICE_HOST is not set', 'KUBERNETES_SERVICE_HOST'),
+  ManagerCacheSyncTimeoutError: () => new ManagerCacheSyncTimeoutError(1000, ['informer Pod (server https://127.0.0.1:1): ECONNREFUSED']),
+  RbacDerivationError: () => new RbacDerivationError('no plural for example.com/v1 Widget'),
+  ListWatchError: () => new ListWatchError('Pod', 'relist', new Error('connect ECONNREFUSED')),
   WatchDecodeError: () => new WatchDecodeError('not JSON', 10, '{oops'),
   UnknownResourceError: () => new UnknownResourceError('v1', 'Pod'),
   VeryShortWatchError: () => new VeryShortWatchError(5, '10'),
@@ -145,6 +155,7 @@ const SAMPLES: Record<string, () => Error> = {
   CacheSyncError: () => new CacheSyncError('informers'),
   ManagerConfigError: () => new ManagerConfigError('LeaderElectionID must be configured', { option: 'leaderElection.id' }),
   StatusError: () => new StatusError({ kind: 'Status', code: 404, reason: 'NotFound', message: 'not found' }),
+  ProtobufDecodeError: () => new ProtobufDecodeError('malformed protobuf message'),
 };
 
 describe('RxkubeError: every error class', () => {
@@ -176,7 +187,10 @@ describe('RxkubeError: every error class', () => {
       expect(err.message, name).not.toBe('');
       expect(Object.hasOwn(err, 'code') && Object.hasOwn(err, 'layer'), name).toBe(true);
       expect(err.layer).toBe(cls?.layer);
-      if (cls !== ApiError) expect(err.code, name).toBe(cls?.code);
+      // A few classes carry a finer code per instance (ApiError: the Status reason; the kubeconfig
+      // errors: what is wrong), always in their layer's family.
+      if (cls === KubeConfigError || cls === InClusterConfigError) expect(err.code, name).toMatch(/^CLIENT_(KUBECONFIG|IN_CLUSTER)_[A-Z_]+$/);
+      else if (cls !== ApiError) expect(err.code, name).toBe(cls?.code);
     }
   });
 

@@ -1,9 +1,11 @@
 /** ControllerExpectations: counts, keyed deletions, TTL on the scheduler's clock, observe(). */
-import { Subject, VirtualTimeScheduler } from 'rxjs';
+import { map, Subject, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { InformerEvent } from '../../src/cache/informer-event.js';
+import { controller } from '../../src/controller/controller.js';
 import { ControllerExpectations } from '../../src/controller/expectations.js';
+import { marbles } from '../helpers/marbles.js';
 import { added, deleted, fakeSource, updated } from '../../src/testing/controller-harness.js';
 
 const child = (name: string, extra: Record<string, unknown> = {}): KubeObject => ({ metadata: { name, namespace: 'ns', labels: { owner: 'o' }, ...extra } });
@@ -67,4 +69,39 @@ describe('ControllerExpectations', () => {
     expect(observed.resource).toBe(source.resource);
     sub.unsubscribe();
   });
+});
+
+describe('ctx.expectations', () => {
+  it(
+    'a controller owns its expectations; the events of owns sources lower them before they become requests',
+    marbles((m) => {
+      const parent = { apiVersion: 'example.com/v1', kind: 'Parent', metadata: { name: 'p', namespace: 'ns', uid: 'up' } };
+      const kid = (name: string): KubeObject => ({
+        apiVersion: 'v1', kind: 'Pod',
+        metadata: { name, namespace: 'ns', ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Parent', name: 'p', uid: 'up', controller: true }] },
+      });
+      const parents = fakeSource<KubeObject>({ resource: { apiVersion: 'example.com/v1', kind: 'Parent', namespaced: true }, initial: [parent] });
+      const kids = fakeSource<KubeObject>({
+        resource: { apiVersion: 'v1', kind: 'Pod', namespaced: true },
+        events$: m.hot('----a-b', { a: added(kid('k1')), b: added(kid('k2')) }),
+      });
+      const seen: string[] = [];
+      const ctl = controller({
+        name: `expectations-${Math.random()}`,
+        for: parents,
+        owns: [kids],
+        scheduler: m.scheduler,
+        expectationsTtlMs: 100,
+        reconcile: (req, ctx) => {
+          const key = `${req.namespace}/${req.name}`;
+          const first = seen.length === 0;
+          seen.push(`${m.scheduler.now()}:${JSON.stringify(ctx.expectations.pending(key) ?? null)}`);
+          if (first) ctx.expectations.expectCreations(key, 2); // "creates" two pods
+          return undefined;
+        },
+      });
+      m.expect(ctl.run().pipe(map((o) => o.kind)), '^ 20ms !').toBeObservable('s---s-s', { s: 'success' });
+      m.scheduler.schedule(() => expect(seen).toEqual(['0:null', '4:{"creations":1,"deletions":0}', '6:null']), 10);
+    }),
+  );
 });

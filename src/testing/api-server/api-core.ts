@@ -1,12 +1,14 @@
 import type { KubeObject, UnstructuredObject } from '../../api/kube-object.js';
+import { BuiltinAdmission } from './admission/index.js';
 import { CRD_RESOURCE_ID, CrdController } from './crd-controller.js';
+import { admitCustomResource } from './crd-schema.js';
 import { Faults } from './faults.js';
 import { objectKey, ObjectStore } from './object-store.js';
 import { ObjectService, type DeleteOptions } from './object-service.js';
 import { RequestHandler } from './request-handler.js';
 import { RequestLog } from './request-log.js';
 import { resourceId, ResourceRegistry, type ServedResource } from './resource-registry.js';
-import { StatusError } from './status-error.js';
+import { invalid, StatusError } from './status-error.js';
 import { WatchHub } from './watch-hub.js';
 
 /** What the server core needs to know, whatever serves it (HTTP, or in process). */
@@ -17,6 +19,8 @@ export interface ApiCoreOptions {
   readonly maxBodyBytes?: number;
   readonly defaultWatchTimeoutSeconds?: number;
   readonly requireNamespace?: boolean;
+  /** Defaulting and validation of the built-in kinds as kube-apiserver (see `ApiServerOptions.strict`). */
+  readonly strict?: boolean;
   readonly namespaces?: readonly string[];
   readonly requestLogLimit?: number;
 }
@@ -66,6 +70,18 @@ function versionOf(apiVersion: string | undefined): string {
   return v.includes('/') ? v.slice(v.indexOf('/') + 1) : v;
 }
 
+/** Defaults, prunes and validates a custom resource against its CRD version's structural schema. */
+function admitCustom(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
+  const apiVersion = obj.apiVersion ?? '';
+  const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
+  const schema = r.schemas?.[version];
+  if (schema === undefined) return obj;
+  const copy = structuredClone(obj) as Record<string, unknown>;
+  const causes = admitCustomResource(copy, schema);
+  if (causes.length > 0) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', causes);
+  return copy as UnstructuredObject;
+}
+
 function rethrow(e: unknown): never {
   if (e instanceof StatusError) throw new Error(`${e.status.code} ${e.status.reason ?? ''}: ${e.status.message ?? ''}`, { cause: e });
   throw e;
@@ -81,9 +97,18 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
   const registry = new ResourceRegistry();
   const hub = new WatchHub(store);
   const crds = new CrdController(registry, store, hub);
+  const admission = options.strict === true ? new BuiltinAdmission(store) : undefined;
   const service = new ObjectService(store, {
     requireNamespace: options.requireNamespace ?? true,
-    admitCreate: (r, obj) => (resourceId(r) === CRD_RESOURCE_ID ? crds.admitCreate(r, obj) : obj),
+    admitCreate: (r, obj) => {
+      if (resourceId(r) === CRD_RESOURCE_ID) return crds.admitCreate(r, obj);
+      if (r.custom) return admitCustom(r, obj);
+      return admission !== undefined ? admission.admitCreate(r, obj) : obj;
+    },
+    admitUpdate: (r, obj, old) => {
+      if (r.custom) return admitCustom(r, obj);
+      return admission !== undefined ? admission.admitUpdate(r, obj, old) : obj;
+    },
   });
   const requests = new RequestLog(options.requestLogLimit);
   const faults = new Faults(hub, store, restart);

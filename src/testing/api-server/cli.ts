@@ -7,7 +7,7 @@ import { startApiServer, type ApiServerOptions } from './start-api-server.js';
 const USAGE = `rxkube-apiserver: an embedded Kubernetes API server on loopback, for development and tests.
 
 Usage: rxkube-apiserver [--port N] [--host 127.0.0.1] [--token [VALUE]] [--tls]
-                        [--history-window N] [--bookmark-interval-ms N] [--kubeconfig PATH]
+                        [--history-window N] [--bookmark-interval-ms N] [--kubeconfig PATH] [--lenient]
 
   --port N                 TCP port (default: a free port)
   --host H                 loopback address to bind (127.0.0.1, ::1 or localhost)
@@ -16,6 +16,7 @@ Usage: rxkube-apiserver [--port N] [--host 127.0.0.1] [--token [VALUE]] [--tls]
   --history-window N       changes kept for watch resumption (default 100000)
   --bookmark-interval-ms N interval of watch bookmarks (default 1000)
   --kubeconfig PATH        where to write the kubeconfig (default: a new temporary folder)
+  --lenient                store objects as sent (no defaulting or validation of built-in kinds)
 
 Prints the URL and the kubeconfig path, then serves until SIGINT or SIGTERM.`;
 
@@ -36,6 +37,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         host: { type: 'string' },
         token: { type: 'string' },
         tls: { type: 'boolean' },
+        lenient: { type: 'boolean' },
         'history-window': { type: 'string' },
         'bookmark-interval-ms': { type: 'string' },
         kubeconfig: { type: 'string' },
@@ -63,6 +65,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       host: values.host,
       token: values.token === undefined ? undefined : values.token === '' ? true : values.token,
       tls: values.tls === true,
+      strict: values.lenient !== true,
       historyWindow: int('history-window', values['history-window']),
       bookmarkIntervalMs: int('bookmark-interval-ms', values['bookmark-interval-ms']),
     };

@@ -59,6 +59,8 @@ export class ObjectService {
       readonly requireNamespace: boolean;
       /** Admission on create (e.g. CRD validation and status); may throw a StatusError. */
       readonly admitCreate?: (r: ServedResource, obj: UnstructuredObject) => UnstructuredObject;
+      /** Admission on update of the main resource (defaults, validation against the stored object); may throw. */
+      readonly admitUpdate?: (r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject) => UnstructuredObject;
     },
   ) {}
 
@@ -292,6 +294,12 @@ export class ObjectService {
       if (r.hasStatus) {
         if (old['status'] !== undefined) next['status'] = old['status'];
         else delete next['status'];
+      }
+      if (this.options.admitUpdate !== undefined) {
+        // Admission returns a copy: keep `newMeta` as its metadata (the generation is set on it below).
+        next = { ...this.options.admitUpdate(r, next as UnstructuredObject, old) };
+        Object.assign(newMeta, next['metadata']);
+        next['metadata'] = newMeta;
       }
       if (r.hasGeneration && specPart(next as UnstructuredObject) !== specPart(old)) {
         newMeta['generation'] = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery.js';
 import type { Faults } from './faults.js';
-import { isTrue, optionalInt, parseJsonBody, readBody, sendJson, sendStatus } from './http-io.js';
+import { isTrue, optionalInt, parseBody, readBody, sendJson, sendStatus } from './http-io.js';
+import { negotiate, PROTOBUF } from './protobuf/negotiation.js';
 import { listJson, listPage } from './list-operation.js';
 import type { DeleteOptions, ObjectService } from './object-service.js';
-import { openApiV3Document, openApiV3Index } from './openapi.js';
+import { openApiV2Document, openApiV3Document, openApiV3Index, type OpenApiV2Doc } from './openapi.js';
+import { OPENAPI_V2_PROTOBUF, openApiV2Protobuf } from './openapi-v2-protobuf.js';
 import { patchObject, serverSideApply } from './patch-request.js';
 import type { RequestLog } from './request-log.js';
 import { requestSelectors } from './request-selectors.js';
@@ -29,6 +31,19 @@ function managerFromUserAgent(userAgent: string | undefined): string {
   return name === '' ? 'unknown' : name;
 }
 
+/** `/openapi/v2`: gnostic protobuf when asked for (kubectl), JSON otherwise. */
+function sendOpenApiV2(req: IncomingMessage, res: ServerResponse, doc: OpenApiV2Doc): void {
+  const accept = req.headers.accept ?? '';
+  if (accept.includes(OPENAPI_V2_PROTOBUF)) {
+    const bytes = openApiV2Protobuf(doc);
+    // kube-apiserver labels it application/octet-stream (the '@' of the asked type is not valid in a Content-Type).
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': bytes.length });
+    res.end(bytes);
+    return;
+  }
+  sendJson(res, 200, doc);
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -46,6 +61,7 @@ export class RequestHandler {
 
   /** Handles one HTTP request; never throws. */
   handle(req: IncomingMessage, res: ServerResponse): void {
+    negotiate(res, req.headers.accept);
     this.serve(req, res).catch((e: unknown) => {
       if (e instanceof StatusError) sendStatus(res, e);
       else sendStatus(res, new StatusError(failure(500, 'InternalError', `Internal error occurred: ${e instanceof Error ? e.message : String(e)}`)));
@@ -102,6 +118,7 @@ export class RequestHandler {
       }
       case 'openapi': {
         if (url.pathname === '/openapi/v3' || url.pathname === '/openapi/v3/') return sendJson(res, 200, openApiV3Index(this.registry));
+        if (url.pathname === '/openapi/v2') return sendOpenApiV2(req, res, openApiV2Document(this.registry));
         const doc = url.pathname.startsWith('/openapi/v3/') ? openApiV3Document(this.registry, url.pathname.slice('/openapi/v3/'.length)) : undefined;
         if (doc === undefined) throw unknownPath();
         return sendJson(res, 200, doc);
@@ -121,7 +138,7 @@ export class RequestHandler {
     if (t.namespace !== undefined && !r.namespaced) throw unknownPath();
     if (t.subresource !== undefined && !(t.subresource === 'status' && r.hasStatus)) throw unknownPath();
     const bodyType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
-    if ((method === 'POST' || method === 'PUT') && bodyType !== '' && bodyType !== 'application/json' && bodyType !== '*/*') {
+    if ((method === 'POST' || method === 'PUT') && bodyType !== '' && bodyType !== 'application/json' && bodyType !== '*/*' && !(bodyType === PROTOBUF && !r.custom)) {
       req.resume();
       throw unsupportedMediaType(bodyType);
     }
@@ -156,14 +173,14 @@ export class RequestHandler {
     const version = t.version;
     if (t.name === undefined) {
       if (method !== 'POST') throw methodNotAllowed(method);
-      const obj = this.service.decode(r, version, parseJsonBody(raw, r));
+      const obj = this.service.decode(r, version, parseBody(raw, contentType, r));
       return sendJson(res, 201, this.service.create(r, t.namespace, obj).json);
     }
     if (method === 'POST') throw methodNotAllowed(method);
     const sub = t.subresource === 'status' ? 'status' : undefined;
     switch (method) {
       case 'PUT': {
-        const obj = this.service.decode(r, version, parseJsonBody(raw, r));
+        const obj = this.service.decode(r, version, parseBody(raw, contentType, r));
         return sendJson(res, 200, this.service.update(r, t.namespace, t.name, obj, sub).json);
       }
       case 'PATCH':
@@ -174,7 +191,7 @@ export class RequestHandler {
         return sendJson(res, 200, patchObject(this.service, t, contentType, raw, sub).json);
       case 'DELETE': {
         if (sub !== undefined) throw methodNotAllowed(method);
-        const opts = raw.length > 0 ? (parseJsonBody(raw, undefined) as DeleteOptions) : {};
+        const opts = raw.length > 0 ? (parseBody(raw, contentType, undefined) as DeleteOptions) : {};
         const { entry, deleted } = this.service.delete(r, t.namespace, t.name, typeof opts === 'object' && opts !== null ? opts : {});
         if (!deleted || r.custom || r.plural === 'pods' || r.plural === 'namespaces') return sendJson(res, 200, entry.json);
         const uid = entry.object.metadata?.uid;

@@ -32,6 +32,13 @@ export interface ApiServerOptions {
   readonly defaultWatchTimeoutSeconds?: number;
   /** Refuse namespaced creates in a namespace that does not exist (404), as kube-apiserver. Default true. */
   readonly requireNamespace?: boolean;
+  /**
+   * Defaulting and validation of the built-in kinds as kube-apiserver 1.20 (pod, workload, service,
+   * secret… defaults; 422 Invalid with field causes; immutable fields). Default false: objects are
+   * stored as sent, so minimal test fixtures (a pod without containers) are accepted. The
+   * `rxkube-apiserver` command line turns it on unless `--lenient` is given.
+   */
+  readonly strict?: boolean;
   /** Namespaces created at start. Default `default`, `kube-system`, `kube-public`, `kube-node-lease`. */
   readonly namespaces?: readonly string[];
   /** How many request records `requests` keeps (the newest). Default 200000. */
