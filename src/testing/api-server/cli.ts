@@ -8,6 +8,7 @@ const USAGE = `rxkube-apiserver: an embedded Kubernetes API server on loopback, 
 
 Usage: rxkube-apiserver [--port N] [--host 127.0.0.1] [--token [VALUE]] [--tls]
                         [--history-window N] [--bookmark-interval-ms N] [--kubeconfig PATH]
+                        [--page-rv0-lists]
 
   --port N                 TCP port (default: a free port)
   --host H                 loopback address to bind (127.0.0.1, ::1 or localhost)
@@ -16,6 +17,8 @@ Usage: rxkube-apiserver [--port N] [--host 127.0.0.1] [--token [VALUE]] [--tls]
   --history-window N       changes kept for watch resumption (default 100000)
   --bookmark-interval-ms N interval of watch bookmarks (default 1000)
   --kubeconfig PATH        where to write the kubeconfig (default: a new temporary folder)
+  --page-rv0-lists         page resourceVersion=0 lists by limit (default: one response, as
+                           kube-apiserver's watch cache)
 
 Prints the URL and the kubeconfig path, then serves until SIGINT or SIGTERM.`;
 
@@ -39,6 +42,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         'history-window': { type: 'string' },
         'bookmark-interval-ms': { type: 'string' },
         kubeconfig: { type: 'string' },
+        'page-rv0-lists': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: false,
@@ -65,6 +69,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       tls: values.tls === true,
       historyWindow: int('history-window', values['history-window']),
       bookmarkIntervalMs: int('bookmark-interval-ms', values['bookmark-interval-ms']),
+      pageResourceVersionZeroLists: values['page-rv0-lists'] === true,
     };
     server = await startApiServer(options);
   } catch (e) {

@@ -8,7 +8,10 @@ import { openApiV3Document, openApiV3Index } from './openapi.js';
 import { patchObject, serverSideApply } from './patch-request.js';
 import type { RequestLog } from './request-log.js';
 import { requestSelectors } from './request-selectors.js';
-import { apiVersionOf, resourceId, type ResourceRegistry } from './resource-registry.js';
+import { apiVersionOf, resourceId, type ResourceRegistry, type ResourceType } from './resource-registry.js';
+import { CRD_RESOURCE_ID } from './crd-controller.js';
+import { allowAll, decodeAccessReviewProtobuf, selfSubjectAccessReview, SSAR_RESOURCE_ID, type UserInfo } from './access-review.js';
+import { scaleDiscoveryEntry, scaleSpecOf, serveScale, type ScaleSpec } from './scale-subresource.js';
 import { parseRoute, type ResolvedRoute } from './route.js';
 import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unauthorized, unknownPath, unsupportedMediaType } from './status-error.js';
 import type { WatchHub } from './watch-hub.js';
@@ -21,6 +24,8 @@ export interface HandlerSettings {
   readonly maxBodyBytes: number;
   readonly bookmarkIntervalMs: number;
   readonly defaultWatchTimeoutSeconds: number | undefined;
+  /** Page `resourceVersion=0` lists by `limit` (kube-apiserver serves them whole). */
+  readonly pageResourceVersionZeroLists?: boolean;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -90,7 +95,7 @@ export class RequestHandler {
         return sendJson(res, 200, g);
       }
       case 'groupVersion': {
-        const l = apiResourceList(this.registry, route.group, route.version);
+        const l = apiResourceList(this.registry, route.group, route.version, (r) => (this.scaleSpec(r) !== undefined ? [scaleDiscoveryEntry(r)] : []));
         if (l === undefined) throw unknownPath();
         return sendJson(res, 200, l);
       }
@@ -113,6 +118,19 @@ export class RequestHandler {
   private async serveResource(req: IncomingMessage, res: ServerResponse, t: ResolvedRoute, method: string, q: URLSearchParams, watch: boolean): Promise<void> {
     const { r } = t;
     if (t.namespace !== undefined && !r.namespaced) throw unknownPath();
+    if (resourceId(r) === SSAR_RESOURCE_ID && !watch) {
+      const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+      const proto = type === 'application/vnd.kubernetes.protobuf';
+      if (type !== '' && type !== 'application/json' && type !== '*/*' && !proto) {
+        req.resume();
+        throw unsupportedMediaType(type);
+      }
+      const raw = method === 'POST' ? await readBody(req, this.settings.maxBodyBytes) : Buffer.alloc(0);
+      const body = raw.length === 0 ? undefined : proto ? decodeAccessReviewProtobuf(raw) : parseJsonBody(raw, r);
+      const user: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
+      return sendJson(res, 201, selfSubjectAccessReview(method, body, user, allowAll));
+    }
+    if (t.subresource === 'scale' && t.name !== undefined && !watch) return this.scale(req, res, t, t.name, method, q);
     if (t.subresource !== undefined && !(t.subresource === 'status' && r.hasStatus)) throw unknownPath();
     const bodyType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
     if ((method === 'POST' || method === 'PUT') && bodyType !== '' && bodyType !== 'application/json' && bodyType !== '*/*') {
@@ -137,6 +155,21 @@ export class RequestHandler {
     if (unsupported !== undefined) throw badRequest(`Unsupported value: "${unsupported}": supported values: "All"`);
     const write = () => this.write(res, t, method, body, bodyType, q);
     return dryRun.length > 0 ? this.service.dryRun(write) : write();
+  }
+
+  private scaleSpec(r: ResourceType): ScaleSpec | undefined {
+    return scaleSpecOf(r, (x) => this.service.store.get(CRD_RESOURCE_ID, `${x.plural}.${x.group}`)?.object);
+  }
+
+  /** `/scale` of a Deployment, ReplicaSet, StatefulSet or custom resource declaring it. */
+  private async scale(req: IncomingMessage, res: ServerResponse, t: ResolvedRoute, name: string, method: string, q: URLSearchParams): Promise<void> {
+    const spec = this.scaleSpec(t.r);
+    if (spec === undefined) throw unknownPath();
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+    const raw = method === 'GET' ? Buffer.alloc(0) : await readBody(req, this.settings.maxBodyBytes);
+    const body = raw.length > 0 ? parseJsonBody(raw, { kind: 'Scale' }) : undefined;
+    const run = () => sendJson(res, 200, serveScale(this.service, t.r, spec, { namespace: t.namespace, name }, method, body, contentType));
+    return q.getAll('dryRun').length > 0 ? this.service.dryRun(run) : run();
   }
 
   /** POST, PUT, PATCH and DELETE of one object (synchronous, so a dry run can wrap it). */
@@ -190,6 +223,7 @@ export class RequestHandler {
       continueToken: q.get('continue') ?? undefined,
       resourceVersion: q.get('resourceVersion') ?? undefined,
       resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+      pageResourceVersionZero: this.settings.pageResourceVersionZeroLists === true,
     });
     if (table !== undefined) {
       const meta = {

@@ -14,6 +14,7 @@ import { RequestHandler } from './request-handler.js';
 import { RequestLog } from './request-log.js';
 import { resourceId, ResourceRegistry, type ResourceType } from './resource-registry.js';
 import { StatusError } from './status-error.js';
+import { lifecycleResources } from './access-review.js';
 import { generateTlsMaterial } from './tls-certificate.js';
 import { WatchHub } from './watch-hub.js';
 
@@ -41,6 +42,12 @@ export interface ApiServerOptions {
   readonly namespaces?: readonly string[];
   /** How many request records `requests` keeps (the newest). Default 200000. */
   readonly requestLogLimit?: number;
+  /**
+   * Page lists at `resourceVersion=0` by `limit`. Default false: as kube-apiserver (1.20) serves
+   * them from its watch cache, such a list comes whole in one response and `limit` is ignored.
+   * Benchmarks that measure paged lists turn this on.
+   */
+  readonly pageResourceVersionZeroLists?: boolean;
 }
 
 /**
@@ -144,6 +151,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 
   const store = new ObjectStore(options.historyWindow ?? 100_000);
   const registry = new ResourceRegistry();
+  for (const r of lifecycleResources()) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
   const hub = new WatchHub(store);
   const crds = new CrdController(registry, store, hub);
   const service = new ObjectService(store, {
@@ -168,6 +176,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
     defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds,
+    pageResourceVersionZeroLists: options.pageResourceVersionZeroLists,
   });
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => handler.handle(req, res);
   const server: Server = tls !== undefined ? createHttpsServer({ cert: tls.cert, key: tls.key }, onRequest) : createHttpServer(onRequest);
