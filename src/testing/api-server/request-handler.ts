@@ -10,6 +10,7 @@ import type { RequestLog } from './request-log.js';
 import { requestSelectors } from './request-selectors.js';
 import { apiVersionOf, resourceId, type ResourceRegistry, type ResourceType } from './resource-registry.js';
 import { CRD_RESOURCE_ID } from './crd-controller.js';
+import { deleteQueryOptions, finalizeNamespace } from './namespace-finalize.js';
 import { allowAll, decodeAccessReviewProtobuf, selfSubjectAccessReview, SSAR_RESOURCE_ID, type UserInfo } from './access-review.js';
 import { scaleDiscoveryEntry, scaleSpecOf, serveScale, type ScaleSpec } from './scale-subresource.js';
 import { parseRoute, type ResolvedRoute } from './route.js';
@@ -131,6 +132,11 @@ export class RequestHandler {
       return sendJson(res, 201, selfSubjectAccessReview(method, body, user, allowAll));
     }
     if (t.subresource === 'scale' && t.name !== undefined && !watch) return this.scale(req, res, t, t.name, method, q);
+    if (t.subresource === 'finalize' && resourceId(r) === '/namespaces' && t.name !== undefined && !watch) {
+      if (method !== 'PUT') throw methodNotAllowed(method);
+      const obj = this.service.decode(r, t.version, parseJsonBody(await readBody(req, this.settings.maxBodyBytes), r));
+      return sendJson(res, 200, finalizeNamespace(this.service, r, t.name, obj).json);
+    }
     if (t.subresource !== undefined && !(t.subresource === 'status' && r.hasStatus)) throw unknownPath();
     const bodyType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
     if ((method === 'POST' || method === 'PUT') && bodyType !== '' && bodyType !== 'application/json' && bodyType !== '*/*') {
@@ -196,8 +202,9 @@ export class RequestHandler {
         return sendJson(res, 200, patchObject(this.service, t, contentType, raw, sub).json);
       case 'DELETE': {
         if (sub !== undefined) throw methodNotAllowed(method);
-        const opts = raw.length > 0 ? (parseJsonBody(raw, undefined) as DeleteOptions) : {};
-        const { entry, deleted } = this.service.delete(r, t.namespace, t.name, typeof opts === 'object' && opts !== null ? opts : {});
+        const parsed = raw.length > 0 ? (parseJsonBody(raw, undefined) as DeleteOptions) : {};
+        const opts = { ...deleteQueryOptions(q), ...(typeof parsed === 'object' && parsed !== null ? parsed : {}) };
+        const { entry, deleted } = this.service.delete(r, t.namespace, t.name, opts);
         if (!deleted || r.custom || r.plural === 'pods' || r.plural === 'namespaces') return sendJson(res, 200, entry.json);
         const uid = entry.object.metadata?.uid;
         return sendJson(res, 200, {
