@@ -51,7 +51,7 @@ function entries(r: ResourceType): object[] {
     singularName: r.singular,
     namespaced: r.namespaced,
     kind: r.kind,
-    verbs: ALL_VERBS,
+    verbs: r.verbs ?? ALL_VERBS,
     ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
     ...(r.categories.length > 0 ? { categories: r.categories } : {}),
   };

@@ -10,6 +10,7 @@ import type { RequestLog } from './request-log.js';
 import { requestSelectors } from './request-selectors.js';
 import { apiVersionOf, resourceId, type ResourceRegistry, type ResourceType } from './resource-registry.js';
 import { CRD_RESOURCE_ID } from './crd-controller.js';
+import { bindPod } from './pod-binding.js';
 import { deleteQueryOptions, finalizeNamespace } from './namespace-finalize.js';
 import { allowAll, decodeAccessReviewProtobuf, selfSubjectAccessReview, SSAR_RESOURCE_ID, type UserInfo } from './access-review.js';
 import { scaleDiscoveryEntry, scaleSpecOf, serveScale, type ScaleSpec } from './scale-subresource.js';
@@ -136,6 +137,12 @@ export class RequestHandler {
       if (method !== 'PUT') throw methodNotAllowed(method);
       const obj = this.service.decode(r, t.version, parseJsonBody(await readBody(req, this.settings.maxBodyBytes), r));
       return sendJson(res, 200, finalizeNamespace(this.service, r, t.name, obj).json);
+    }
+    if (t.subresource === 'binding' && resourceId(r) === '/pods' && t.name !== undefined && !watch) {
+      if (method !== 'POST') throw methodNotAllowed(method);
+      const name = t.name;
+      const raw = await readBody(req, this.settings.maxBodyBytes);
+      return sendJson(res, 201, bindPod(this.service, r, t.namespace, name, parseJsonBody(raw, { kind: 'Binding' })));
     }
     if (t.subresource !== undefined && !(t.subresource === 'status' && r.hasStatus)) throw unknownPath();
     const bodyType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';

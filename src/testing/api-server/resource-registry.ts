@@ -21,6 +21,8 @@ export interface ResourceType {
   readonly custom: boolean;
   /** Field selectors supported besides metadata.name / metadata.namespace. */
   readonly fields: Readonly<Record<string, FieldGetter>>;
+  /** Verbs listed in discovery; default all of get, list, watch, create, update, patch, delete, deletecollection. */
+  readonly verbs?: readonly string[];
 }
 
 /** `group/plural` — the storage id of a resource (core group is ''). */

@@ -15,6 +15,8 @@ import { RequestLog } from './request-log.js';
 import { resourceId, ResourceRegistry, type ResourceType } from './resource-registry.js';
 import { StatusError } from './status-error.js';
 import { lifecycleResources } from './access-review.js';
+import { KubeClient } from '../../client/kube-client.js';
+import { startControllerManager, type ControllerManagerOptions, type RunningControllerManager } from '../controller-manager/controller-manager.js';
 import { generateTlsMaterial } from './tls-certificate.js';
 import { WatchHub } from './watch-hub.js';
 
@@ -48,7 +50,17 @@ export interface ApiServerOptions {
    * Benchmarks that measure paged lists turn this on.
    */
   readonly pageResourceVersionZeroLists?: boolean;
+  /**
+   * Run rxkube-controller-manager against the server (garbage collector, namespace, Deployment
+   * and ReplicaSet controllers): `true`, or options (e.g. `{ standInNodes: 3 }` for a stand-in
+   * scheduler and kubelets that make pods Running and Ready). Default off: like a bare
+   * kube-apiserver, the server alone runs no controllers.
+   */
+  readonly controllers?: boolean | EmbeddedControllerOptions;
 }
+
+/** Options of the controller manager {@link ApiServerOptions.controllers} starts. */
+export type EmbeddedControllerOptions = Omit<ControllerManagerOptions, 'client'>;
 
 /**
  * The embedded server's kubeconfig. At run time a `@kubernetes/client-node` `KubeConfig`; typed
@@ -198,6 +210,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const kcParams = { server: url, token, ca: tls?.ca };
   const yaml = kubeconfigYaml(kcParams);
 
+  let controllers: RunningControllerManager | undefined;
+  let controllerClient: KubeClient | undefined;
+  if (options.controllers !== undefined && options.controllers !== false) {
+    controllerClient = KubeClient.fromKubeConfig(kubeConfigObject(kcParams) as KubeConfigLike);
+    controllers = await startControllerManager({ ...(options.controllers === true ? {} : options.controllers), client: controllerClient });
+  }
+
   const createOne = (o: KubeObject, skipNamespaceCheck: boolean): KubeObject => {
     const r = resolveKind(registry, o.apiVersion, o.kind);
     try {
@@ -258,6 +277,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     },
     openWatches: (id) => hub.connections(id).length,
     async close() {
+      await controllers?.stop();
+      controllerClient?.close();
       for (const c of hub.connections()) c.destroy();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();
