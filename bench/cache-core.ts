@@ -7,7 +7,7 @@
 import { freeze } from 'immer';
 import { from, type Observable } from 'rxjs';
 import { pathToFileURL } from 'node:url';
-import type { KubeObject } from '../src/api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../src/api/kube-object.js';
 import { type FifoInput, freezeObject, type FreezeMode, Indexer, metaNamespaceKey } from '../src/cache/index.js';
 import { deltaFifo } from '../src/cache/delta-fifo.js';
 import { indexStore } from '../src/cache/index-store.js';
@@ -15,7 +15,7 @@ import { indexStore } from '../src/cache/index-store.js';
 const KEYS = 100_000;
 const RUNS = 5;
 
-function smallPod(i: number, rv: number): KubeObject {
+function smallPod(i: number, rv: number): UnstructuredObject {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -32,7 +32,7 @@ function smallPod(i: number, rv: number): KubeObject {
 }
 
 const indexers = {
-  node: (o: KubeObject) => [String((o.spec as { nodeName?: string } | undefined)?.nodeName ?? '')],
+  node: (o: KubeObject) => [String(((o as UnstructuredObject).spec as { nodeName?: string } | undefined)?.nodeName ?? '')],
   app: (o: KubeObject) => [o.metadata?.labels?.app ?? ''],
 };
 

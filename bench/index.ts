@@ -18,6 +18,7 @@ const modules: Array<{ title: string; path: string }> = [
   { title: 'Fan-out: one informer, many subscribers (item 5)', path: './fan-out.js' },
   { title: 'What costs what inside the informer (no HTTP)', path: './cost-breakdown.js' },
   { title: 'Cache core: deltaFifo + indexStore', path: './cache-core.js' },
+  { title: 'state$: immutable cache snapshots', path: './state.js' },
 ];
 
 async function main(): Promise<void> {

@@ -1,54 +1,46 @@
 /**
- * Pods per node and phase, live: two shared informers (nodes, pods) joined with the `join`
- * operator into one table that is re-printed as events arrive.
+ * Pods per node and phase, live: the whole table recomputed from two immutable cache snapshots
+ * (`state$` of the nodes and pods informers) whenever either changes.
  *
  *   npx tsx --conditions=source examples/pods-per-node.ts                 # embedded API server + a small scenario
  *   npx tsx --conditions=source examples/pods-per-node.ts --kubeconfig ~/.kube/config   # a real cluster, until Ctrl-C
  *
- * The join: left = nodes (indexed by name), right = pods (indexed by `spec.nodeName`). Every node
- * or pod event emits the joined view of each affected node — the node and all its pods, read
- * from the caches — so a pod moving between nodes updates both rows.
+ * `combineLatest([nodes.state$, pods.state$])` emits only once both informers have their initial
+ * lists (no first table with every pod orphaned), then after each batch of changes; a snapshot is
+ * a `ReadonlyMap` shared structurally with the previous one, so nothing copies the caches.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { auditTime, map, merge, scan, type Observable } from 'rxjs';
-import { InformerFactory, KubeClient, nameIndex, setupSignalHandler, type KubeObject, type SharedInformer } from 'rxkube';
-import { join, joinInputs, type Joined } from 'rxkube/operators';
+import { auditTime, combineLatest, map, type Observable } from 'rxjs';
+import { InformerFactory, KubeClient, setupSignalHandler, type K8s, type SharedInformer } from 'rxkube';
 import { startApiServer, type ApiServer } from 'rxkube/testing';
 
-type Pod = KubeObject & { spec?: { nodeName?: string; containers?: unknown[] }; status?: { phase?: string } };
-type Node = KubeObject;
+type Pod = K8s.Pod;
+type Node = K8s.Node;
 
 const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
 /** Pod counts by phase, per node name. */
 export type Table = ReadonlyMap<string, Readonly<Record<string, number>>>;
 
 const NO_NODE = '(no node)';
-const nodeOf = (pod: Pod): string[] => [pod.spec?.nodeName ?? ''];
 
-/** The live table: a new snapshot after every change (`settleMs` groups bursts of events). */
+/** The live table: a new one after every batch of changes (`settleMs` groups bursts of events). */
 export function podsPerNode(nodes: SharedInformer<Node>, pods: SharedInformer<Pod>, settleMs = 50): Observable<Table> {
-  const rows$ = joinInputs(nodes.events$, pods.events$).pipe(
-    join({ store: nodes.store, index: 'name', on: nameIndex }, { store: pods.store, index: 'node', on: nodeOf }),
-  );
-  // Pods on no node (unscheduled, or their node is gone) are in no joined row: any pod event
-  // re-counts them.
-  const homelessChanged$ = pods.events$.pipe(map(() => undefined));
-  return merge(rows$, homelessChanged$).pipe(
-    scan((table, row: Joined<Node, Pod> | undefined) => {
-      const next = new Map(table);
-      next.delete(NO_NODE);
-      if (row !== undefined) {
-        if (row.left === undefined) next.delete(row.key);
-        else next.set(row.key, countPhases(row.right));
-      }
-      const homeless = pods.store.list().filter((p) => !next.has(p.spec?.nodeName ?? '') || (p.spec?.nodeName ?? '') === '');
-      if (homeless.length > 0) next.set(NO_NODE, countPhases(homeless));
-      return next;
-    }, new Map<string, Record<string, number>>()),
+  return combineLatest([nodes.state$, pods.state$]).pipe(
     auditTime(settleMs),
+    map(([nodeMap, podMap]) => tableOf([...nodeMap.values()], [...podMap.values()])),
   );
+}
+
+/** Counts pods by phase on each node; pods on no node, or on a node that is gone, under `(no node)`. */
+export function tableOf(nodes: readonly Node[], pods: readonly Pod[]): Table {
+  const byNode = new Map<string, Pod[]>(nodes.map((n) => [n.metadata?.name ?? '', []]));
+  const homeless: Pod[] = [];
+  for (const p of pods) (byNode.get(p.spec?.nodeName || NO_NODE) ?? homeless).push(p);
+  const table = new Map([...byNode].map(([node, ps]) => [node, countPhases(ps)]));
+  if (homeless.length > 0) table.set(NO_NODE, countPhases(homeless));
+  return table;
 }
 
 function countPhases(pods: readonly Pod[]): Record<string, number> {
@@ -100,11 +92,7 @@ export async function scenario(client: KubeClient, say: (line: string) => void, 
 export async function serverTable(client: KubeClient): Promise<Table> {
   const nodes = (await client.objects<Node>({ apiVersion: 'v1', kind: 'Node' }).list()).items;
   const pods = (await client.objects<Pod>({ apiVersion: 'v1', kind: 'Pod' }).list()).items;
-  const names = new Set(nodes.map((n) => n.metadata?.name ?? ''));
-  const table = new Map(nodes.map((n) => [n.metadata?.name ?? '', countPhases(pods.filter((p) => p.spec?.nodeName === n.metadata?.name))]));
-  const homeless = pods.filter((p) => (p.spec?.nodeName ?? '') === '' || !names.has(p.spec?.nodeName ?? ''));
-  if (homeless.length > 0) table.set(NO_NODE, countPhases(homeless));
-  return table;
+  return tableOf(nodes, pods);
 }
 
 /** Runs the live table on `client` until `signal` aborts; without a client, against the embedded API server with the scenario. */
@@ -113,8 +101,8 @@ export async function runPodsPerNode(options: { client?: KubeClient; write?: (li
   const server = options.client === undefined ? await startApiServer() : undefined;
   const client = options.client ?? KubeClient.fromKubeConfig((server as ApiServer).kubeConfig);
   const informers = new InformerFactory(client);
-  const nodes = informers.nodes<Node>({ indexers: { name: nameIndex } });
-  const pods = informers.pods<Pod>({ namespace: null, indexers: { node: nodeOf } });
+  const nodes = informers.nodes();
+  const pods = informers.pods({ namespace: null });
   let last: Table = new Map();
   const sub = podsPerNode(nodes, pods).subscribe((table) => {
     last = table;

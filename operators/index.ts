@@ -20,6 +20,13 @@ export { filterEvents } from '../src/informer/predicates.js';
 export { filterTransitions } from '../src/informer/filter-transitions.js';
 export { join, joinInputs } from '../src/informer/join.js';
 export type { JoinInput, Joined, JoinSide } from '../src/informer/join.js';
+export { whenSynced } from '../src/informer/sync-aware.js';
+export type { SyncGate } from '../src/informer/sync-aware.js';
+
+// Keyed operators: per-key map, distinct, scan, switchMap over informer events or join output;
+// a deleted key is forgotten, unsubscribing releases every per-key subscription.
+export { collectByKey, distinctByKey, mapByKey, scanByKey, switchMapByKey } from '../src/informer/keyed-operators.js';
+export type { KeyedChange, KeyedInput, KeyedValue, LiveJoined } from '../src/informer/keyed-operators.js';
 
 // Work queue and the requests that feed it.
 export { workQueue } from '../src/workqueue/work-queue.js';

@@ -8,7 +8,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { firstValueFrom, timer, type Subscription } from 'rxjs';
-import type { KubeObject } from '../src/api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../src/api/kube-object.js';
 import { DeletedFinalStateUnknown } from '../src/cache/delta.js';
 import type { InformerEvent } from '../src/cache/informer-event.js';
 import { KubeClient } from '../src/client/kube-client.js';
@@ -190,7 +190,7 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
     (await embeddedBackend({
       historyWindow: o.historyWindow,
       // Start with half the key space filled.
-      initial: Array.from({ length: Math.floor(o.keys / 2) }, (_, i): KubeObject => ({
+      initial: Array.from({ length: Math.floor(o.keys / 2) }, (_, i): UnstructuredObject => ({
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name: name(i * 2), labels: { sel: i % 2 === 0 ? 'in' : 'out' } },
@@ -311,7 +311,7 @@ export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakR
         writes.creates++;
       } else if (r < 0.5) {
         const v = (cur as { data?: Record<string, string> }).data?.v ?? '0';
-        await backend.update({ ...cur, data: { v: String(Number(v) + 1) } } as KubeObject);
+        await backend.update({ ...cur, data: { v: String(Number(v) + 1) } });
         writes.updates++;
       } else if (r < 0.8) {
         const labels = { ...(cur.metadata?.labels ?? {}) };

@@ -1,5 +1,5 @@
 import { timer, type Subscription } from 'rxjs';
-import type { KubeObject } from '../src/api/kube-object.js';
+import type { UnstructuredObject } from '../src/api/kube-object.js';
 import { startApiServer } from '../src/testing/index.js';
 import type { SoakBackend, SoakFault } from './soak-backend.js';
 
@@ -9,7 +9,7 @@ export interface EmbeddedBackendOptions {
   /** Changes the server keeps; small values cause natural 410s. */
   readonly historyWindow: number;
   /** Objects created before the informers start. */
-  readonly initial: readonly KubeObject[];
+  readonly initial: readonly UnstructuredObject[];
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../src/api/kube-object.js';
+import type { UnstructuredObject } from '../src/api/kube-object.js';
 import type { KubeConfigLike } from '../src/client/kube-config-like.js';
 
 /** One kind of fault a backend can inject. `fire` may take a while (a restart). */
@@ -19,10 +19,10 @@ export interface SoakBackend {
   readonly kubeConfig: KubeConfigLike;
   readonly namespace: string;
   /** The namespace's ConfigMaps as the server has them now. */
-  list(): Promise<readonly KubeObject[]>;
-  get(name: string): Promise<KubeObject | undefined>;
-  create(object: KubeObject): Promise<void>;
-  update(object: KubeObject): Promise<void>;
+  list(): Promise<readonly UnstructuredObject[]>;
+  get(name: string): Promise<UnstructuredObject | undefined>;
+  create(object: UnstructuredObject): Promise<void>;
+  update(object: UnstructuredObject): Promise<void>;
   delete(name: string): Promise<void>;
   readonly faults: readonly SoakFault[];
   /** Ends lasting faults (latency, frozen watches, pending failures). */

@@ -10,8 +10,10 @@
 import './api/require-node.js';
 
 // Object shapes and the contracts the layers share.
-export type { KubeList, KubeObject, ObjectMeta, OwnerReference } from './api/kube-object.js';
-export type { Resource } from './api/resource.js';
+export type { KubeList, KubeObject, ObjectMeta, OwnerReference, UnstructuredObject } from './api/kube-object.js';
+export type { ObjectOf, ResolvedResourceType, ResourceType } from './api/resource.js';
+export { resources } from './api/builtin-resources.js';
+export type { K8s } from './api/k8s.js';
 export type { Status, StatusCause, StatusDetails } from './api/status.js';
 export type { ListOptions, ListPage, ListWatcher, WatchEvent, WatchOptions } from './api/list-watcher.js';
 export { cacheRunnable } from './api/runnable.js';
@@ -39,7 +41,7 @@ export type { KubeConfigCluster, KubeConfigContext, KubeConfigLike, KubeConfigUs
 export type { CallOptions, DeleteOptions, ObjectClient, ObjectListOptions, PatchType, WriteOptions } from './client/object-client.js';
 export type { Discovery } from './client/discovery.js';
 export { UnknownResourceError } from './client/discovery.js';
-export type { ResourceRef } from './client/resource-path.js';
+export { fromClientNode, toClientNode } from './client/client-node-models.js';
 export { HttpListWatcher } from './client/http-list-watcher.js';
 export type { ListWatchScope } from './client/http-list-watcher.js';
 export {
@@ -54,6 +56,10 @@ export {
 export { isNetworkError, NetworkError } from './client/network-error.js';
 export { ResponseDecodeError } from './client/response-decode-error.js';
 export { WatchDecodeError } from './client/watch-decode-error.js';
+export { draftPatch } from './client/draft-patch.js';
+export type { DraftPatch, JsonPatchOperation, Recipe } from './client/draft-patch.js';
+export { EditConflictError } from './client/update-with-recipe.js';
+export type { EditOptions } from './client/update-with-recipe.js';
 
 // List/watch as an Observable of deltas.
 export { listWatch } from './reflector/list-watch.js';
@@ -94,6 +100,12 @@ export { lister } from './informer/lister.js';
 export type { Lister } from './informer/lister.js';
 export type { LabelSelector } from './informer/label-selector.js';
 export { waitForCacheSync } from './informer/wait-for-cache-sync.js';
+export { informerState } from './informer/state.js';
+export type { CacheSnapshot, InformerStateOptions, SnapshotChange } from './informer/state.js';
+export type { IndexHandle } from './informer/typed-index.js';
+export { joinOn } from './informer/sync-aware.js';
+export { eventKey, objectOf } from './informer/event-object.js';
+export type { MapChange } from './cache/persistent-map.js';
 export type { SyncSource, WaitForCacheSyncOptions } from './informer/wait-for-cache-sync.js';
 export { dropManagedFields } from './informer/drop-managed-fields.js';
 export { InformerConfigError, InformerError, InformerStartedError, ListenerError } from './informer/informer-errors.js';
@@ -159,11 +171,11 @@ export { LeaderElectionHealthError } from './leader-election/leader-elector.js';
 
 // Controllers.
 export { controller } from './controller/controller.js';
-export type { Controller, ControllerOptions, ControllerReconciler, ForSpec, OwnsSpec, ResourceType, WatchSpec } from './controller/controller.js';
+export type { Controller, ControllerOptions, ControllerReconciler, ForSpec, OwnsSpec, WatchSpec } from './controller/controller.js';
 export type { ReconcileContext } from './controller/reconcile-context.js';
 export { informerSource } from './controller/informer-source.js';
 export type { ControllerSource, SourceRegistration } from './controller/controller-source.js';
-export type { OwnerRequestOptions, OwnerType, RequestMapper } from './controller/event-requests.js';
+export type { OwnerRequestOptions, RequestMapper } from './controller/event-requests.js';
 export { finalizer, FinalizerConflictError } from './controller/finalizer.js';
 export type { FinalizerOptions } from './controller/finalizer.js';
 export { indexMapper } from './controller/index-mapper.js';

@@ -5,7 +5,7 @@
  * writers every such pod has (kube-controller-manager on create, the kubelet on status), about a
  * third of the JSON.
  */
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { UnstructuredObject } from '../../src/api/kube-object.js';
 
 const NAMESPACES = 50;
 
@@ -14,7 +14,7 @@ function hex(i: number, width: number): string {
 }
 
 /** A ~3 KB pod number `i` (distinct name, uid and IPs), at generation `gen` (changes a label and an annotation). */
-export function realisticPod(i: number, gen = 0): KubeObject {
+export function realisticPod(i: number, gen = 0): UnstructuredObject {
   const app = `app-${i % 100}`;
   const hash = hex(i * 2654435761, 10);
   const name = `${app}-${hash}-${hex(i, 5)}`;

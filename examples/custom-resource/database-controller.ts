@@ -1,7 +1,8 @@
 /**
  * The Database controller: provisions each Database in the {@link Provisioner}, guarded by a
  * finalizer so the instance is released before the Database goes away, and keeps each team within
- * its quota, using the informer's custom `team` index.
+ * its quota, using the informer's custom `team` index. The status is written as a draft edit
+ * (`editStatus`), so an unchanged status costs no request.
  */
 import {
   controller,
@@ -28,8 +29,8 @@ export interface DatabaseControllerOptions {
 }
 
 export function databaseController(options: DatabaseControllerOptions): Controller<Database> {
-  const informer = options.informers.for<Database>(DATABASES, { indexers: { [BY_TEAM]: teamOf } });
-  const databases = informerSource(informer, DATABASES);
+  const informer = options.informers.for(DATABASES, { indexers: { [BY_TEAM]: teamOf } });
+  const databases = informerSource(informer);
   const say = options.onReconcile ?? (() => undefined);
 
   /** The team's databases that are not being deleted, oldest first (they get the quota first). */
@@ -66,11 +67,12 @@ export function databaseController(options: DatabaseControllerOptions): Controll
             status = { phase: 'OverQuota' };
           }
           status = { ...status, observedGeneration: current.metadata?.generation ?? 0 };
-          const now = current.status;
-          if (now?.phase !== status.phase || now?.endpoint !== status.endpoint || now?.observedGeneration !== status.observedGeneration) {
-            await ctx.objects().patchStatus(request.name, { status: { endpoint: null, ...status } }, 'merge', { signal: ctx.signal });
-            say(`reconciled ${id} (team ${team}): ${status.phase}${status.endpoint === undefined ? '' : ` at ${status.endpoint}`}`);
-          }
+          // A draft edit of the status subresource: only the fields that differ are sent (a
+          // stale `endpoint` is removed), and nothing at all when the status is already right.
+          const updated = await ctx.objects().editStatus(current, (draft) => {
+            draft.status = status;
+          }, { signal: ctx.signal, store: ctx.store });
+          if (updated !== current) say(`reconciled ${id} (team ${team}): ${status.phase}${status.endpoint === undefined ? '' : ` at ${status.endpoint}`}`);
         },
         cleanup: () => {
           options.provisioner.release(id);

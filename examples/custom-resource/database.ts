@@ -1,51 +1,24 @@
 /**
  * The custom resource of the example: a `Database` (databases.example.com/v1) that a team asks
- * for; the controller provisions it in an outside system and reports `status.phase`.
+ * for; the controller provisions it in an outside system and reports `status.phase`. Its type and
+ * descriptor (`Database`, `DATABASES`) are generated from `database-crd.yaml` by
+ * `rxkube generate-types` (`npm run generate-types:examples`); a test fails when they drift.
  */
-import type { KubeObject, ObjectMeta, Resource } from 'rxkube';
+import { readFileSync } from 'node:fs';
+import { load } from 'js-yaml';
+import { resources, type K8s } from 'rxkube';
+import { DATABASES, type Database } from './database.generated.js';
 
-export const DATABASES: Resource = { apiVersion: 'example.com/v1', kind: 'Database', plural: 'databases', namespaced: true };
-export const CRDS: Resource = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false };
+export { DATABASES, type Database };
+export const CRDS = resources.customResourceDefinitions;
 
-export interface Database extends KubeObject {
-  readonly metadata?: ObjectMeta;
-  readonly spec?: { readonly team?: string; readonly sizeGi?: number };
-  readonly status?: { readonly phase?: 'Ready' | 'OverQuota'; readonly endpoint?: string; readonly observedGeneration?: number };
-}
-
-/** The CustomResourceDefinition, with a status subresource. */
-export const databaseCrd: KubeObject = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'databases.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'databases', singular: 'database', kind: 'Database' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: { type: 'object', properties: { team: { type: 'string' }, sizeGi: { type: 'integer' } } },
-              status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
+/** The CustomResourceDefinition (with a status subresource), as in `database-crd.yaml`. */
+export const databaseCrd = load(readFileSync(new URL('./database-crd.yaml', import.meta.url), 'utf8')) as K8s.CustomResourceDefinition;
 
 /** The custom index: databases by `spec.team`. */
 export const BY_TEAM = 'team';
 export const teamOf = (db: Database): string[] => (db.spec?.team === undefined ? [] : [db.spec.team]);
 
 export function database(name: string, team: string, sizeGi = 10): Database {
-  return { apiVersion: DATABASES.apiVersion, kind: DATABASES.kind, metadata: { name, namespace: 'default' }, spec: { team, sizeGi } };
+  return { apiVersion: 'example.com/v1', kind: 'Database', metadata: { name, namespace: 'default' }, spec: { team, sizeGi } };
 }

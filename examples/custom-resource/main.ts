@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { InformerFactory, KubeClient, manager } from 'rxkube';
 import { startApiServer } from 'rxkube/testing';
-import { BY_TEAM, CRDS, DATABASES, database, databaseCrd, type Database } from './database.js';
+import { BY_TEAM, CRDS, DATABASES, database, databaseCrd } from './database.js';
 import { databaseController } from './database-controller.js';
 import { Provisioner } from './provisioner.js';
 
@@ -30,13 +30,13 @@ export async function runCustomResourceExample(write: (line: string) => void = c
 
     const informers = new InformerFactory(client, { namespace: 'default' });
     const ctrl = databaseController({ informers, client, provisioner, quotaPerTeam: 2, onReconcile: (l) => write(`   ${l}`) });
-    const store = informers.for<Database>(DATABASES).store; // the same shared informer, with the team index
+    const store = informers.for(DATABASES).store; // the same shared informer, with the team index
     const mgr = manager({ client });
     mgr.add(informers.runnable());
     mgr.add(ctrl);
     const running = mgr.start(stop.signal);
 
-    const dbs = client.objects<Database>(DATABASES, 'default');
+    const dbs = client.objects(DATABASES, 'default');
     const phases = (): string[] =>
       store
         .list()

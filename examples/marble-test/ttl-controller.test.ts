@@ -13,14 +13,14 @@
 import { map, throwError, timer } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { exponentialFailureRateLimiter, type KubeObject, type ReconcileOutcome } from 'rxkube';
+import { exponentialFailureRateLimiter, resources, type K8s, type ReconcileOutcome } from 'rxkube';
 import { added, deleted, fakeSource, updated } from 'rxkube/testing';
 import { EXPIRES_AT, ttlController } from './ttl-controller.js';
 
-const CONFIG_MAPS = { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true };
+const CONFIG_MAPS = resources.configMaps;
 
 /** A ConfigMap expiring at virtual time `expiresAt` (ms), or never. */
-function configMap(name: string, expiresAt?: number, resourceVersion = '1'): KubeObject {
+function configMap(name: string, expiresAt?: number, resourceVersion = '1'): K8s.ConfigMap {
   const annotations: Record<string, string> = expiresAt === undefined ? {} : { [EXPIRES_AT]: new Date(expiresAt).toISOString() };
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name, resourceVersion, annotations } };
 }

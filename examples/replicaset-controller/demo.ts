@@ -9,7 +9,6 @@ import { simulatedKubelet } from './kubelet.js';
 import { replicaSetController, type SyncReport } from './replicaset-controller.js';
 import { runScenario, type StepResult } from './scenario.js';
 import { Trace } from './trace.js';
-import type { Pod, ReplicaSet } from './types.js';
 
 export interface ExampleOptions {
   readonly client: KubeClient;
@@ -50,8 +49,8 @@ export async function runReplicaSetExample(options: ExampleOptions): Promise<Exa
       trace.sync(report);
     },
   });
-  const pods = informers.pods<Pod>();
-  const replicaSets = informers.replicaSets<ReplicaSet>();
+  const pods = informers.pods();
+  const replicaSets = informers.replicaSets();
 
   mgr.add(informers.runnable());
   mgr.add(ctrl);

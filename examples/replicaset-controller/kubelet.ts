@@ -23,7 +23,7 @@ export function simulatedKubelet(options: KubeletOptions): Observable<never> {
       const pod = e.object as Pod;
       const pending = (pod.status?.phase ?? 'Pending') === 'Pending' && pod.metadata?.deletionTimestamp === undefined;
       if (!pending) return EMPTY;
-      const pods = options.client.objects<Pod>(PODS, pod.metadata?.namespace);
+      const pods = options.client.objects(PODS, pod.metadata?.namespace);
       const running = (): { status: Pod['status'] } => ({
         status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString() }] },
       });

@@ -38,7 +38,7 @@ export function podFromTemplate(rs: ReplicaSet): Pod {
         },
       ],
     },
-    spec: { ...rs.spec?.template?.spec },
+    spec: { containers: [], ...rs.spec?.template?.spec },
   };
 }
 

@@ -30,8 +30,8 @@ export interface StepResult {
 export async function runScenario(o: ScenarioOptions): Promise<StepResult[]> {
   const name = o.name ?? 'web';
   const labels = { app: name };
-  const replicaSets = o.client.objects<ReplicaSet>(REPLICA_SETS, o.namespace);
-  const pods = o.client.objects<Pod>(PODS, o.namespace);
+  const replicaSets = o.client.objects(REPLICA_SETS, o.namespace);
+  const pods = o.client.objects(PODS, o.namespace);
   const results: StepResult[] = [];
   const owned = (): Pod[] =>
     o.pods.list().filter((p) => p.metadata?.namespace === o.namespace && controllerRef(p)?.name === name && isActive(p));

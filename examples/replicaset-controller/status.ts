@@ -1,9 +1,11 @@
 /**
  * The ReplicaSet's status (kube-controller-manager's `calculateStatus` and
  * `updateReplicaSetStatus`): counts of its active pods, written through the `/status`
- * subresource only when something changed, with the generation it was computed for.
+ * subresource only when something changed, with the generation it was computed for. The write is
+ * a draft edit (`ctx.editStatus`): only the fields that differ are sent, and on a conflict the
+ * same status is set on the newer copy (kube-controller-manager's retry does the same).
  */
-import type { ObjectClient } from 'rxkube';
+import type { Recipe } from 'rxkube';
 import { isAvailable, isReady, type Pod, type ReplicaSet, type ReplicaSetStatus } from './types.js';
 
 /** The status `rs` should report for its active pods at `nowMs`. */
@@ -31,15 +33,15 @@ function sameStatus(a: ReplicaSetStatus | undefined, b: ReplicaSetStatus): boole
   );
 }
 
-/** Writes `status` unless `rs` already carries it; returns whether it wrote. */
+/** Writes `status` with `editStatus` unless `rs` already carries it; returns whether it wrote. */
 export async function updateStatus(
   rs: ReplicaSet,
   status: ReplicaSetStatus,
-  replicaSets: ObjectClient<ReplicaSet>,
-  signal?: AbortSignal,
+  editStatus: (recipe: Recipe<ReplicaSet>) => Promise<ReplicaSet>,
 ): Promise<boolean> {
   if (sameStatus(rs.status, status)) return false;
-  await replicaSets.patchStatus(rs.metadata?.name ?? '', { status }, 'merge', signal === undefined ? {} : { signal });
+  await editStatus((draft) => {
+    draft.status = status;
+  });
   return true;
 }
-

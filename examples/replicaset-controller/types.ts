@@ -3,45 +3,16 @@
  * (the same rules as kube-controller-manager's `controller.IsPodActive`, `podutil.IsPodReady`,
  * `podutil.IsPodAvailable`).
  */
-import type { KubeObject, ObjectMeta, OwnerReference, Resource, StructuredLabelSelector } from 'rxkube';
+import { resources, type K8s, type KubeObject, type OwnerReference } from 'rxkube';
 
-export const PODS: Resource = { apiVersion: 'v1', kind: 'Pod', plural: 'pods', namespaced: true };
-export const REPLICA_SETS: Resource = { apiVersion: 'apps/v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true };
+/** The objects are `kubernetes-types`' wire shapes, as rxkube caches them. */
+export type Pod = K8s.Pod;
+export type ReplicaSet = K8s.ReplicaSet;
+export type PodCondition = NonNullable<NonNullable<Pod['status']>['conditions']>[number];
+export type ReplicaSetStatus = NonNullable<ReplicaSet['status']>;
 
-export interface PodCondition {
-  readonly type: string;
-  readonly status: 'True' | 'False' | 'Unknown';
-  readonly lastTransitionTime?: string;
-}
-
-export interface Pod extends KubeObject {
-  readonly metadata?: ObjectMeta;
-  readonly spec?: { readonly nodeName?: string; readonly containers?: readonly unknown[]; readonly [k: string]: unknown };
-  readonly status?: {
-    readonly phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
-    readonly conditions?: readonly PodCondition[];
-    readonly [k: string]: unknown;
-  };
-}
-
-export interface ReplicaSetStatus {
-  readonly replicas: number;
-  readonly fullyLabeledReplicas?: number;
-  readonly readyReplicas?: number;
-  readonly availableReplicas?: number;
-  readonly observedGeneration?: number;
-}
-
-export interface ReplicaSet extends KubeObject {
-  readonly metadata?: ObjectMeta;
-  readonly spec?: {
-    readonly replicas?: number;
-    readonly minReadySeconds?: number;
-    readonly selector?: StructuredLabelSelector;
-    readonly template?: { readonly metadata?: ObjectMeta; readonly spec?: Pod['spec'] };
-  };
-  readonly status?: ReplicaSetStatus;
-}
+export const PODS = resources.pods;
+export const REPLICA_SETS = resources.replicaSets;
 
 /** `namespace/name` of an object. */
 export const keyOf = (o: KubeObject): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;

@@ -1,6 +1,10 @@
 /**
  * The minimal shape rxkube needs of any Kubernetes object. Objects are kept as parsed JSON
  * (timestamps stay strings), so built-in and custom resources share one representation.
+ *
+ * These are structural constraints without index signatures, so the interfaces of
+ * `kubernetes-types` (`Pod`, `Deployment`, …) and the ones `rxkube generate-types` writes satisfy
+ * them as they are. An object whose fields are not typed is an {@link UnstructuredObject}.
  */
 
 /** An owner reference, as in `metadata.ownerReferences`. */
@@ -13,7 +17,7 @@ export interface OwnerReference {
   readonly blockOwnerDeletion?: boolean;
 }
 
-/** `metadata` of a Kubernetes object (the fields rxkube reads; others pass through). */
+/** `metadata` of a Kubernetes object: the fields rxkube reads (`kubernetes-types`' `ObjectMeta` fits it). */
 export interface ObjectMeta {
   readonly name?: string;
   readonly generateName?: string;
@@ -29,14 +33,17 @@ export interface ObjectMeta {
   readonly ownerReferences?: readonly OwnerReference[];
   readonly finalizers?: readonly string[];
   readonly managedFields?: readonly unknown[];
-  readonly [field: string]: unknown;
 }
 
-/** Any Kubernetes object: `apiVersion`, `kind`, `metadata`, and whatever else its type carries. */
+/** Any Kubernetes object: `apiVersion`, `kind`, `metadata`; its type adds the rest (`spec`, `data`, …). */
 export interface KubeObject {
   readonly apiVersion?: string;
   readonly kind?: string;
   readonly metadata?: ObjectMeta;
+}
+
+/** An object whose fields beyond `apiVersion`, `kind` and `metadata` are not typed (read them as `unknown`). */
+export interface UnstructuredObject extends KubeObject {
   readonly [field: string]: unknown;
 }
 

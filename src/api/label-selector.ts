@@ -24,7 +24,8 @@ export class LabelSelectorError extends RxkubeError {
 /** A set-based requirement of a {@link StructuredLabelSelector} (`metav1.LabelSelectorRequirement`). */
 export interface LabelSelectorRequirement {
   readonly key: string;
-  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  /** `In`, `NotIn`, `Exists` or `DoesNotExist` (any other is refused at compile time of the selector). */
+  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | (string & {});
   readonly values?: readonly string[];
 }
 

@@ -79,6 +79,13 @@ export type {
   ObjectKey,
   SplitKey,
 } from './keys.js';
+export {
+  PersistentMap,
+  PersistentMapBuilder,
+} from './persistent-map.js';
+export type {
+  MapChange,
+} from './persistent-map.js';
 export type {
   IndexFunc,
   Indexers,

@@ -126,16 +126,23 @@ export class Indexer<T extends KubeObject = KubeObject> implements Store<T>, Kno
 
   /**
    * Registers more index functions (ST-10). A name that already exists → `IndexerConflictError`
-   * (`conflict`); a store that already holds objects → `IndexerConflictError` (`not-empty`):
-   * register indexers before data arrives (client-go ≥ 1.30 back-fills instead).
+   * (`conflict`). A store that already holds objects → `IndexerConflictError` (`not-empty`),
+   * unless `backfill` is set: then the new indexes are computed over the cached objects first
+   * (as client-go ≥ 1.30 does); a failing index function throws `IndexFuncError` and nothing changes.
    */
-  addIndexers(indexers: Indexers<T>): void {
+  addIndexers(indexers: Indexers<T>, options: { readonly backfill?: boolean } = {}): void {
     const names = Object.keys(indexers);
     const conflicts = names.filter((n) => n in this.indexers);
     if (conflicts.length > 0) throw new IndexerConflictError(conflicts, 'conflict');
-    if (this.items.size > 0) throw new IndexerConflictError(names, 'not-empty');
+    if (this.items.size > 0 && options.backfill !== true) throw new IndexerConflictError(names, 'not-empty');
+    const built = new Map<string, Index>();
+    for (const [name, fn] of Object.entries(indexers)) {
+      const index: Index = new Map();
+      for (const [key, object] of this.items) for (const value of this.values(name, fn, object)) addToBucket(index, value, key);
+      built.set(name, index);
+    }
     this.indexers = { ...this.indexers, ...indexers };
-    for (const name of names) this.indices.set(name, new Map());
+    for (const [name, index] of built) this.indices.set(name, index);
     this.entries = Object.entries(this.indexers);
   }
 

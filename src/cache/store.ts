@@ -1,8 +1,12 @@
 import type { KubeObject } from '../api/kube-object.js';
 import type { ObjectKey } from './keys.js';
 
-/** Computes the values under which an object is indexed (may be several, or none). */
-export type IndexFunc<T extends KubeObject = KubeObject> = (object: T) => readonly string[];
+/**
+ * Computes the values under which an object is indexed (may be several, or none). Declared as a
+ * method so that a `Store<K8s.Pod>` is usable where a `Store<KubeObject>` is asked for (its
+ * indexers take only the store's own objects).
+ */
+export type IndexFunc<T extends KubeObject = KubeObject> = { index(object: T): readonly string[] }['index'];
 
 /** Index functions by index name. */
 export type Indexers<T extends KubeObject = KubeObject> = Readonly<Record<string, IndexFunc<T>>>;

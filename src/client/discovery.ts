@@ -1,8 +1,8 @@
-import { splitApiVersion, type Resource } from '../api/resource.js';
+import type { KubeObject } from '../api/kube-object.js';
+import { isResolved, splitApiVersion, type ResolvedResourceType, type ResourceType } from '../api/resource.js';
 import { RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
 import { isNotFound } from './api-error.js';
 import type { KubeConnection } from './kube-connection.js';
-import { isResolved, type ResourceRef } from './resource-path.js';
 
 /** One entry of an `APIResourceList`. */
 interface ApiResource {
@@ -26,7 +26,7 @@ export class UnknownResourceError extends RxkubeError {
 }
 
 /**
- * Resolves `{ apiVersion, kind }` to a {@link Resource} (plural and scope) through the discovery
+ * Completes a {@link ResourceType} given as `{ apiVersion, kind }` with its plural and scope through the discovery
  * endpoints `/api/v1` and `/apis/{group}/{version}`. Each group/version document is fetched once
  * and cached; a kind missing from a cached document triggers one refetch (a CRD installed since),
  * and failed fetches are not cached. A kind or group/version the server does not serve rejects
@@ -37,11 +37,13 @@ export class Discovery {
 
   constructor(private readonly connection: KubeConnection) {}
 
-  /** The full resource for `ref`; a `ref` that is already complete is returned as is. */
-  async resolve(ref: ResourceRef, signal?: AbortSignal): Promise<Resource> {
-    if (isResolved(ref)) return ref;
+  /** `type` with `plural` and `namespaced` filled in; a `type` that is already complete is returned as is. */
+  async resolve<T extends KubeObject>(type: ResourceType<T>, signal?: AbortSignal): Promise<ResolvedResourceType<T>> {
+    if (isResolved(type)) return type;
+    const ref = type;
     try {
-      return await this.lookup(ref, signal);
+      const found = await this.lookup(ref, signal);
+      return { ...ref, plural: ref.plural ?? found.plural, namespaced: ref.namespaced ?? found.namespaced };
     } catch (err) {
       // 404 on the discovery document: the group/version itself is not served.
       if (isNotFound(err)) throw new UnknownResourceError(ref.apiVersion, ref.kind, { cause: err });
@@ -49,7 +51,7 @@ export class Discovery {
     }
   }
 
-  private async lookup(ref: { readonly apiVersion: string; readonly kind: string }, signal?: AbortSignal): Promise<Resource> {
+  private async lookup(ref: ResourceType, signal?: AbortSignal): Promise<ResolvedResourceType> {
     const found = (await this.resources(ref.apiVersion, false, signal)).find((r) => r.kind === ref.kind);
     if (found !== undefined) return toResource(ref.apiVersion, found);
     const fresh = (await this.resources(ref.apiVersion, true, signal)).find((r) => r.kind === ref.kind);
@@ -80,6 +82,6 @@ export class Discovery {
   }
 }
 
-function toResource(apiVersion: string, r: ApiResource): Resource {
+function toResource(apiVersion: string, r: ApiResource): ResolvedResourceType {
   return { apiVersion, kind: r.kind, plural: r.name, namespaced: r.namespaced };
 }

@@ -1,10 +1,10 @@
 import { defer, from, Observable, switchMap } from 'rxjs';
 import type { KubeList, KubeObject } from '../api/kube-object.js';
-import type { Resource } from '../api/resource.js';
+import type { ResolvedResourceType, ResourceType } from '../api/resource.js';
 import type { ListOptions, ListPage, ListWatcher, WatchEvent, WatchOptions } from '../api/list-watcher.js';
 import type { Discovery } from './discovery.js';
 import type { KubeConnection } from './kube-connection.js';
-import { resourcePath, type ResourceRef } from './resource-path.js';
+import { resourcePath } from './resource-path.js';
 import { decodeWatchLines } from './watch-line-decoder.js';
 import { ResponseDecodeError } from './response-decode-error.js';
 
@@ -26,7 +26,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements ListW
   constructor(
     private readonly connection: KubeConnection,
     private readonly discovery: Discovery,
-    private readonly resource: ResourceRef,
+    private readonly resource: ResourceType<T>,
     private readonly scope: ListWatchScope = {},
   ) {}
 
@@ -93,7 +93,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements ListW
     );
   }
 
-  private resolved(): Observable<Resource> {
+  private resolved(): Observable<ResolvedResourceType<T>> {
     return defer(() => from(this.discovery.resolve(this.resource)));
   }
 }

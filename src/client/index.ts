@@ -53,12 +53,10 @@ export type {
   WriteOptions,
 } from './object-client.js';
 export {
-  isResolved,
   resourcePath,
 } from './resource-path.js';
 export type {
   PathOptions,
-  ResourceRef,
 } from './resource-path.js';
 export {
   WatchDecodeError,
@@ -76,3 +74,20 @@ export {
 export {
   ResponseDecodeError,
 } from './response-decode-error.js';
+export {
+  draftPatch,
+  jsonPointer,
+} from './draft-patch.js';
+export type {
+  DraftPatch,
+  JsonPatchOperation,
+  Recipe,
+} from './draft-patch.js';
+export {
+  EditConflictError,
+  editObject,
+} from './update-with-recipe.js';
+export type {
+  EditableClient,
+  EditOptions,
+} from './update-with-recipe.js';

@@ -1,11 +1,10 @@
-import type { KubeObject } from '../api/kube-object.js';
-import type { Resource } from '../api/resource.js';
+import type { KubeObject, UnstructuredObject } from '../api/kube-object.js';
+import type { ResolvedResourceType, ResourceType } from '../api/resource.js';
 import { Discovery } from './discovery.js';
 import { HttpListWatcher, type ListWatchScope } from './http-list-watcher.js';
 import type { KubeConfigLike } from './kube-config-like.js';
 import { KubeConnection, type KubeConnectionOptions } from './kube-connection.js';
 import { ObjectClient } from './object-client.js';
-import type { ResourceRef } from './resource-path.js';
 
 /**
  * Entry point of the client: one {@link KubeConnection} (auth, one keep-alive agent), one
@@ -13,8 +12,9 @@ import type { ResourceRef } from './resource-path.js';
  *
  * ```ts
  * const client = KubeClient.fromDefault();
- * const pods = client.listWatcher({ apiVersion: 'v1', kind: 'Pod' }, { namespace: 'default' });
- * const leases = client.objects({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' }, 'kube-system');
+ * const pods = client.listWatcher(resources.pods, { namespace: 'default' });   // HttpListWatcher<K8s.Pod>
+ * const leases = client.objects(resources.leases, 'kube-system');             // ObjectClient<K8s.Lease>
+ * const widgets = client.objects<Widget>({ apiVersion: 'example.com/v1', kind: 'Widget' }, 'default'); // discovery fills in the rest
  * ```
  */
 export class KubeClient {
@@ -44,19 +44,23 @@ export class KubeClient {
     return new KubeClient(KubeConnection.inCluster(options));
   }
 
-  /** Resolves `{ apiVersion, kind }` to plural and scope (cached discovery). */
-  resolve(ref: ResourceRef, signal?: AbortSignal): Promise<Resource> {
-    return this.discovery.resolve(ref, signal);
+  /** Fills in a resource type's plural and scope (cached discovery). */
+  resolve<T extends KubeObject>(type: ResourceType<T>, signal?: AbortSignal): Promise<ResolvedResourceType<T>> {
+    return this.discovery.resolve(type, signal);
   }
 
   /** The list/watch transport for a resource in one namespace (or all) with selectors. */
-  listWatcher<T extends KubeObject = KubeObject>(ref: ResourceRef, scope: ListWatchScope = {}): HttpListWatcher<T> {
-    return new HttpListWatcher<T>(this.connection, this.discovery, ref, scope);
+  listWatcher<T extends KubeObject = UnstructuredObject>(type: ResourceType<T>, scope: ListWatchScope = {}): HttpListWatcher<T> {
+    return new HttpListWatcher<T>(this.connection, this.discovery, type, scope);
   }
 
-  /** A typed object client for writes and reads of one resource in one namespace (or cluster-wide). */
-  objects<T extends KubeObject = KubeObject>(ref: ResourceRef, namespace?: string): ObjectClient<T> {
-    return new ObjectClient<T>(this.connection, this.discovery, ref, namespace);
+  /**
+   * A typed object client for writes and reads of one resource in one namespace (or cluster-wide).
+   * `T` comes from the resource type; a type without one (`{ apiVersion, kind }`) gives
+   * {@link UnstructuredObject}s.
+   */
+  objects<T extends KubeObject = UnstructuredObject>(type: ResourceType<T>, namespace?: string): ObjectClient<T> {
+    return new ObjectClient<T>(this.connection, this.discovery, type, namespace);
   }
 
   /** Closes the connection's sockets. */

@@ -1,10 +1,12 @@
 import type { KubeList, KubeObject } from '../api/kube-object.js';
-import type { Resource } from '../api/resource.js';
+import type { ResolvedResourceType, ResourceType } from '../api/resource.js';
 import type { Status } from '../api/status.js';
 import { isExpired } from './api-error.js';
 import type { Discovery } from './discovery.js';
+import type { Recipe } from './draft-patch.js';
 import type { KubeConnection, KubeRequest, QueryParams } from './kube-connection.js';
-import { resourcePath, type ResourceRef } from './resource-path.js';
+import { resourcePath } from './resource-path.js';
+import { editObject, type EditOptions } from './update-with-recipe.js';
 
 /** Patch flavours and their content types. */
 export const PATCH_CONTENT_TYPES = {
@@ -59,7 +61,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
   constructor(
     private readonly connection: KubeConnection,
     private readonly discovery: Discovery,
-    private readonly resource: ResourceRef,
+    private readonly resource: ResourceType<T>,
     /** Namespace for namespaced resources; objects carrying `metadata.namespace` use their own on create/replace. */
     readonly namespace?: string,
   ) {}
@@ -137,6 +139,58 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
   }
 
   /**
+   * Edits an object by changing a draft of it: `recipe` runs on an immer draft (`Draft<T>`) of
+   * `object` (typically a frozen object from a cache), and only what it changed is sent, as an
+   * RFC 6902 JSON patch whose first operation tests `metadata.resourceVersion`. Resolves with the
+   * server's updated object; sends nothing and resolves with `object` when the recipe changes
+   * nothing. When `object` has no resourceVersion it is read from the server first.
+   *
+   * Optimistic concurrency: if the object changed since `object` was read (409 Conflict, or the
+   * failed `test`, which kube-apiserver answers with 422 Invalid), it is read again (from
+   * `options.store` when that cache has a copy not yet tried, else from the server) and the recipe
+   * runs again on the new copy, at most `options.attempts` times (default 5, 10 ms apart), then
+   * {@link EditConflictError}.
+   *
+   * **The recipe must be pure**: it may run several times, each on a newer copy, so it decides
+   * only from the draft and from values that do not change between runs; no I/O, no counters,
+   * no `await`. Its return value is ignored. A plain value it puts into the draft is not a draft:
+   * mutating it afterwards mutates the caller's value, so put in fresh values or mutate before.
+   *
+   * The object is re-read by name: a recipe that must not touch a namesake created after a
+   * deletion checks `draft.metadata.uid`. Changes to `status` are ignored by the server for
+   * resources with a status subresource: use {@link editStatus}.
+   *
+   * @example
+   * ```ts
+   * const updated = await client.objects<ConfigMap>(CONFIG_MAPS, 'default').edit(cached, (draft) => {
+   *   (draft.metadata.annotations ??= {})['example.com/seen'] = 'true';
+   *   draft.data.items = draft.data.items.filter((x) => x !== 'old');
+   * });
+   * ```
+   */
+  edit(object: T, recipe: Recipe<T>, options: EditOptions<T> = {}): Promise<T> {
+    return editObject(this.clientFor(object), object, recipe, options);
+  }
+
+  /**
+   * {@link edit} through the `status` subresource: the recipe may change only `status` (a change
+   * elsewhere throws a `TypeError` before anything is sent).
+   */
+  editStatus(object: T, recipe: Recipe<T>, options: EditOptions<T> = {}): Promise<T> {
+    return editObject(this.clientFor(object), object, recipe, options, 'status');
+  }
+
+  /** This client, or one in the object's namespace when this one has none. */
+  private clientFor(object: T): ObjectClient<T> {
+    const ns = namespaceOf(object);
+    if (ns === undefined || ns === this.namespace) return this;
+    if (this.namespace !== undefined && this.namespace !== '') {
+      throw new TypeError(`edit: the object is in namespace ${ns}, the client in ${this.namespace}`);
+    }
+    return new ObjectClient<T>(this.connection, this.discovery, this.resource, ns);
+  }
+
+  /**
    * DELETE an object. Resolves with the object when deletion is pending (finalizers, graceful
    * deletion) or with the server's success Status.
    */
@@ -152,7 +206,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
     return this.send({ name }, { method: 'DELETE', body }, options.signal);
   }
 
-  private async resolve(signal?: AbortSignal): Promise<Resource> {
+  private async resolve(signal?: AbortSignal): Promise<ResolvedResourceType<T>> {
     return this.discovery.resolve(this.resource, signal);
   }
 

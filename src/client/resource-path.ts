@@ -1,13 +1,4 @@
-import { splitApiVersion, type Resource } from '../api/resource.js';
-
-/** A resource type named by `{ apiVersion, kind }` (resolved through discovery) or given in full. */
-export type ResourceRef = Resource | { readonly apiVersion: string; readonly kind: string };
-
-/** True when `ref` already carries `plural` and `namespaced`, so no discovery is needed. */
-export function isResolved(ref: ResourceRef): ref is Resource {
-  const r = ref as Partial<Resource>;
-  return typeof r.plural === 'string' && typeof r.namespaced === 'boolean';
-}
+import { splitApiVersion, type ResolvedResourceType } from '../api/resource.js';
 
 /** Where a request goes: a namespace (or all), an object name, a subresource. */
 export interface PathOptions {
@@ -21,7 +12,7 @@ export interface PathOptions {
  * The URL path of a resource collection or object: `/api/v1/namespaces/ns/pods/name/status`,
  * `/apis/apps/v1/deployments`, … A namespace given for a cluster-scoped resource is ignored.
  */
-export function resourcePath(resource: Resource, options: PathOptions = {}): string {
+export function resourcePath(resource: ResolvedResourceType, options: PathOptions = {}): string {
   const { group, version } = splitApiVersion(resource.apiVersion);
   let path = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
   if (resource.namespaced && options.namespace !== undefined && options.namespace !== '') {

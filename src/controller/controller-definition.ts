@@ -13,7 +13,7 @@ import { workqueueMetrics } from '../metrics/workqueue-metrics.js';
 import type { WorkQueueOptions } from '../workqueue/work-queue.js';
 import { ControllerBuildError } from './controller-errors.js';
 import type { ControllerOptions, ControllerReconciler } from './controller-options.js';
-import type { OwnerType } from './event-requests.js';
+import type { ResourceType } from '../api/resource.js';
 import { noopEventRecorder } from './noop-event-recorder.js';
 import { resolveSources } from './resolve-sources.js';
 import { bindSources, type Binding } from './source-bindings.js';
@@ -29,7 +29,7 @@ export interface ControllerDefinition<T extends KubeObject> {
   readonly needLeaderElection: boolean;
   readonly reconcile: ControllerReconciler<T>;
   /** The `for` type (owner of `owns` objects, type of `ctx.objects()`), if any. */
-  readonly forType: OwnerType | undefined;
+  readonly forType: ResourceType | undefined;
   /** The `for` type's store, or an empty store. */
   readonly forStore: Store<T>;
   /** One per `for`, `owns` and `watches` entry, in that order. */
@@ -57,6 +57,10 @@ export function defineController<T extends KubeObject>(options: ControllerOption
   if (options === null || typeof options !== 'object') throw new ControllerBuildError('controller needs options');
   const sources = resolveSources(options);
   if (sources.owns.length > 0 && sources.for === undefined) throw new ControllerBuildError('owns can only be used together with for');
+  const ownerType = sources.for?.source.resource;
+  if (sources.owns.length > 0 && typeof ownerType?.namespaced !== 'boolean') {
+    throw new ControllerBuildError(`owns needs the scope of the for type ${ownerType?.kind ?? ''}: give its resource type with namespaced`);
+  }
   if (sources.for === undefined && sources.watches.length === 0) {
     throw new ControllerBuildError('there are no watches configured, controller will never get triggered. Use for or watches');
   }

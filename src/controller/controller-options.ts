@@ -12,12 +12,12 @@ import type { RateLimiter } from '../workqueue/rate-limiter.js';
 import type { Request } from '../workqueue/request.js';
 import type { ReconcileReturn } from '../workqueue/work-queue.js';
 import type { ControllerSource } from './controller-source.js';
-import type { OwnerType } from './event-requests.js';
+import type { ResourceType } from '../api/resource.js';
 import type { ReconcileContext } from './reconcile-context.js';
 
 /** `for` with its own predicates. */
 export interface ForSpec<T extends KubeObject> {
-  readonly source: ControllerSource<T> | ResourceType;
+  readonly source: ControllerSource<T> | ResourceType<T>;
   readonly predicates?: readonly EventPredicate<T>[];
   /**
    * Keeps only objects passing this test, with client-go's filtering-handler transitions (CT-3):
@@ -44,7 +44,7 @@ export interface OwnsSpec {
 /** A `watches` entry: events of any type mapped to requests by `map` (old and new object of updates). */
 export interface WatchSpec<U extends KubeObject = KubeObject> {
   /** An informer source, or a resource type resolved through `informers`. */
-  readonly source: ControllerSource<U> | ResourceType;
+  readonly source: ControllerSource<U> | ResourceType<U>;
   map(object: U): readonly (Request | string)[];
   readonly predicates?: readonly EventPredicate<U>[];
   /**
@@ -63,7 +63,7 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   /** Unique per process (unless `skipNameValidation`); default the lower-case kind of `for`. */
   readonly name?: string;
   /** The reconciled type: each event enqueues the object's own key (CR-8). At most one. */
-  readonly for?: ControllerSource<T> | ForSpec<T> | ResourceType;
+  readonly for?: ControllerSource<T> | ForSpec<T> | ResourceType<T>;
   /** Owned types: an event enqueues the owned object's controller owner of the `for` type (CR-9). Needs `for`. */
   readonly owns?: readonly (ControllerSource | OwnsSpec | ResourceType)[];
   /** Any type, mapped to requests by a function. */
@@ -103,5 +103,4 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly scheduler?: SchedulerLike;
 }
 
-/** A resource type given by value: `{ apiVersion, kind, namespaced }` (plural optional). */
-export type ResourceType = OwnerType & { readonly plural?: string };
+export type { ResourceType };

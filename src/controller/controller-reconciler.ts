@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { finalize, isObservable } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { ObjectClient } from '../client/object-client.js';
-import type { ResourceRef } from '../client/resource-path.js';
+import type { ResourceType } from '../api/resource.js';
+import type { UnstructuredObject } from '../api/kube-object.js';
 import { reconcileLogger } from '../logging/reconcile-logger.js';
 import type { ReconcileResult } from '../workqueue/reconcile-result.js';
 import type { Request } from '../workqueue/request.js';
@@ -10,6 +11,7 @@ import type { ReconcileReturn, Reconciler } from '../workqueue/work-queue.js';
 import type { ControllerDefinition } from './controller-definition.js';
 import { ControllerError } from './controller-errors.js';
 import type { ReconcileContext } from './reconcile-context.js';
+import { withEdits } from './context-edits.js';
 
 /**
  * The work queue's reconciler for a controller: calls `reconcile(request, ctx)` with a fresh
@@ -51,16 +53,16 @@ function reconcileContext<T extends KubeObject>(
   const { client, forType, forStore, name } = def;
   const reconcileId = randomUUID();
   function objects(): ObjectClient<T>;
-  function objects<U extends KubeObject>(ref: ResourceRef, namespace?: string): ObjectClient<U>;
-  function objects(ref?: ResourceRef, namespace?: string): ObjectClient<KubeObject> {
+  function objects<U extends KubeObject = UnstructuredObject>(ref: ResourceType<U>, namespace?: string): ObjectClient<U>;
+  function objects(ref?: ResourceType, namespace?: string): ObjectClient<KubeObject> {
     if (client === undefined) throw new ControllerError(`controller ${name} has no client: pass options.client`);
     if (ref === undefined) {
       if (forType === undefined) throw new ControllerError(`controller ${name} has no for type: pass a resource to objects()`);
-      return client.objects(forType, forType.namespaced ? request.namespace : undefined);
+      return client.objects(forType, forType.namespaced === false ? undefined : request.namespace);
     }
     return client.objects(ref, namespace);
   }
-  return {
+  return withEdits({
     request,
     signal,
     reconcileId,
@@ -71,5 +73,5 @@ function reconcileContext<T extends KubeObject>(
     recorder: def.recorder,
     client,
     objects,
-  };
+  });
 }

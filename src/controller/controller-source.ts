@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import type { Store } from '../cache/store.js';
-import type { OwnerType } from './event-requests.js';
+import type { ResourceType } from '../api/resource.js';
 
 /**
  * One handler registration on an event source: subscribing to `events$` starts delivery (a late
@@ -21,7 +21,7 @@ export interface SourceRegistration<T extends KubeObject = KubeObject> {
  */
 export interface ControllerSource<T extends KubeObject = KubeObject> {
   /** The type of the objects (owner matching reads group and kind; `namespaced` picks request scope). */
-  readonly resource: OwnerType;
+  readonly resource: ResourceType;
   /** Name used in errors and logs (e.g. `"v1/ConfigMap"`). */
   readonly name?: string;
   /** The cache: the controller's lister for this type. */

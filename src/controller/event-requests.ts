@@ -1,5 +1,5 @@
 import type { KubeObject, OwnerReference } from '../api/kube-object.js';
-import { splitApiVersion } from '../api/resource.js';
+import { splitApiVersion, type ResourceType } from '../api/resource.js';
 import { DeletedFinalStateUnknown } from '../cache/delta.js';
 import { isResyncUpdate, type InformerEvent } from '../cache/informer-event.js';
 import { requestKey, type Request, type WorkQueueAdd } from '../workqueue/request.js';
@@ -10,14 +10,6 @@ export const LOW_PRIORITY = -100;
 /** A work-queue add whose request is always an object (what the mapping functions produce). */
 export interface RequestAdd extends WorkQueueAdd {
   readonly request: Request;
-}
-
-/** An owner type for {@link ownerRequestsOf}: owner refs are matched on the group of `apiVersion` and `kind`. */
-export interface OwnerType {
-  readonly apiVersion: string;
-  readonly kind: string;
-  /** Cluster-scoped owners get requests without a namespace. */
-  readonly namespaced: boolean;
 }
 
 /** Options of owner mapping. */
@@ -86,14 +78,14 @@ export function objectRequestsOf<T extends KubeObject>(event: InformerEvent<T>):
 }
 
 /**
- * CR-9: requests for the owners of the event's object(s) of type `owner`. Refs match on API group
- * and kind (version ignored); an unparsable apiVersion stops the scan of that object; by default
+ * CR-9: requests for the owners of the event's object(s) of type `owner` (its scope must be
+ * known: cluster-scoped owners get requests without a namespace). Refs match on API group and kind (version ignored); an unparsable apiVersion stops the scan of that object; by default
  * only the first ref with `controller: true` is considered. Updates enqueue the union of the old
  * and new objects' owners. The request namespace is the object's, or none for cluster-scoped owners.
  */
 export function ownerRequestsOf<T extends KubeObject>(
   event: InformerEvent<T>,
-  owner: OwnerType,
+  owner: ResourceType & { readonly namespaced: boolean },
   options: OwnerRequestOptions = {},
 ): RequestAdd[] {
   const { group } = splitApiVersion(owner.apiVersion);

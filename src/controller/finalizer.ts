@@ -1,6 +1,8 @@
 import type { KubeObject } from '../api/kube-object.js';
-import { isConflict, isNotFound } from '../client/api-error.js';
+import { isNotFound } from '../client/api-error.js';
+import type { Recipe } from '../client/draft-patch.js';
 import type { ObjectClient } from '../client/object-client.js';
+import { EditConflictError, editObject } from '../client/update-with-recipe.js';
 import { ControllerError } from './controller-errors.js';
 
 /** Options of {@link finalizer}. */
@@ -14,7 +16,7 @@ export interface FinalizerOptions<T extends KubeObject, R> {
   /** Releases what `apply` created; runs once the object is being deleted and still carries the finalizer. */
   cleanup(object: T): R | PromiseLike<R>;
   readonly signal?: AbortSignal;
-  /** How often a write answered with 409 Conflict is retried on a fresh copy. Default 5. */
+  /** How often a conflicting write (409 Conflict, or a failed resourceVersion test) is re-run on a fresh copy. Default 5. */
   readonly conflictRetries?: number;
 }
 
@@ -27,12 +29,12 @@ export class FinalizerConflictError extends ControllerError {
 /**
  * Runs a reconcile guarded by a finalizer (kube-rs's `finalizer`, controller-runtime's finalizer
  * helpers):
- * - live object without the finalizer → add it (merge patch carrying the object's
- *   `resourceVersion`, so a concurrent write is a 409 Conflict; on conflict the object is read
- *   again and the step retried), then `apply` the updated object;
+ * - live object without the finalizer → add it (a draft edit, `ObjectClient.edit`: a JSON patch
+ *   appending to `metadata.finalizers` after a `test` of the object's `resourceVersion`; on a
+ *   conflict the object is read again and the edit re-run on it), then `apply` the updated object;
  * - live object with the finalizer → `apply`;
  * - object being deleted (`deletionTimestamp` set) with the finalizer → `cleanup`, then remove the
- *   finalizer the same way (404 = already gone, fine); `cleanup` runs once per call even when the
+ *   finalizer the same way (a `remove` of its index; 404 = already gone, fine); `cleanup` runs once per call even when the
  *   removal is retried; if it throws, the finalizer stays and the error propagates, so the
  *   reconcile is retried (cleanup must be idempotent);
  * - object being deleted without the finalizer → nothing (`undefined`).
@@ -49,41 +51,50 @@ export class FinalizerConflictError extends ControllerError {
 export async function finalizer<T extends KubeObject, R>(object: T, options: FinalizerOptions<T, R>): Promise<R | undefined> {
   const { name, client, signal } = options;
   if (typeof name !== 'string' || name === '') throw new TypeError('finalizer needs a name');
-  const retries = options.conflictRetries ?? 5;
-  const call = signal === undefined ? {} : { signal };
+  const edit = { attempts: (options.conflictRetries ?? 5) + 1, ...(signal === undefined ? {} : { signal }) };
   let current = object;
   let cleaned: { result: R } | undefined;
-  for (let attempt = 0; ; attempt++) {
+  for (;;) {
     const objectName = current.metadata?.name;
     if (objectName === undefined || objectName === '') throw new TypeError('finalizer: the object has no metadata.name');
-    const finalizers = current.metadata?.finalizers ?? [];
-    const has = finalizers.includes(name);
-    const deleting = current.metadata?.deletionTimestamp !== undefined && current.metadata.deletionTimestamp !== null;
+    const has = (current.metadata?.finalizers ?? []).includes(name);
+    const deleting = isDeleting(current);
     if (!deleting && has) return options.apply(current);
     if (deleting && !has) return cleaned?.result;
     if (deleting && cleaned === undefined) cleaned = { result: await options.cleanup(current) };
-    // Write the finalizer list with the resourceVersion we read: a concurrent write → 409.
-    const next = deleting ? finalizers.filter((f) => f !== name) : [...finalizers, name];
+    // Each edit re-runs on a fresh copy after a conflict; its result is examined again above.
     try {
-      const updated = await client.patch(
-        objectName,
-        { metadata: { finalizers: next, resourceVersion: current.metadata?.resourceVersion } },
-        'merge',
-        call,
-      );
-      return deleting ? cleaned?.result : options.apply(updated);
+      current = await editObject(client, current, deleting ? removeFinalizer<T>(name) : addFinalizer<T>(name), edit);
     } catch (err) {
       if (deleting && isNotFound(err)) return cleaned?.result;
-      if (!isConflict(err)) throw err;
-      if (attempt >= retries) {
-        throw new FinalizerConflictError(`finalizer ${name}: still conflicting after ${retries} retries`, { cause: err });
+      if (err instanceof EditConflictError) {
+        throw new FinalizerConflictError(`finalizer ${name}: still conflicting after ${edit.attempts - 1} retries`, { cause: err });
       }
-    }
-    try {
-      current = await client.get(objectName, call);
-    } catch (err) {
-      if (isNotFound(err)) return cleaned?.result;
       throw err;
     }
   }
+}
+
+function isDeleting(object: KubeObject): boolean {
+  const ts = object.metadata?.deletionTimestamp;
+  return ts !== undefined && ts !== null;
+}
+
+/** Appends the finalizer unless it is there or the object is being deleted (the API server refuses new finalizers then). */
+function addFinalizer<T extends KubeObject>(name: string): Recipe<T> {
+  return (draft) => {
+    if (isDeleting(draft as KubeObject)) return;
+    const metadata = (draft.metadata ??= {});
+    const finalizers = (metadata.finalizers ??= []);
+    if (!finalizers.includes(name)) finalizers.push(name);
+  };
+}
+
+/** Removes every occurrence of the finalizer. */
+function removeFinalizer<T extends KubeObject>(name: string): Recipe<T> {
+  return (draft) => {
+    const finalizers = draft.metadata?.finalizers;
+    if (finalizers === undefined) return;
+    for (let i = finalizers.length - 1; i >= 0; i--) if (finalizers[i] === name) finalizers.splice(i, 1);
+  };
 }

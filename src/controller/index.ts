@@ -20,7 +20,6 @@ export type {
   ControllerReconciler,
   ForSpec,
   OwnsSpec,
-  ResourceType,
   WatchSpec,
 } from './controller.js';
 export {
@@ -32,7 +31,6 @@ export {
 } from './event-requests.js';
 export type {
   OwnerRequestOptions,
-  OwnerType,
   RequestAdd,
   RequestMapper,
 } from './event-requests.js';

@@ -1,8 +1,10 @@
-import type { KubeObject } from '../api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../api/kube-object.js';
 import type { Store } from '../cache/store.js';
+import type { Recipe } from '../client/draft-patch.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { ObjectClient } from '../client/object-client.js';
-import type { ResourceRef } from '../client/resource-path.js';
+import type { ResourceType } from '../api/resource.js';
+import type { EditOptions } from '../client/update-with-recipe.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { Logger } from '../logging/logger.js';
 import type { Request } from '../workqueue/request.js';
@@ -29,9 +31,30 @@ export interface ReconcileContext<T extends KubeObject = KubeObject> {
   /** The client given to the controller, if any. */
   readonly client: KubeClient | undefined;
   /**
-   * A typed client for writes: the `for` type in the request's namespace, or `ref` in `namespace`.
+   * A typed client for writes: the `for` type in the request's namespace, or `type` in `namespace`
+   * (typed by the resource type: `ctx.objects(resources.pods, ns)` is an `ObjectClient<K8s.Pod>`).
    * @throws ControllerError when the controller was built without a `client`.
    */
   objects(): ObjectClient<T>;
-  objects<U extends KubeObject>(ref: ResourceRef, namespace?: string): ObjectClient<U>;
+  objects<U extends KubeObject = UnstructuredObject>(type: ResourceType<U>, namespace?: string): ObjectClient<U>;
+  /**
+   * Edits the reconciled object by changing a draft of it (`ObjectClient.edit` on `objects()`):
+   * `recipe` runs on an immer draft of the newest copy this reconcile has (`object`, or what an
+   * earlier `edit`/`editStatus` of this reconcile returned), only the change is sent (a JSON patch
+   * guarded by a `test` of `metadata.resourceVersion`), nothing when there is none. On a conflict
+   * the object is re-read (from `store` once it has caught up, else from the server) and the recipe
+   * runs again, up to 5 times. **The recipe must be pure**: it may run more than once and decides
+   * only from the draft and from values fixed before the call. Resolves with the server's object.
+   * `signal` and `store` default to the reconcile's.
+   * @throws ControllerError when there is no cached object (gone, or no `for`) or no client.
+   *
+   * @example
+   * ```ts
+   * await ctx.edit((draft) => { (draft.metadata.labels ??= {})['example.com/seen'] = 'yes'; });
+   * await ctx.editStatus((draft) => { draft.status = { phase: 'Ready', observedGeneration: draft.metadata.generation }; });
+   * ```
+   */
+  edit(recipe: Recipe<T>, options?: EditOptions<T>): Promise<T>;
+  /** {@link edit} through the `status` subresource; the recipe may change only `status`. */
+  editStatus(recipe: Recipe<T>, options?: EditOptions<T>): Promise<T>;
 }

@@ -1,5 +1,6 @@
 import { mergeMap, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
+import type { ResourceType } from '../api/resource.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import { filterTransition } from '../informer/filter-transitions.js';
 import { and, type EventPredicate } from '../informer/predicates.js';
@@ -10,7 +11,6 @@ import {
   mappedRequestsOf,
   objectRequestsOf,
   ownerRequestsOf,
-  type OwnerType,
   type RequestMapper,
 } from './event-requests.js';
 import { isSource, type ResolvedSources } from './resolve-sources.js';
@@ -49,7 +49,7 @@ export function bindSources<T extends KubeObject>(
     });
   }
   for (const o of sources.owns) {
-    const owner = forSpec?.source.resource as OwnerType;
+    const owner = forSpec?.source.resource as ResourceType & { readonly namespaced: boolean };
     bindings.push({
       source: o.source,
       toRequests: eventRequests(

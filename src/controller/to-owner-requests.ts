@@ -1,7 +1,8 @@
 import { mergeMap, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
+import type { ResourceType } from '../api/resource.js';
 import type { InformerEvent } from '../cache/informer-event.js';
-import { ownerRequestsOf, type OwnerRequestOptions, type OwnerType } from './event-requests.js';
+import { ownerRequestsOf, type OwnerRequestOptions } from './event-requests.js';
 import type { RequestAdd } from './event-requests.js';
 
 /**
@@ -12,17 +13,18 @@ import type { RequestAdd } from './event-requests.js';
  * `priority: -100` (PQ-2).
  *
  * ```
- * owner:   { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespaced: true }
+ * owner:   resources.replicaSets (apps/v1 ReplicaSet, namespaced)
  * events:  --add(pod p, controller rs1)--upd(p: rs1 → rs2)--add(pod q, no owner)--|
  * output:  --{ns/rs1}--------------------(rs1 rs2)--------------------------------|
  * ```
  */
 export function toOwnerRequests<T extends KubeObject>(
-  owner: OwnerType,
+  owner: ResourceType & { readonly namespaced: boolean },
   options: OwnerRequestOptions = {},
 ): OperatorFunction<InformerEvent<T>, RequestAdd> {
   if (owner === null || typeof owner !== 'object' || typeof owner.kind !== 'string' || owner.kind === '') {
     throw new TypeError('toOwnerRequests needs an owner type with apiVersion and kind');
   }
+  if (typeof owner.namespaced !== 'boolean') throw new TypeError(`toOwnerRequests: owner type ${owner.kind} needs namespaced`);
   return mergeMap((event) => ownerRequestsOf(event, owner, options));
 }

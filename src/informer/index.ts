@@ -12,6 +12,10 @@ export {
   ListenerError,
 } from './informer-errors.js';
 export {
+  eventKey,
+  objectOf,
+} from './event-object.js';
+export {
   InformerFactory,
 } from './informer-factory.js';
 export type {
@@ -27,6 +31,20 @@ export type {
   ListenerOptions,
   ProcessListenerOptions,
 } from './informer-listener.js';
+export {
+  collectByKey,
+  distinctByKey,
+  keyedChange,
+  mapByKey,
+  scanByKey,
+  switchMapByKey,
+} from './keyed-operators.js';
+export type {
+  KeyedChange,
+  KeyedInput,
+  KeyedValue,
+  LiveJoined,
+} from './keyed-operators.js';
 export {
   labelMatcher,
 } from './label-selector.js';
@@ -57,6 +75,29 @@ export type {
   SharedInformer,
   SharedInformerOptions,
 } from './shared-informer.js';
+export {
+  informerState,
+} from './state.js';
+export type {
+  CacheSnapshot,
+  InformerStateOptions,
+  SnapshotChange,
+  StateSource,
+} from './state.js';
+export {
+  joinOn,
+  whenSynced,
+} from './sync-aware.js';
+export type {
+  SyncGate,
+} from './sync-aware.js';
+export {
+  declareIndex,
+  indexHandle,
+} from './typed-index.js';
+export type {
+  IndexHandle,
+} from './typed-index.js';
 export {
   waitForCacheSync,
 } from './wait-for-cache-sync.js';

@@ -29,7 +29,7 @@ export class InformerConfigError extends InformerError {
   }
 }
 
-/** An operation that is only allowed before the informer starts (e.g. `addIndexers`). */
+/** An operation that is only allowed before the informer starts (no built-in operation throws it now: indexes back-fill). */
 export class InformerStartedError extends InformerError {
   static override readonly code: string = 'INFORMER_ALREADY_STARTED';
   override readonly name = 'InformerStartedError';

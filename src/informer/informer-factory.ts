@@ -10,12 +10,14 @@ import {
   merge,
   of,
 } from 'rxjs';
-import type { KubeObject } from '../api/kube-object.js';
+import { resources } from '../api/builtin-resources.js';
+import type * as K8s from '../api/builtin-types.js';
+import type { KubeObject, UnstructuredObject } from '../api/kube-object.js';
+import type { ResourceType } from '../api/resource.js';
 import type { FreezeMode } from '../cache/freeze-object.js';
 import type { Indexers } from '../cache/store.js';
 import type { ListWatchScope } from '../client/http-list-watcher.js';
 import type { KubeClient } from '../client/kube-client.js';
-import type { ResourceRef } from '../client/resource-path.js';
 import { type Runnable, cacheRunnable } from '../api/runnable.js';
 import type { ListWatchOptions } from '../reflector/list-watch-options.js';
 import type { ListWatcher } from '../api/list-watcher.js';
@@ -25,7 +27,7 @@ import { type SharedInformer, sharedInformer } from './shared-informer.js';
 import { type WaitForCacheSyncOptions, waitForCacheSync } from './wait-for-cache-sync.js';
 
 /** Makes the transport of one informer (e.g. a client's `listWatcher`, or a counting wrapper in tests). */
-export type ListWatcherFactory = (resource: ResourceRef, scope: ListWatchScope) => ListWatcher;
+export type ListWatcherFactory = (resource: ResourceType, scope: ListWatchScope) => ListWatcher;
 
 /** Options of {@link InformerFactory}. Durations in ms. */
 export interface InformerFactoryOptions {
@@ -86,7 +88,8 @@ interface Entry {
  * @example
  * ```ts
  * const factory = new InformerFactory(client, { namespace: 'default' });
- * const pods = factory.pods();
+ * const pods = factory.pods();                         // SharedInformer<K8s.Pod>
+ * const widgets = factory.for(WIDGETS);                // SharedInformer<Widget> (a ResourceType<Widget>)
  * pods.events$.subscribe(handle);
  * factory.start();
  * await factory.waitForCacheSync(30_000);
@@ -107,8 +110,8 @@ export class InformerFactory {
     this.scheduler = options.scheduler ?? asyncScheduler;
   }
 
-  /** The shared informer for `resource` with `request`'s choices. */
-  for<T extends KubeObject = KubeObject>(resource: ResourceRef, request: InformerRequest<T> = {}): SharedInformer<T> {
+  /** The shared informer for `resource` with `request`'s choices; typed by the resource type (`for(resources.pods)` is a `SharedInformer<K8s.Pod>`; a type without one, `{ apiVersion, kind }`, gives `UnstructuredObject`s). */
+  for<T extends KubeObject = UnstructuredObject>(resource: ResourceType<T>, request: InformerRequest<T> = {}): SharedInformer<T> {
     if (typeof resource.apiVersion !== 'string' || typeof resource.kind !== 'string' || resource.kind === '')
       throw new InformerConfigError('InformerFactory.for: resource needs apiVersion and kind', { option: 'resource' });
     const namespace = request.namespace === null ? undefined : (request.namespace ?? this.options.namespace);
@@ -132,6 +135,7 @@ export class InformerFactory {
         { listWatcher: this.makeListWatcher(resource, scope) as ListWatcher<T>, listWatch: { scheduler: this.scheduler, ...this.options.listWatch } },
         {
           name,
+          resource,
           scheduler: this.scheduler,
           ...(request.indexers === undefined ? {} : { indexers: request.indexers }),
           ...(request.transform === undefined ? {} : { transform: request.transform }),
@@ -151,46 +155,66 @@ export class InformerFactory {
   }
 
   /** A lister over `informer`'s cache (or the informer for `resource`). */
-  lister<T extends KubeObject = KubeObject>(target: SharedInformer<T> | ResourceRef, request?: InformerRequest<T>): Lister<T> {
+  lister<T extends KubeObject = UnstructuredObject>(target: SharedInformer<T> | ResourceType<T>, request?: InformerRequest<T>): Lister<T> {
     const informer = 'store' in target ? target : this.for<T>(target, request);
     return lister(informer.store);
   }
 
-  pods<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
-    return this.for<T>({ apiVersion: 'v1', kind: 'Pod', plural: 'pods', namespaced: true }, request);
+  /** `for(resources.pods)`. */
+  pods(request?: InformerRequest<K8s.Pod>): SharedInformer<K8s.Pod> {
+    return this.for(resources.pods, request);
   }
-  configMaps<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
-    return this.for<T>({ apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true }, request);
+  /** `for(resources.configMaps)`. */
+  configMaps(request?: InformerRequest<K8s.ConfigMap>): SharedInformer<K8s.ConfigMap> {
+    return this.for(resources.configMaps, request);
   }
-  secrets<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
-    return this.for<T>({ apiVersion: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true }, request);
+  /** `for(resources.secrets)`. */
+  secrets(request?: InformerRequest<K8s.Secret>): SharedInformer<K8s.Secret> {
+    return this.for(resources.secrets, request);
   }
-  services<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
-    return this.for<T>({ apiVersion: 'v1', kind: 'Service', plural: 'services', namespaced: true }, request);
+  /** `for(resources.services)`. */
+  services(request?: InformerRequest<K8s.Service>): SharedInformer<K8s.Service> {
+    return this.for(resources.services, request);
   }
-  serviceAccounts<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
-    return this.for<T>({ apiVersion: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true }, request);
+  /** `for(resources.serviceAccounts)`. */
+  serviceAccounts(request?: InformerRequest<K8s.ServiceAccount>): SharedInformer<K8s.ServiceAccount> {
+    return this.for(resources.serviceAccounts, request);
   }
-  events<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
-    return this.for<T>({ apiVersion: 'v1', kind: 'Event', plural: 'events', namespaced: true }, request);
+  /** `for(resources.events)` (core/v1 Events). */
+  events(request?: InformerRequest<K8s.Event>): SharedInformer<K8s.Event> {
+    return this.for(resources.events, request);
   }
-  namespaces<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
-    return this.for<T>({ apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false }, { namespace: null, ...request });
+  /** `for(resources.namespaces)`, always across all namespaces. */
+  namespaces(request?: InformerRequest<K8s.Namespace>): SharedInformer<K8s.Namespace> {
+    return this.for(resources.namespaces, { namespace: null, ...request });
   }
-  nodes<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
-    return this.for<T>({ apiVersion: 'v1', kind: 'Node', plural: 'nodes', namespaced: false }, { namespace: null, ...request });
+  /** `for(resources.nodes)`, always across all namespaces. */
+  nodes(request?: InformerRequest<K8s.Node>): SharedInformer<K8s.Node> {
+    return this.for(resources.nodes, { namespace: null, ...request });
   }
-  deployments<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
-    return this.for<T>({ apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments', namespaced: true }, request);
+  /** `for(resources.deployments)`. */
+  deployments(request?: InformerRequest<K8s.Deployment>): SharedInformer<K8s.Deployment> {
+    return this.for(resources.deployments, request);
   }
-  replicaSets<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
-    return this.for<T>({ apiVersion: 'apps/v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true }, request);
+  /** `for(resources.replicaSets)`. */
+  replicaSets(request?: InformerRequest<K8s.ReplicaSet>): SharedInformer<K8s.ReplicaSet> {
+    return this.for(resources.replicaSets, request);
   }
-  statefulSets<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
-    return this.for<T>({ apiVersion: 'apps/v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true }, request);
+  /** `for(resources.statefulSets)`. */
+  statefulSets(request?: InformerRequest<K8s.StatefulSet>): SharedInformer<K8s.StatefulSet> {
+    return this.for(resources.statefulSets, request);
   }
-  daemonSets<T extends KubeObject = KubeObject>(request?: InformerRequest<T>): SharedInformer<T> {
-    return this.for<T>({ apiVersion: 'apps/v1', kind: 'DaemonSet', plural: 'daemonsets', namespaced: true }, request);
+  /** `for(resources.daemonSets)`. */
+  daemonSets(request?: InformerRequest<K8s.DaemonSet>): SharedInformer<K8s.DaemonSet> {
+    return this.for(resources.daemonSets, request);
+  }
+  /** `for(resources.jobs)`. */
+  jobs(request?: InformerRequest<K8s.Job>): SharedInformer<K8s.Job> {
+    return this.for(resources.jobs, request);
+  }
+  /** `for(resources.leases)`. */
+  leases(request?: InformerRequest<K8s.Lease>): SharedInformer<K8s.Lease> {
+    return this.for(resources.leases, request);
   }
 
   /** Every informer created so far. */

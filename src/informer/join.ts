@@ -27,6 +27,22 @@ export interface Joined<L extends KubeObject, R extends KubeObject> {
   readonly right: readonly R[];
 }
 
+/** Reads the joined view of one left key from the two stores (`left` undefined when it is not cached). */
+export function joinedView<L extends KubeObject, R extends KubeObject>(
+  left: JoinSide<L>,
+  right: JoinSide<R>,
+): (key: ObjectKey) => Joined<L, R> {
+  const rightOf = (l: L): R[] => {
+    const seen = new Set<R>();
+    for (const v of left.on(l)) for (const r of right.store.byIndex(right.index, v)) seen.add(r);
+    return [...seen];
+  };
+  return (key) => {
+    const l = left.store.get(key);
+    return { key, left: l, right: l === undefined ? [] : rightOf(l) };
+  };
+}
+
 /** Tags two event streams as the left and right inputs of {@link join}. */
 export function joinInputs<L extends KubeObject, R extends KubeObject>(
   left$: Observable<InformerEvent<L>>,
@@ -53,6 +69,9 @@ export function joinInputs<L extends KubeObject, R extends KubeObject>(
  * input:  --P(p1 on n1)--N(n1 changed)--P(p2 on n1)--N(n1 deleted)--|
  * output: --{p1,[n1]}----{p1,[n1']}-----{p2,[n1']}---(p1,[] p2,[])--|
  * ```
+ * An `IndexHandle` is a join side: `join(pods.by('node'), nodes.by('name'))`. This operator emits
+ * as soon as events arrive, before the caches are complete; `joinOn` waits for both informers.
+ *
  * Owners ⋈ owned: left = owners `{ index 'uid', on: o => [uid] }`, right = owned objects
  * `{ index 'owner', on: o => ownerRefs uids }` — every owned change re-emits its owners with all
  * their owned objects.
@@ -61,15 +80,7 @@ export function join<L extends KubeObject, R extends KubeObject>(
   left: JoinSide<L>,
   right: JoinSide<R>,
 ): OperatorFunction<JoinInput<L, R>, Joined<L, R>> {
-  const rightOf = (l: L): R[] => {
-    const seen = new Set<R>();
-    for (const v of left.on(l)) for (const r of right.store.byIndex(right.index, v)) seen.add(r);
-    return [...seen];
-  };
-  const view = (key: ObjectKey): Joined<L, R> => {
-    const l = left.store.get(key);
-    return { key, left: l, right: l === undefined ? [] : rightOf(l) };
-  };
+  const view = joinedView(left, right);
   return mergeMap((input: JoinInput<L, R>): Joined<L, R>[] => {
     if (input.side === 'left') {
       const o = input.event.object;

@@ -27,21 +27,23 @@ import { applyDeltas, type StoreChange } from '../cache/apply-deltas.js';
 import type { CacheError } from '../cache/errors.js';
 import type { FifoInput } from '../cache/fifo-op.js';
 import type { FreezeMode } from '../cache/freeze-object.js';
-import { Indexer } from '../cache/indexer.js';
+import { Indexer, type NAMESPACE_INDEX } from '../cache/indexer.js';
 import { type InformerEvent, isResyncUpdate, toInformerEvent } from '../cache/informer-event.js';
-import type { Indexers, Store } from '../cache/store.js';
+import type { IndexFunc, Indexers, Store } from '../cache/store.js';
 import type { ListWatchScope } from '../client/http-list-watcher.js';
 import type { KubeClient } from '../client/kube-client.js';
-import type { ResourceRef } from '../client/resource-path.js';
+import type { ResourceType } from '../api/resource.js';
 import type { ListWatchOptions } from '../reflector/list-watch-options.js';
 import type { ListWatcher } from '../api/list-watcher.js';
 import { type Reflector, reflector } from '../reflector/reflector.js';
 import type { ReflectorEvent } from '../reflector/reflector-event.js';
 import type { ReflectorStatus } from '../reflector/reflector-status.js';
 import { dropManagedFields } from './drop-managed-fields.js';
-import { InformerConfigError, InformerSourceError, InformerStartedError } from './informer-errors.js';
+import { InformerConfigError, InformerSourceError } from './informer-errors.js';
 import { Listener, type ListenerOptions, type ProcessListenerOptions } from './informer-listener.js';
 import { clampResyncPeriod, determineResyncPeriod } from './resync-period.js';
+import { type CacheSnapshot, informerState } from './state.js';
+import { declareIndex, type IndexHandle, indexHandle } from './typed-index.js';
 
 /**
  * Where an informer's events come from:
@@ -56,7 +58,7 @@ export type InformerSource<T extends KubeObject = KubeObject> =
   | { readonly listWatcher: ListWatcher<T>; readonly listWatch?: ListWatchOptions }
   | {
       readonly client: KubeClient;
-      readonly resource: ResourceRef;
+      readonly resource: ResourceType<T>;
       readonly scope?: ListWatchScope;
       readonly listWatch?: ListWatchOptions;
     };
@@ -65,7 +67,9 @@ export type InformerSource<T extends KubeObject = KubeObject> =
 export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   /** Name in errors and logs. Default: the resource's kind for a `{ client, resource }` source, else `informer`. */
   readonly name?: string;
-  /** Index functions of the cache (more can be added with `addIndexers` before start). */
+  /** The resource type served (the informer's `resource`). Default: a `{ client, resource }` source's. */
+  readonly resource?: ResourceType<T>;
+  /** Index functions of the cache (more can be added with `withIndex` or `addIndexers`, before or after start). */
   readonly indexers?: Indexers<T>;
   /**
    * Applied to every object before it is cached (DF-7); must not mutate its input. Default
@@ -89,8 +93,10 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
    * `resync` (equal resourceVersions).
    */
   readonly relistUnchanged?: boolean;
-  /** Scheduler of the resync timer, the stop grace and `waitForSync`'s timeout. Default `asyncScheduler`. */
+  /** Scheduler of the resync timer, the stop grace, `waitForSync`'s timeout and `state$`'s batching. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /** How long `state$` gathers changes into one snapshot, in ms. Default 0: one snapshot per scheduler tick. */
+  readonly stateBatchMs?: number;
 }
 
 /** A subscriber registration: its notifications and its own sync state (SI-11). */
@@ -106,9 +112,15 @@ export interface InformerListener<R> {
   hasSynced(): boolean;
 }
 
-/** A shared informer: one list/watch and one cache for any number of subscribers. */
-export interface SharedInformer<T extends KubeObject = KubeObject> {
+/**
+ * A shared informer: one list/watch and one cache for any number of subscribers. `I` names the
+ * indexes declared with {@link SharedInformer.withIndex}, so `by(name)` only accepts those (and the
+ * built-in `namespace` index).
+ */
+export interface SharedInformer<T extends KubeObject = KubeObject, I extends string = never> {
   readonly name: string;
+  /** The resource type it serves, when known (always for an `InformerFactory`'s informers): `informerSource(informer)` reads it. */
+  readonly resource?: ResourceType<T>;
   /** The cache (read-only view, with indexes). */
   readonly store: Store<T>;
   /** `true` once the initial list has been cached; `false` while stopped. Replays the current value. */
@@ -128,13 +140,32 @@ export interface SharedInformer<T extends KubeObject = KubeObject> {
   readonly resyncCheckPeriodMs: number;
   /** Shortcut: every subscription is a new registration with default options. */
   readonly events$: Observable<InformerEvent<T>>;
+  /**
+   * The whole cache as a value: an immutable snapshot (`ReadonlyMap<key, T>`) once synced, then a
+   * new one after each batch of changes (see `informerState`). Shared, replays the latest snapshot;
+   * subscribing keeps the informer running. `combineLatest([pods.state$, nodes.state$])` is the
+   * whole-table idiom.
+   */
+  readonly state$: Observable<CacheSnapshot<T>>;
   /** Keeps the informer running while subscribed, without receiving notifications (emits nothing). */
   readonly run$: Observable<never>;
   /** Registers a subscriber with options. */
   listen(options?: ListenerOptions<T>): InformerListener<InformerEvent<T>>;
   listen<R>(options: ProcessListenerOptions<T, R>): InformerListener<R>;
-  /** Adds index functions; before the first start only (throws {@link InformerStartedError}). */
+  /**
+   * Adds index functions. Before start they are registered; after start the cached objects are
+   * indexed at once (back-fill). A name that already exists throws `IndexerConflictError`.
+   */
   addIndexers(indexers: Indexers<T>): void;
+  /**
+   * Declares index `name` and returns this informer typed with it (declare once, then use
+   * `by(name)`). Works before or after start (back-fills the cache). Declaring the same name with
+   * the same function again is a no-op, so independent composition steps may each declare what
+   * they need; with another function it throws `IndexerConflictError`.
+   */
+  withIndex<N extends string>(name: N, fn: IndexFunc<T>): SharedInformer<T, I | N>;
+  /** The handle of a declared index (a misspelt name does not compile). */
+  by<N extends I | typeof NAMESPACE_INDEX>(name: N): IndexHandle<T, N>;
   /** Backlog sizes (events waiting) of the current registrations, by name. */
   backlogs(): ReadonlyMap<string, number>;
   /** Effective resync periods (SI-7) of the current registrations, by name. */
@@ -184,7 +215,7 @@ function resourceVersionOf<T extends KubeObject>(event: ReflectorEvent<T>): stri
  *
  * @example
  * ```ts
- * const pods = sharedInformer<Pod>({ client, resource: { apiVersion: 'v1', kind: 'Pod' } },
+ * const pods = sharedInformer({ client, resource: resources.pods },   // SharedInformer<K8s.Pod>
  *   { indexers: { byNode: (p) => [p.spec?.nodeName ?? ''] } });
  * const sub = pods.events$.subscribe((e) => console.log(e.type, e.object));
  * await pods.waitForSync(30_000);
@@ -199,6 +230,7 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
   checkPeriod(options.stopGraceMs, 'stopGraceMs');
   const name =
     options.name ?? (!isObservable(source) && 'resource' in source ? source.resource.kind : 'informer');
+  const resource = options.resource ?? (!isObservable(source) && 'resource' in source ? source.resource : undefined);
   const scheduler = options.scheduler ?? asyncScheduler;
   const grace = options.stopGraceMs ?? 0;
   const transform = options.transform === null ? undefined : (options.transform ?? dropManagedFields);
@@ -210,7 +242,6 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
   const errors = new Subject<Error>();
   let resyncCheckPeriodMs = defaultPeriod;
   let running = false;
-  let everStarted = false;
   let lastRV = '';
   let listeners: readonly Listener<T, unknown>[] = [];
   let counter = 0;
@@ -247,7 +278,6 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
 
   const core$ = defer(() => {
     running = true;
-    everStarted = true;
     const check = resyncCheckPeriodMs;
     const sourceDone = new AsyncSubject<void>();
     const resync$: Observable<FifoInput<T>> =
@@ -356,8 +386,10 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
     };
   };
 
-  const informer: SharedInformer<T> = {
+  const handles = new Map<string, IndexHandle<T>>();
+  const informer: SharedInformer<T, string> = {
     name,
+    ...(resource === undefined ? {} : { resource }),
     store: indexer,
     synced$: synced.pipe(distinctUntilChanged()),
     hasSynced: () => synced.value,
@@ -379,16 +411,32 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
       return resyncCheckPeriodMs;
     },
     events$: defer(() => register<never>({}).events$) as Observable<InformerEvent<T>>,
+    get state$() {
+      return state$;
+    },
     run$: core$,
     listen: (<R>(opts: Partial<ProcessListenerOptions<T, R>> = {}) => register<R>(opts)) as SharedInformer<T>['listen'],
-    addIndexers: (more: Indexers<T>) => {
-      if (everStarted) throw new InformerStartedError(`informer ${name} has already started`);
-      indexer.addIndexers(more);
+    addIndexers: (more: Indexers<T>) => indexer.addIndexers(more, { backfill: true }),
+    withIndex: <N extends string>(indexName: N, fn: IndexFunc<T>) => {
+      declareIndex(indexer, indexName, fn);
+      return informer;
+    },
+    by: <N extends string>(indexName: N): IndexHandle<T, N> => {
+      let handle = handles.get(indexName);
+      if (handle === undefined || handle.on !== indexer.getIndexers()[indexName]) {
+        handle = indexHandle<T, string>(informer, indexName);
+        handles.set(indexName, handle);
+      }
+      return handle as IndexHandle<T, N>;
     },
     backlogs: () => new Map(listeners.map((l) => [l.name, l.backlog.size])),
     resyncPeriods: () => new Map(listeners.map((l) => [l.name, l.effectivePeriodMs])),
   };
-  return informer;
+  const state$ = informerState<T>(informer, {
+    scheduler,
+    ...(options.stateBatchMs === undefined ? {} : { batchMs: options.stateBatchMs }),
+  });
+  return informer as SharedInformer<T>;
 }
 
 /** A relisted object the cache already held at the same resourceVersion: nothing happened to it. */

@@ -1,11 +1,11 @@
-import type { Resource } from '../api/resource.js';
+import type { ResourceType } from '../api/resource.js';
 import { abortable } from '../client/abortable.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { LeaseApi } from './lease-api.js';
 import type { Lease } from './lease.js';
 
 /** `coordination.k8s.io/v1` Leases (resolved, so no discovery request is needed). */
-export const LEASE_RESOURCE: Resource = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases', namespaced: true };
+export const LEASE_RESOURCE: ResourceType<Lease> = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases', namespaced: true };
 
 /**
  * A {@link LeaseApi} over rxkube's HTTP client: GET, POST and PUT (`replace`, conditional on
@@ -17,7 +17,7 @@ export const LEASE_RESOURCE: Resource = { apiVersion: 'coordination.k8s.io/v1', 
  * ```
  */
 export function kubeClientLeaseApi(client: KubeClient): LeaseApi {
-  const leases = (namespace: string | undefined) => client.objects<Lease>(LEASE_RESOURCE, namespace);
+  const leases = (namespace: string | undefined) => client.objects(LEASE_RESOURCE, namespace);
   return {
     get: (ref) => abortable((signal) => leases(ref.namespace).get(ref.name, { signal })),
     create: (lease) => abortable((signal) => leases(lease.metadata?.namespace).create(lease, { signal })),

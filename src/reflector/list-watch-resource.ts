@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { ListWatchScope } from '../client/http-list-watcher.js';
 import type { KubeClient } from '../client/kube-client.js';
-import type { ResourceRef } from '../client/resource-path.js';
+import type { ResourceType } from '../api/resource.js';
 import { listWatch } from './list-watch.js';
 import type { ListWatchOptions } from './list-watch-options.js';
 import type { ReflectorEvent } from './reflector-event.js';
@@ -11,12 +11,12 @@ import type { ReflectorEvent } from './reflector-event.js';
  * `listWatch` over HTTP for a resource of `client`, in one namespace (or all) with selectors:
  *
  * ```ts
- * listWatchResource(KubeClient.fromDefault(), { apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default' })
+ * listWatchResource(KubeClient.fromDefault(), resources.configMaps, { namespace: 'default' })
  * ```
  */
 export function listWatchResource<T extends KubeObject = KubeObject>(
   client: KubeClient,
-  resource: ResourceRef,
+  resource: ResourceType<T>,
   scope: ListWatchScope = {},
   options: ListWatchOptions = {},
 ): Observable<ReflectorEvent<T>> {

@@ -6,12 +6,12 @@ import { Indexer } from '../cache/indexer.js';
 import { metaNamespaceKey } from '../cache/keys.js';
 import type { Indexers } from '../cache/store.js';
 import type { ControllerSource, SourceRegistration } from '../controller/controller-source.js';
-import type { OwnerType } from '../controller/event-requests.js';
+import type { ResourceType } from '../api/resource.js';
 
 /** Options of {@link fakeSource}. */
 export interface FakeSourceOptions<T extends KubeObject> {
   /** The type the source serves. */
-  readonly resource: OwnerType;
+  readonly resource: ResourceType;
   /** Objects already listed: every registration starts with them as initial-list adds. */
   readonly initial?: readonly T[];
   /** Live events after the initial list (e.g. a hot marble); applied to the store as they pass. */
@@ -35,7 +35,7 @@ export interface FakeSource<T extends KubeObject> extends ControllerSource<T> {
  * then `events$` is shared by all registrations and applied to the store before delivery.
  *
  * ```ts
- * const cms = fakeSource({ resource: CONFIG_MAPS, initial: [cm('a')], events$: m.hot('--b', { b: added(cm('b')) }) });
+ * const cms = fakeSource({ resource: resources.configMaps, initial: [cm('a')], events$: m.hot('--b', { b: added(cm('b')) }) });
  * ```
  */
 export function fakeSource<T extends KubeObject>(options: FakeSourceOptions<T>): FakeSource<T> {

@@ -16,3 +16,5 @@ export { InMemoryLeaseApi } from './in-memory-lease-api.js';
 export type { InMemoryLeaseApiOptions, LeaseFault, LeaseLatency, LeaseOp, LeaseRequest, LeaseWrite } from './in-memory-lease-api.js';
 export { added, deleted, fakeSource, updated } from './controller-harness.js';
 export type { FakeSource, FakeSourceOptions } from './controller-harness.js';
+export { fakeInformer } from './fake-informer.js';
+export type { FakeInformer, FakeInformerOptions } from './fake-informer.js';

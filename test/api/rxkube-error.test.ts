@@ -14,6 +14,7 @@ import { UnknownResourceError } from '../../src/client/discovery.js';
 import { NetworkError } from '../../src/client/network-error.js';
 import { ResponseDecodeError } from '../../src/client/response-decode-error.js';
 import { WatchDecodeError } from '../../src/client/watch-decode-error.js';
+import { EditConflictError } from '../../src/client/update-with-recipe.js';
 import { CacheSyncTimeoutError, ControllerBuildError, ControllerError, ControllerStartedTwiceError } from '../../src/controller/controller-errors.js';
 import { FinalizerConflictError } from '../../src/controller/finalizer.js';
 import { InformerConfigError, InformerError, InformerSourceError, InformerStartedError, ListenerError } from '../../src/informer/informer-errors.js';
@@ -97,6 +98,7 @@ const SAMPLES: Record<string, () => Error> = {
   ApiError: () => new ApiError({ kind: 'Status', code: 404, reason: 'NotFound', message: 'pods "a" not found' }),
   NetworkError: () => new NetworkError('GET', '/api/v1/pods', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
   ResponseDecodeError: () => new ResponseDecodeError('GET', '/api/v1/pods', 'not JSON'),
+  EditConflictError: () => new EditConflictError('default/cm', 5, new Error('409')),
   WatchDecodeError: () => new WatchDecodeError('not JSON', 10, '{oops'),
   UnknownResourceError: () => new UnknownResourceError('v1', 'Pod'),
   VeryShortWatchError: () => new VeryShortWatchError(5, '10'),

@@ -1,6 +1,6 @@
 import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
 import {
   type CacheError,
   DeletedFinalStateUnknown,
@@ -13,11 +13,11 @@ import {
 import { indexStore } from '../../src/cache/index-store.js';
 import { marbles } from '../helpers/marbles.js';
 
-const pod = (name: string, rv: string, node = 'n1'): KubeObject => ({
+const pod = (name: string, rv: string, node = 'n1'): UnstructuredObject => ({
   metadata: { name, namespace: 'ns', resourceVersion: rv },
   spec: { nodeName: node },
 });
-const byNode = (o: KubeObject) => [String((o.spec as { nodeName?: string } | undefined)?.nodeName ?? '')];
+const byNode = (o: KubeObject) => [String(((o as UnstructuredObject).spec as { nodeName?: string } | undefined)?.nodeName ?? '')];
 const rv = (o: KubeObject | DeletedFinalStateUnknown | undefined) =>
   o === undefined ? '-' : o instanceof DeletedFinalStateUnknown ? `DFSU` : (o.metadata?.resourceVersion ?? '?');
 const render = (c: StoreChange) => `${c.delta.type} ${c.key} ${rv(c.old)}->${rv(c.delta.object)} size=${c.store.size}`;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { UnstructuredObject } from '../../src/api/kube-object.js';
 import { Indexer } from '../../src/cache/index.js';
 
-const pod = (): KubeObject => ({
+const pod = (): UnstructuredObject => ({
   metadata: { name: 'a', namespace: 'ns', labels: { app: 'x' } },
   spec: { containers: [{ name: 'c', image: 'i' }] },
 });

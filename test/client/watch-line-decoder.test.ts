@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { UnstructuredObject } from '../../src/api/kube-object.js';
 import type { WatchEvent } from '../../src/api/list-watcher.js';
 import { WatchDecodeError } from '../../src/client/watch-decode-error.js';
 import { decodeWatchLines, WatchLineDecoder } from '../../src/client/watch-line-decoder.js';
@@ -9,7 +9,7 @@ import { watchEventError } from '../../src/client/watch-event-error.js';
 import { ApiError, isGone } from '../../src/client/api-error.js';
 import { marbles } from '../helpers/marbles.js';
 
-const cm = (name: string, rv: string): KubeObject => ({
+const cm = (name: string, rv: string): UnstructuredObject => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
   metadata: { name, namespace: 'default', resourceVersion: rv },

@@ -2,9 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, OwnerReference } from '../../src/api/kube-object.js';
 import type { InformerEvent } from '../../src/cache/index.js';
-import { ownerRequestsOf, type OwnerType } from '../../src/controller/event-requests.js';
+import { resources } from '../../src/api/builtin-resources.js';
+import type { ResourceType } from '../../src/api/resource.js';
+import { ownerRequestsOf } from '../../src/controller/event-requests.js';
 
-const RS: OwnerType = { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespaced: true };
+const RS = resources.replicaSets;
 const ref = (name: string, controller?: boolean, apiVersion = 'apps/v1', kind = 'ReplicaSet'): OwnerReference => ({
   apiVersion,
   kind,
@@ -14,7 +16,7 @@ const ref = (name: string, controller?: boolean, apiVersion = 'apps/v1', kind = 
 });
 const pod = (refs: OwnerReference[]): KubeObject => ({ metadata: { namespace: 'ns', name: 'p', resourceVersion: '1', ownerReferences: refs } });
 const add = (o: KubeObject): InformerEvent => ({ type: 'add', object: o, isInInitialList: false });
-const names = (e: InformerEvent, owner = RS, every = false) =>
+const names = (e: InformerEvent, owner: ResourceType & { readonly namespaced: boolean } = RS, every = false) =>
   ownerRequestsOf(e, owner, { matchEveryOwner: every }).map((a) => (a.request.namespace ? `${a.request.namespace}/` : '') + a.request.name);
 
 describe('CR-9 EnqueueRequestForOwner', () => {
@@ -47,8 +49,7 @@ describe('CR-9 EnqueueRequestForOwner', () => {
   });
 
   it('cluster-scoped owners get no namespace', () => {
-    const node: OwnerType = { apiVersion: 'v1', kind: 'Node', namespaced: false };
-    expect(names(add(pod([ref('n1', true, 'v1', 'Node')])), node)).toEqual(['n1']);
+    expect(names(add(pod([ref('n1', true, 'v1', 'Node')])), resources.nodes)).toEqual(['n1']);
   });
 
   it('an unparsable apiVersion stops the scan; refs matched before it are kept', () => {

@@ -5,7 +5,7 @@
  */
 import { from, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
 import {
   DeletedFinalStateUnknown,
   fifoKeyOf,
@@ -154,11 +154,12 @@ describe('DF-6 Dedup (only consecutive deletions)', () => {
 describe('DF-7 Transformer', () => {
   it('transforms each object exactly once, not tombstones, not resync copies', () => {
     const seen: string[] = [];
-    const transform = (o: KubeObject): KubeObject => {
+    const transform = (o: KubeObject): KubeObject & { transformed?: boolean } => {
       seen.push(o.metadata?.name as string);
       return { ...o, transformed: true };
     };
-    const knownObjs = known({ metadata: { name: 'k', resourceVersion: '1' }, transformed: true });
+    const k: UnstructuredObject = { metadata: { name: 'k', resourceVersion: '1' }, transformed: true };
+    const knownObjs = known(k);
     const { q } = queue({ transform, knownObjects: knownObjs });
     q.apply(add(obj('foo', 1)));
     q.apply(update(obj('foo', 2)));
@@ -167,8 +168,8 @@ describe('DF-7 Transformer', () => {
     q.apply(del(new DeletedFinalStateUnknown('zz', obj('zz', 1))));
     expect(seen).toEqual(['foo', 'foo', 'foo', 'bar']);
     const foo = q.getDeltas('foo') ?? [];
-    expect(foo.every((d) => d.object instanceof DeletedFinalStateUnknown || (d.object as KubeObject).transformed)).toBe(true);
-    expect((q.getDeltas('bar')?.[0]?.object as KubeObject).transformed).toBe(true);
+    expect(foo.every((d) => d.object instanceof DeletedFinalStateUnknown || (d.object as UnstructuredObject).transformed)).toBe(true);
+    expect((q.getDeltas('bar')?.[0]?.object as UnstructuredObject).transformed).toBe(true);
     popAll(q);
     q.apply(resync);
     expect(seen).toEqual(['foo', 'foo', 'foo', 'bar']);

@@ -1,12 +1,12 @@
 /** docs/semantics.md §5: CT-2 (handler funcs), CT-3 (filtering handler → filterTransitions). */
 import { from } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
 import { DeletedFinalStateUnknown, dispatchEvent, type InformerEvent } from '../../src/cache/index.js';
 import { filterTransitions } from '../../src/informer/filter-transitions.js';
 
-const o = (name: string, ready: boolean): KubeObject => ({ metadata: { name, resourceVersion: name }, ready });
-const isReady = (x: KubeObject) => x.ready === true;
+const o = (name: string, ready: boolean): UnstructuredObject => ({ metadata: { name, resourceVersion: name }, ready });
+const isReady = (x: KubeObject) => (x as UnstructuredObject).ready === true;
 const filter = (events: InformerEvent[]): InformerEvent[] => {
   const out: InformerEvent[] = [];
   from(events).pipe(filterTransitions(isReady)).subscribe((e) => out.push(e));

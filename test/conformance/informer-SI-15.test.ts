@@ -4,12 +4,12 @@
  */
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
 import { modified, replace } from '../informer/helpers.js';
 
-const pod = (rv: string): KubeObject => ({
+const pod = (rv: string): UnstructuredObject => ({
   metadata: { name: 'p', namespace: 'ns', resourceVersion: rv, labels: { a: 'b' } },
   spec: { containers: [{ name: 'c', image: 'i', env: [{ name: 'E', value: '1' }] }] },
 });
@@ -26,7 +26,7 @@ describe('SI-15 no mutable reference into the cache', () => {
     src.next(replace('1', pod('1')));
     src.next(modified(pod('2')));
     for (const o of [...got, ...informer.store.list()]) {
-      const env = ((o['spec'] as { containers: { env: { value: string }[] }[] }).containers[0]?.env[0]) as { value: string };
+      const env = (((o as UnstructuredObject)['spec'] as { containers: { env: { value: string }[] }[] }).containers[0]?.env[0]) as { value: string };
       expect(() => {
         env.value = 'mutated';
       }).toThrow(TypeError);

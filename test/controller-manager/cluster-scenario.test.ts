@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '../../src/testing/index.js';
-import type { KubeObject } from '../../src/index.js';
+import type { UnstructuredObject as KubeObject } from '../../src/index.js';
 
 const run = promisify(execFile);
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;

@@ -5,16 +5,16 @@
  */
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
-import type { Resource } from '../../src/api/resource.js';
+import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
+import type { ResourceType } from '../../src/api/resource.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { Controller } from '../../src/controller/controller.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { startApiServer, type ApiServer } from '../../src/testing/index.js';
-import { CONFIG_MAPS, FINALIZER, type ConfigMap, mirrorController, mirrorName } from './widget-controller.js';
+import { CONFIG_MAPS, FINALIZER, mirrorController, mirrorName } from './widget-controller.js';
 
-const WIDGETS: Resource = { apiVersion: 'example.com/v1', kind: 'Widget', plural: 'widgets', namespaced: true };
-const CRDS: Resource = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false };
+const WIDGETS: ResourceType = { apiVersion: 'example.com/v1', kind: 'Widget', plural: 'widgets', namespaced: true };
+const CRDS: ResourceType = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false };
 const crd = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
@@ -26,7 +26,7 @@ const crd = {
     versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
   },
 };
-const widget = (name: string, data: Record<string, string>): KubeObject => ({
+const widget = (name: string, data: Record<string, string>): UnstructuredObject => ({
   apiVersion: 'example.com/v1',
   kind: 'Widget',
   metadata: { name, namespace: 'default' },
@@ -55,7 +55,7 @@ describe('controller against the embedded API server', () => {
   let done: Promise<void>;
   const registry = new Registry();
 
-  const mirror = (name: string): ConfigMap | undefined => server.get('v1', 'ConfigMap', mirrorName(name), 'default');
+  const mirror = (name: string) => server.get('v1', 'ConfigMap', mirrorName(name), 'default');
 
   beforeAll(async () => {
     server = await startApiServer({ token: true, tls: true });

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resources } from '../../src/api/builtin-resources.js';
+import type { K8s } from '../../src/api/k8s.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { ApiError } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
@@ -6,13 +8,13 @@ import type { ObjectClient } from '../../src/client/object-client.js';
 import { finalizer, FinalizerConflictError } from '../../src/controller/finalizer.js';
 import { startApiServer, type ApiServer } from '../../src/testing/index.js';
 
-const CM = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
+const CM = resources.configMaps;
 const F = 'example.com/cleanup';
 
 describe('finalizer (embedded API server)', () => {
   let server: ApiServer;
   let client: KubeClient;
-  let cms: ObjectClient;
+  let cms: ObjectClient<K8s.ConfigMap>;
   beforeAll(async () => {
     server = await startApiServer();
     client = KubeClient.fromKubeConfig(server.kubeConfig);

@@ -3,26 +3,28 @@
  * sync with a source object's `spec.data` (a custom Widget) or `data` (a ConfigMap), owned by the
  * source, guarded by a finalizer that deletes the mirror when the source goes.
  */
-import type { KubeObject } from '../../src/api/kube-object.js';
-import type { Resource } from '../../src/api/resource.js';
+import { resources } from '../../src/api/builtin-resources.js';
+import type { K8s } from '../../src/api/k8s.js';
+import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
+import type { ResourceType } from '../../src/api/resource.js';
 import { isNotFound } from '../../src/client/api-error.js';
 import { controller, type Controller, type ControllerOptions } from '../../src/controller/controller.js';
 import { finalizer } from '../../src/controller/finalizer.js';
 
-export const CONFIG_MAPS: Resource = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
+export const CONFIG_MAPS = resources.configMaps;
 export const FINALIZER = 'example.com/mirror';
-export type ConfigMap = KubeObject & { data?: Record<string, string> };
+export type ConfigMap = K8s.ConfigMap;
 
 export const mirrorName = (source: string): string => `${source}-mirror`;
 
 /** The data a source wants mirrored. */
 export function wantedData(source: KubeObject): Record<string, string> {
-  const spec = source.spec as { data?: Record<string, string> } | undefined;
-  return { ...(spec?.data ?? (source.data as Record<string, string> | undefined) ?? {}) };
+  const { spec, data } = source as UnstructuredObject;
+  return { ...((spec as { data?: Record<string, string> } | undefined)?.data ?? (data as Record<string, string> | undefined) ?? {}) };
 }
 
 export function mirrorController(
-  options: Omit<ControllerOptions, 'reconcile' | 'owns'> & { readonly sourceResource: Resource },
+  options: Omit<ControllerOptions, 'reconcile' | 'owns'> & { readonly sourceResource: ResourceType },
 ): Controller {
   const { sourceResource, ...rest } = options;
   return controller({

@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
 import { firstValueFrom, lastValueFrom, Subscription, takeWhile, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resources } from '../../src/api/builtin-resources.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
+import { UnknownResourceError } from '../../src/client/discovery.js';
 import { ApiError, isConflict, isNotFound } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { WatchEvent } from '../../src/api/list-watcher.js';
@@ -47,6 +49,20 @@ describe.skipIf(!hasCluster)('client against a real kube-apiserver', () => {
     await client?.objects(NAMESPACE).delete(ns).catch(() => undefined);
     client?.close();
     writer?.close();
+  });
+
+  it('every built-in descriptor the server serves has the plural and scope its discovery gives', async () => {
+    let served = 0;
+    for (const [name, r] of Object.entries(resources)) {
+      const found = await client.resolve({ apiVersion: r.apiVersion, kind: r.kind }).catch((e: unknown) => {
+        if (e instanceof UnknownResourceError) return undefined; // a version newer than this server
+        throw e;
+      });
+      if (found === undefined) continue;
+      served++;
+      expect({ plural: found.plural, namespaced: found.namespaced }, name).toEqual({ plural: r.plural, namespaced: r.namespaced });
+    }
+    expect(served).toBeGreaterThanOrEqual(25);
   });
 
   it('answers 401 to a wrong token and 403 to no token (anonymous), never echoing the token', async () => {

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import type { Resource } from '../../src/api/resource.js';
+import type { ResourceType } from '../../src/api/resource.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { Controller } from '../../src/controller/controller.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
@@ -16,9 +16,9 @@ import { convergeWithin, hasCluster, sleep, persist, restartApiServer } from './
 
 
 const GROUP = 'e2e.rxkube.dev';
-const WIDGETS: Resource = { apiVersion: `${GROUP}/v1`, kind: 'Widget', plural: 'widgets', namespaced: true };
-const CRDS: Resource = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false };
-const NAMESPACES: Resource = { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false };
+const WIDGETS: ResourceType = { apiVersion: `${GROUP}/v1`, kind: 'Widget', plural: 'widgets', namespaced: true };
+const CRDS: ResourceType = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false };
+const NAMESPACES: ResourceType = { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false };
 const crd = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',

@@ -12,7 +12,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelSelectorPredicate } from '../../src/informer/predicates.js';
-import type { KubeObject } from '../../src/api/kube-object.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { Controller } from '../../src/controller/controller.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
@@ -61,7 +60,7 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
     stop?.abort();
     await done;
     // drop our finalizers so the namespace can go
-    const cms = writer.objects<ConfigMap>(CONFIG_MAPS, ns);
+    const cms = writer.objects(CONFIG_MAPS, ns);
     for (const cm of (await cms.list().catch(() => ({ items: [] as ConfigMap[] }))).items) {
       if (cm.metadata?.finalizers?.includes(FINALIZER)) {
         await cms.patch(cm.metadata.name ?? '', { metadata: { finalizers: null } }).catch(() => undefined);
@@ -73,7 +72,7 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
   }, 60_000);
 
   it('keeps mirrors in sync through churn, tampering and a kube-apiserver restart', async () => {
-    const cms = writer.objects<ConfigMap>(CONFIG_MAPS, ns);
+    const cms = writer.objects(CONFIG_MAPS, ns);
     const names = Array.from({ length: 30 }, (_, i) => `src-${i}`);
     const source = (name: string, v: string): ConfigMap => ({
       apiVersion: 'v1',
@@ -113,7 +112,7 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
   }, 240_000);
 
   it('a source created while the controller runs gets its mirror; deleting the mirror recreates it', async () => {
-    const cms = writer.objects<KubeObject>(CONFIG_MAPS, ns);
+    const cms = writer.objects(CONFIG_MAPS, ns);
     await cms.create({ metadata: { name: 'late', labels: { 'mirror-source': 'yes' } }, data: { k: 'v' } });
     const waitFor = async (check: () => Promise<boolean>): Promise<void> => {
       const end = Date.now() + 30_000;

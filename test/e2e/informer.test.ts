@@ -15,9 +15,9 @@ import type { KubeObject } from '../../src/api/kube-object.js';
 import { DeletedFinalStateUnknown } from '../../src/cache/delta.js';
 import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { KubeClient } from '../../src/client/kube-client.js';
-import type { ResourceRef } from '../../src/client/resource-path.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import type { ListWatcher } from '../../src/api/list-watcher.js';
+import type { ResourceType } from '../../src/api/resource.js';
 import { hasCluster, sleep, restartApiServer } from './helpers/cluster.js';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
@@ -94,7 +94,7 @@ describe.skipIf(!hasCluster)('informer factory against a real kube-apiserver', (
 
     const counter = new RequestCounter();
     const factory = new InformerFactory(
-      (resource: ResourceRef, scope) => counter.wrap(resource.kind, watcher.listWatcher(resource, scope)),
+      (resource: ResourceType, scope) => counter.wrap(resource.kind, watcher.listWatcher(resource, scope)),
       { namespace: ns, listWatch: { backoff: { maxMs: 4_000 } } },
     );
     const folds = { cmA: new Fold(), cmB: new Fold(), cmC: new Fold(), podA: new Fold(), podB: new Fold() };

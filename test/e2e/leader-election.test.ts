@@ -9,12 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Resource } from '../../src/api/resource.js';
+import type { ResourceType } from '../../src/api/resource.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 
 const hasCluster = !!process.env.KUBECONFIG && !!process.env.RXKUBE_E2E_DIR;
 const FIXTURE = fileURLToPath(new URL('./fixtures/lease-candidate.ts', import.meta.url));
-const NAMESPACES: Resource = { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false };
+const NAMESPACES: ResourceType = { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false };
 const LEASE = 4_000;
 const RENEW = 3_000;
 const RETRY = 1_000;

@@ -9,7 +9,6 @@
 import { randomBytes } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
 import { isNotFound } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { formatSoakReport, runSoak } from '../../soak/chaos-soak.js';
@@ -54,7 +53,7 @@ describe.skipIf(!hasCluster)('chaos soak against a real kube-apiserver', () => {
     await client.objects(NAMESPACE).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     const cms = client.objects(CONFIGMAP, ns);
     for (let i = 0; i < 150; i++) {
-      await cms.create({ metadata: { name: `cm-${i * 2}`, labels: { sel: i % 2 === 0 ? 'in' : 'out' } }, data: { v: '0' } } as KubeObject);
+      await cms.create({ metadata: { name: `cm-${i * 2}`, labels: { sel: i % 2 === 0 ? 'in' : 'out' } }, data: { v: '0' } });
     }
   });
 

@@ -23,7 +23,7 @@ describe('eventRecorder against the embedded API server', () => {
     for (let i = 0; i < 4; i++) recorder.event(pod, 'Warning', 'BackOff', 'back-off restarting');
     for (let i = 0; i < 11; i++) recorder.event(pod, 'Warning', 'Unhealthy', `probe failed #${i}`);
     await recorder.flush();
-    const events = server.list('v1', 'Event', 'default') as CoreEvent[];
+    const events = server.list('v1', 'Event', 'default') as unknown as CoreEvent[];
     const byReason = (r: string) => events.filter((e) => e.reason === r);
     expect(byReason('Scheduled')).toHaveLength(1);
     expect(byReason('BackOff')).toHaveLength(1);

@@ -1,8 +1,10 @@
 /** Tier 2: the pods-per-node example plays its scenario against the embedded API server. */
+import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { KubeClient } from 'rxkube';
-import { startApiServer } from 'rxkube/testing';
-import { renderTable, runPodsPerNode, type Table } from '../../examples/pods-per-node.js';
+import { KubeClient, type K8s } from 'rxkube';
+import { added, deleted, fakeInformer, startApiServer } from 'rxkube/testing';
+import { podsPerNode, renderTable, runPodsPerNode, type Table } from '../../examples/pods-per-node.js';
+import { marbles } from '../helpers/marbles.js';
 
 const row = (pending: number, running: number, succeeded: number, failed: number) => ({
   Pending: pending,
@@ -50,6 +52,31 @@ describe('pods-per-node example', () => {
       await server.close();
     }
   }, 30_000);
+
+  it(
+    'podsPerNode on fake informers, in virtual time: the first table waits for both lists, then one per settled burst',
+    marbles((m) => {
+      const node = (name: string): K8s.Node => ({ metadata: { name, resourceVersion: '1' } });
+      const pod = (name: string, nodeName: string, phase = 'Running'): K8s.Pod => ({
+        metadata: { name, namespace: 'default', resourceVersion: '1' },
+        spec: { nodeName, containers: [] },
+        status: { phase },
+      });
+      const nodes = fakeInformer({ initial: [node('n1'), node('n2')], listed$: m.cold('----x'), events$: m.hot('------------d', { d: deleted(node('n2')) }) });
+      const pods = fakeInformer({
+        initial: [pod('a', 'n1'), pod('b', 'n2')],
+        listed$: m.cold('--x'),
+        events$: m.hot('-------(cd)', { c: added(pod('c', 'n1', 'Pending')), d: added(pod('d', '', 'Pending')) }),
+      });
+      const text = (t: Table) => [...t].map(([n, c]) => `${n}:${c['Pending']}/${c['Running']}`).sort().join(' ');
+      // settleMs 2: a snapshot change opens a 2-frame window (auditTime).
+      m.expect(podsPerNode(nodes, pods, 2).pipe(map(text)), '^-------------------!').toBeObservable('------A--B----C-----', {
+        A: 'n1:0/1 n2:0/1',
+        B: '(no node):1/0 n1:1/1 n2:0/1',
+        C: '(no node):1/1 n1:1/1',
+      });
+    }),
+  );
 
   it('renders rows sorted by node with a total column', () => {
     const t: Table = new Map([

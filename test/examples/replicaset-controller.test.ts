@@ -170,10 +170,10 @@ describe('replicaset-controller example: pieces', () => {
   it('deletes unscheduled, then pending, then not-ready, then newest pods first', () => {
     const ready = { phase: 'Running' as const, conditions: [{ type: 'Ready', status: 'True' as const }] };
     const pods = [
-      pod('running-ready-old', { spec: { nodeName: 'n' }, status: ready, metadata: { name: 'running-ready-old', creationTimestamp: '2026-01-01T00:00:00Z' } }),
-      pod('running-ready-new', { spec: { nodeName: 'n' }, status: ready, metadata: { name: 'running-ready-new', creationTimestamp: '2026-01-02T00:00:00Z' } }),
-      pod('running', { spec: { nodeName: 'n' }, status: { phase: 'Running' } }),
-      pod('pending', { spec: { nodeName: 'n' }, status: { phase: 'Pending' } }),
+      pod('running-ready-old', { spec: { nodeName: 'n', containers: [] }, status: ready, metadata: { name: 'running-ready-old', creationTimestamp: '2026-01-01T00:00:00Z' } }),
+      pod('running-ready-new', { spec: { nodeName: 'n', containers: [] }, status: ready, metadata: { name: 'running-ready-new', creationTimestamp: '2026-01-02T00:00:00Z' } }),
+      pod('running', { spec: { nodeName: 'n', containers: [] }, status: { phase: 'Running' } }),
+      pod('pending', { spec: { nodeName: 'n', containers: [] }, status: { phase: 'Pending' } }),
       pod('unscheduled', { status: { phase: 'Running' } }),
     ];
     expect([...pods].sort(deletionOrder).map((p) => p.metadata?.name)).toEqual([

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { UnstructuredObject } from '../../src/api/kube-object.js';
 import { compileLabelSelector, LabelSelectorError, parseLabelSelector, type LabelRequirement } from '../../src/api/label-selector.js';
 import { InformerConfigError } from '../../src/informer/informer-errors.js';
 import { labelMatcher } from '../../src/informer/label-selector.js';
@@ -263,7 +263,7 @@ describe('fuzz: field selectors (embedded server parser)', () => {
           const sel = parseFieldSelector(text, fields);
           expect(sel.terms.map((t) => [t.field, t.value])).toEqual(terms.map((t) => [t.field, t.value]));
           for (const o of objs) {
-            const obj = { apiVersion: 'v1', kind: 'Pod', metadata: { name: o.name, namespace: o.namespace }, spec: { nodeName: o.node }, status: { phase: o.phase } } as KubeObject;
+            const obj = { apiVersion: 'v1', kind: 'Pod', metadata: { name: o.name, namespace: o.namespace }, spec: { nodeName: o.node }, status: { phase: o.phase } } as UnstructuredObject;
             const actual = (f: string): string => {
               const v = f === 'metadata.name' ? o.name : f === 'metadata.namespace' ? o.namespace : f === 'spec.nodeName' ? o.node : o.phase;
               return v === undefined || v === null ? '' : String(v);
@@ -293,7 +293,7 @@ describe('fuzz: field selectors (embedded server parser)', () => {
             return;
           }
           for (const t of r.ok.terms) expect(Object.keys(fields)).toContain(t.field);
-          const o = (typeof obj === 'object' && obj !== null ? obj : { metadata: obj }) as KubeObject;
+          const o = (typeof obj === 'object' && obj !== null ? obj : { metadata: obj }) as UnstructuredObject;
           expect(typeof r.ok.matches(o)).toBe('boolean');
         },
       ),

@@ -1,6 +1,6 @@
 import { filter, firstValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { UnstructuredObject } from '../../src/api/kube-object.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { listWatch } from '../../src/reflector/list-watch.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
@@ -13,7 +13,7 @@ import { activeResources, eventually, settleTo } from './resources.js';
  */
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
-const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { v: name } });
+const cm = (name: string): UnstructuredObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { v: name } });
 
 describe('hygiene: client watch and reflector', () => {
   let server: ApiServer;

@@ -1,6 +1,6 @@
 import { firstValueFrom, filter } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { controller } from '../../src/controller/controller.js';
 import { informerSource } from '../../src/controller/informer-source.js';
@@ -17,7 +17,7 @@ import { activeResources, eventually, settleTo } from './resources.js';
  */
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
-const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { v: name } });
+const cm = (name: string): UnstructuredObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { v: name } });
 
 const asSource = <T extends KubeObject>(informer: SharedInformer<T>) => informerSource(informer, { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true });
 

@@ -5,7 +5,7 @@
  * (bytes, after full GCs) as JSON. Argument `leak` keeps every informer reachable (the negative
  * control).
  */
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { UnstructuredObject } from '../../src/api/kube-object.js';
 import { controller } from '../../src/controller/controller.js';
 import { informerSource } from '../../src/controller/informer-source.js';
 import { manager } from '../../src/manager/manager.js';
@@ -31,7 +31,7 @@ async function until(cond: () => boolean): Promise<void> {
   while (!cond()) await new Promise((r) => setTimeout(r, 2));
 }
 
-const objects = Array.from({ length: 200 }, (_, i): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: 'default' }, data: { v: 'x'.repeat(200) } }));
+const objects = Array.from({ length: 200 }, (_, i): UnstructuredObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: 'default' }, data: { v: 'x'.repeat(200) } }));
 
 async function cycle(): Promise<void> {
   const server = await startApiServer({ bookmarkIntervalMs: 50 });

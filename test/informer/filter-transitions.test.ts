@@ -1,12 +1,12 @@
 import { describe, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
 import type { InformerEvent } from '../../src/cache/index.js';
 import { filterTransitions } from '../../src/informer/filter-transitions.js';
 import { marbles } from '../helpers/marbles.js';
 
-const r = (name: string): KubeObject => ({ metadata: { name }, ready: true });
-const n = (name: string): KubeObject => ({ metadata: { name }, ready: false });
-const isReady = (o: KubeObject) => o.ready === true;
+const r = (name: string): UnstructuredObject => ({ metadata: { name }, ready: true });
+const n = (name: string): UnstructuredObject => ({ metadata: { name }, ready: false });
+const isReady = (o: KubeObject) => (o as UnstructuredObject).ready === true;
 
 describe('filterTransitions', () => {
   it(

@@ -1,7 +1,7 @@
 import { Observable, Subject, VirtualTimeScheduler, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import type { ResourceRef } from '../../src/client/resource-path.js';
+import type { ResourceType } from '../../src/api/resource.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { InformerConfigError } from '../../src/informer/informer-errors.js';
 import type { ListPage, ListWatcher, WatchEvent } from '../../src/api/list-watcher.js';
@@ -12,7 +12,7 @@ function fakeTransport(items: Record<string, KubeObject[]>) {
   const lists = new Map<string, number>();
   const watches = new Map<string, number>();
   const watchSubjects = new Map<string, Subject<WatchEvent>>();
-  const make = (resource: ResourceRef): ListWatcher => {
+  const make = (resource: ResourceType): ListWatcher => {
     const kind = resource.kind;
     return {
       list: () => {
@@ -42,7 +42,7 @@ const web = (name: string, ns = 'ns') => obj(name, '5', { app: 'web' }, ns);
 describe('InformerFactory', () => {
   it('returns one informer per resource, namespace, selectors and transform', () => {
     const f = new InformerFactory(fakeTransport({}).make);
-    const t = (o: KubeObject) => o;
+    const t = <T,>(o: T): T => o;
     expect(f.pods()).toBe(f.pods());
     expect(f.pods()).toBe(f.for({ apiVersion: 'v1', kind: 'Pod' }));
     expect(f.pods()).not.toBe(f.configMaps());

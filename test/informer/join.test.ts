@@ -1,7 +1,7 @@
 import { from, map, type Observable, of, tap } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { join, joinInputs, type Joined } from '../../src/informer/join.js';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
 import { Indexer, type InformerEvent } from '../../src/cache/index.js';
 import { nameIndex, ownerUidIndex, uidIndex } from '../../src/controller/indexes.js';
 import { marbles } from '../helpers/marbles.js';
@@ -15,10 +15,10 @@ const del = <T extends KubeObject>(object: T): InformerEvent<T> => ({ type: 'del
 
 type Pod = KubeObject & { spec: { nodeName: string } };
 const pod = (name: string, nodeName: string): Pod => ({ metadata: { namespace: 'ns', name }, spec: { nodeName } });
-const node = (name: string, ready = true): KubeObject => ({ metadata: { name }, ready });
+const node = (name: string, ready = true): UnstructuredObject => ({ metadata: { name }, ready });
 /** A joined view as text: `pod:node(ready)…`. */
 const show = (j: Joined<KubeObject, KubeObject>) =>
-  `${j.key}${j.left === undefined ? ' gone' : ''}:${j.right.map((n) => `${n.metadata?.name}${n.ready ? '' : '!'}`).join(',')}`;
+  `${j.key}${j.left === undefined ? ' gone' : ''}:${j.right.map((n) => `${n.metadata?.name}${(n as UnstructuredObject).ready ? '' : '!'}`).join(',')}`;
 
 describe('join', () => {
   it(

@@ -2,7 +2,7 @@ import { NEVER, Subject, concat, type Subscription, VirtualTimeScheduler, defer,
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { InformerEvent } from '../../src/cache/informer-event.js';
-import { InformerSourceError, InformerStartedError, ListenerError } from '../../src/informer/informer-errors.js';
+import { InformerSourceError, ListenerError } from '../../src/informer/informer-errors.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
 import { marbles } from '../helpers/marbles.js';
@@ -278,16 +278,21 @@ describe('sharedInformer', () => {
     expect(informer.lastSyncResourceVersion).toBe('9');
   });
 
-  it('addIndexers works before start, then throws InformerStartedError', () => {
+  it('addIndexers works before start, and after start back-fills the cached objects', () => {
     const src = new Subject<ReflectorEvent>();
     const informer = sharedInformer(src);
     informer.addIndexers({ byApp: (o) => [o.metadata?.labels?.['app'] ?? ''] });
     const sub = informer.run$.subscribe();
-    src.next(replace('1', obj('x', '1', { app: 'web' })));
+    src.next(replace('1', obj('x', '1', { app: 'web' }), obj('y', '1', { app: 'db' })));
     expect(informer.store.byIndex('byApp', 'web')).toHaveLength(1);
-    expect(() => informer.addIndexers({ other: () => [] })).toThrow(InformerStartedError);
+    informer.addIndexers({ byName: (o) => [o.metadata?.name ?? ''] });
+    expect(informer.store.indexKeys('byName', 'y')).toEqual(['ns/y']);
+    src.next(added(obj('z', '2')));
+    expect(informer.store.indexKeys('byName', 'z')).toEqual(['ns/z']);
     sub.unsubscribe();
-    expect(() => informer.addIndexers({ other: () => [] })).toThrow(InformerStartedError);
+    informer.addIndexers({ other: () => ['o'] });
+    expect(informer.store.indexKeys('other', 'o')).toEqual(['ns/x', 'ns/y', 'ns/z']);
+    expect(() => informer.addIndexers({ other: () => [] })).toThrow(/indexer conflict: other/);
   });
 
   it('waitForSync resolves false after its timeout (virtual time) and true once synced', async () => {

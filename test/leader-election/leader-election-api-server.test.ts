@@ -3,6 +3,7 @@
  * (kubeClientLeaseApi) and short real-time durations: lease 2 s, renew deadline 1.5 s, retry 0.3 s.
  */
 import type { Subscription } from 'rxjs';
+import type { UnstructuredObject } from '../../src/api/kube-object.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/index.js';
 import { kubeClientLeaseApi, type LeaderElection, leaderElection, LeaseLock } from '../../src/leader-election/index.js';
@@ -108,7 +109,7 @@ describe('leaderElection over HTTP (embedded API server)', () => {
     const srv = server;
     const c = candidates(srv, ['a', 'b']);
     expect(await until(() => c.leading.size === 1, 5_000)).toBeLessThan(5_000);
-    const current = srv.get('coordination.k8s.io/v1', 'Lease', REF.name, REF.namespace) as { spec: object };
+    const current = srv.get('coordination.k8s.io/v1', 'Lease', REF.name, REF.namespace) as UnstructuredObject & { spec: object };
     srv.update({ ...current, spec: { ...current.spec, holderIdentity: 'intruder', leaseDurationSeconds: 2 } });
     const stepDown = await until(() => c.leading.size === 0, 3_000);
     expect(stepDown).toBeLessThanOrEqual(R + SLACK);

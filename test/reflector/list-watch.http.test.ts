@@ -4,7 +4,7 @@
  */
 import type { Subscription } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../src/api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { listWatchResource } from '../../src/reflector/list-watch-resource.js';
 import type { ListWatchOptions } from '../../src/reflector/list-watch-options.js';
@@ -14,7 +14,7 @@ import { type ApiServer, type ApiServerOptions, startApiServer } from '../../src
 import { Mirror, sleep, waitFor } from './mirror.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
-const cm = (name: string, namespace = 'default'): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { v: name } });
+const cm = (name: string, namespace = 'default'): UnstructuredObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { v: name } });
 
 interface Setup {
   server: ApiServer;

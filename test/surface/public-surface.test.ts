@@ -6,7 +6,7 @@ import * as root from '../../src/index.js';
 import * as operators from '../../operators/index.js';
 import * as testing from '../../src/testing/index.js';
 
-const TEST_ONLY = ['startApiServer', 'InMemoryLeaseApi', 'fakeSource', 'added', 'updated', 'deleted'];
+const TEST_ONLY = ['startApiServer', 'InMemoryLeaseApi', 'fakeSource', 'fakeInformer', 'added', 'updated', 'deleted'];
 const INTERNALS = ['DeltaQueue', 'KeyQueue', 'Listener', 'ListenerBacklog', 'RunnableGroup', 'TokenBucket', 'LruCache', 'WatchLineDecoder', 'counterIn', 'gaugeIn', 'histogramIn'];
 
 describe('public surface', () => {
@@ -25,13 +25,18 @@ describe('public surface', () => {
     }
   });
 
+  it('the root entry has the RxJS-native helpers: sync-aware join, state streams, tombstone unwrapping', () => {
+    for (const n of ['joinOn', 'informerState', 'objectOf', 'eventKey']) expect(root).toHaveProperty(n);
+  });
+
   it('rxkube/operators exports only operator factories (functions returning an OperatorFunction)', () => {
     for (const [name, value] of Object.entries(operators)) {
       expect(typeof value, name).toBe('function');
     }
     expect(Object.keys(operators).sort()).toEqual([
-      'deltaFifo', 'filterEvents', 'filterTransitions', 'handlerEvents', 'indexStore', 'join', 'joinInputs',
-      'mapToRequests', 'toOwnerRequests', 'toRequests', 'workQueue',
+      'collectByKey', 'deltaFifo', 'distinctByKey', 'filterEvents', 'filterTransitions', 'handlerEvents', 'indexStore',
+      'join', 'joinInputs', 'mapByKey', 'mapToRequests', 'scanByKey', 'switchMapByKey', 'toOwnerRequests', 'toRequests',
+      'whenSynced', 'workQueue',
     ]);
   });
 

@@ -1,13 +1,13 @@
-import type { KubeObject } from '../../api/kube-object.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
 import { COMMON_FIELDS } from './field-selector.js';
-import type { ResourceType } from './resource-registry.js';
+import type { ServedResource } from './resource-registry.js';
 import { badRequest, invalid, methodNotAllowed } from './status-error.js';
 
 /** Storage id of SelfSubjectAccessReviews (never stored: a create answers at once). */
 export const SSAR_RESOURCE_ID = 'authorization.k8s.io/selfsubjectaccessreviews';
 
 /** Resources the lifecycle additions serve besides the built-in ones (added when missing). */
-export function lifecycleResources(): ResourceType[] {
+export function lifecycleResources(): ServedResource[] {
   const base = { shortNames: [], categories: [], custom: false, fields: COMMON_FIELDS } as const;
   return [
     { ...base, group: 'apps', versions: ['v1'], plural: 'statefulsets', singular: 'statefulset', kind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ['all'], hasStatus: true, hasGeneration: true },
@@ -43,7 +43,7 @@ export type Authorizer = (user: UserInfo, attributes: AccessAttributes) => { rea
  * review comes back with `status.allowed` for the requesting user (422 when the spec names both
  * or neither of resource and non-resource attributes).
  */
-export function selfSubjectAccessReview(method: string, body: unknown, user: UserInfo, authorize: Authorizer): KubeObject {
+export function selfSubjectAccessReview(method: string, body: unknown, user: UserInfo, authorize: Authorizer): UnstructuredObject {
   if (method !== 'POST') throw methodNotAllowed(method);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the object provided is unrecognized (must be of type SelfSubjectAccessReview)');
   const spec = ((body as { spec?: AccessAttributes }).spec ?? {});

@@ -1,6 +1,6 @@
-import type { KubeObject } from '../../api/kube-object.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
 import type { ObjectStore, StoreEvent } from './object-store.js';
-import { crdProblems, resourceFromCrd, resourceId, type ResourceRegistry, type ResourceType } from './resource-registry.js';
+import { crdProblems, resourceFromCrd, resourceId, type ResourceRegistry, type ServedResource } from './resource-registry.js';
 import { invalid } from './status-error.js';
 import type { WatchHub } from './watch-hub.js';
 
@@ -26,7 +26,7 @@ export class CrdController {
   }
 
   /** Validates a CRD about to be created and fills in its status; throws 422 Invalid. */
-  admitCreate(r: ResourceType, crd: KubeObject): KubeObject {
+  admitCreate(r: ServedResource, crd: UnstructuredObject): UnstructuredObject {
     const problems = crdProblems(crd);
     if (problems.length > 0) throw invalid(r.kind, r.group, crd.metadata?.name ?? '', problems.map((p) => ({ ...p, reason: 'FieldValueInvalid' })));
     const nr = resourceFromCrd(crd);

@@ -1,5 +1,5 @@
-import type { KubeObject, ObjectMeta } from '../../api/kube-object.js';
-import type { ResourceType } from './resource-registry.js';
+import type { UnstructuredObject, ObjectMeta } from '../../api/kube-object.js';
+import type { ServedResource } from './resource-registry.js';
 import { badRequest, failure, invalid, StatusError } from './status-error.js';
 
 /** `DeleteOptions` fields that shape how an object is deleted. */
@@ -15,7 +15,7 @@ export type DeletionPlan =
   /** Removed now (one DELETED event). */
   | { readonly type: 'remove' }
   /** Kept with this new state (deletionTimestamp, finalizers, phase). */
-  | { readonly type: 'mark'; readonly object: KubeObject }
+  | { readonly type: 'mark'; readonly object: UnstructuredObject }
   /** Already being deleted; nothing changes. */
   | { readonly type: 'unchanged' };
 
@@ -30,17 +30,17 @@ function isoAfter(seconds: number): string {
   return new Date(Date.now() + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-function isCore(r: ResourceType, plural: string): boolean {
+function isCore(r: ServedResource, plural: string): boolean {
   return r.group === '' && r.plural === plural;
 }
 
-function specFinalizers(o: KubeObject): readonly string[] {
+function specFinalizers(o: UnstructuredObject): readonly string[] {
   const spec = o['spec'] as { finalizers?: readonly string[] } | undefined;
   return spec?.finalizers ?? [];
 }
 
 /** The grace period of a pod deletion, as kube-apiserver's pod strategy decides it. */
-function podGrace(pod: KubeObject, asked: number | undefined): number {
+function podGrace(pod: UnstructuredObject, asked: number | undefined): number {
   const spec = (pod['spec'] as { nodeName?: string; terminationGracePeriodSeconds?: number } | undefined) ?? {};
   const phase = (pod['status'] as { phase?: string } | undefined)?.phase;
   // Never scheduled, or already finished: nothing runs that a kubelet must stop.
@@ -49,7 +49,7 @@ function podGrace(pod: KubeObject, asked: number | undefined): number {
   return grace < 0 ? 1 : grace;
 }
 
-function checkPolicy(r: ResourceType, name: string, req: DeletionRequest): string | undefined {
+function checkPolicy(r: ServedResource, name: string, req: DeletionRequest): string | undefined {
   const p = req.propagationPolicy;
   if (p !== undefined && p !== 'Foreground' && p !== 'Background' && p !== 'Orphan') {
     throw invalid('DeleteOptions', '', name, [{ reason: 'FieldValueNotSupported', field: 'propagationPolicy', message: `Unsupported value: "${p}": supported values: "Foreground", "Background", "Orphan", "nil"` }]);
@@ -73,7 +73,7 @@ function checkPolicy(r: ResourceType, name: string, req: DeletionRequest): strin
  *   for the garbage collector;
  * - an object with finalizers only gets `deletionTimestamp`; anything else goes at once.
  */
-export function planDeletion(r: ResourceType, current: KubeObject, req: DeletionRequest): DeletionPlan {
+export function planDeletion(r: ServedResource, current: UnstructuredObject, req: DeletionRequest): DeletionPlan {
   const meta: ObjectMeta = current.metadata ?? {};
   const name = meta.name ?? '';
   const policy = checkPolicy(r, name, req);
@@ -117,7 +117,7 @@ export function planDeletion(r: ResourceType, current: KubeObject, req: Deletion
  * no finalizers removes it, when its deletion was not graceful (`deletionGracePeriodSeconds` 0);
  * a namespace also needs empty `spec.finalizers` (its `/finalize` write ends it).
  */
-export function shouldDeleteDuringUpdate(r: ResourceType, old: KubeObject, next: KubeObject): boolean {
+export function shouldDeleteDuringUpdate(r: ServedResource, old: UnstructuredObject, next: UnstructuredObject): boolean {
   const oldMeta = old.metadata ?? {};
   const nextMeta = next.metadata ?? {};
   if (nextMeta.deletionTimestamp === undefined || (nextMeta.finalizers ?? []).length > 0) return false;
@@ -127,7 +127,7 @@ export function shouldDeleteDuringUpdate(r: ResourceType, old: KubeObject, next:
 }
 
 /** 403 for a create in a namespace being deleted, as kube-apiserver's NamespaceLifecycle admission. */
-export function namespaceTerminating(ns: string, r: ResourceType, name: string): StatusError {
+export function namespaceTerminating(ns: string, r: ServedResource, name: string): StatusError {
   return new StatusError(failure(403, 'Forbidden', `${r.plural}${r.group === '' ? '' : `.${r.group}`} "${name}" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`, {
     name,
     ...(r.group !== '' ? { group: r.group } : {}),

@@ -1,4 +1,4 @@
-import type { ResourceRegistry, ResourceType } from './resource-registry.js';
+import type { ResourceRegistry, ServedResource } from './resource-registry.js';
 import { apiVersionOf } from './resource-registry.js';
 
 /** The Kubernetes version the embedded server reports at `/version`. */
@@ -45,7 +45,7 @@ export function apiGroup(registry: ResourceRegistry, group: string): object | un
   return g === undefined ? undefined : { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(g.group, g.versions) };
 }
 
-function entries(r: ResourceType): object[] {
+function entries(r: ServedResource): object[] {
   const main = {
     name: r.plural,
     singularName: r.singular,
@@ -65,7 +65,7 @@ function entries(r: ResourceType): object[] {
  * `/api/v1` or `/apis/{group}/{version}`, or undefined when not served. `extra` adds entries of
  * other subresources (e.g. `/scale`) after a resource's own.
  */
-export function apiResourceList(registry: ResourceRegistry, group: string, version: string, extra: (r: ResourceType) => object[] = () => []): object | undefined {
+export function apiResourceList(registry: ResourceRegistry, group: string, version: string, extra: (r: ServedResource) => object[] = () => []): object | undefined {
   const rs = registry.all().filter((r) => r.group === group && r.versions.includes(version));
   if (rs.length === 0) return undefined;
   return {

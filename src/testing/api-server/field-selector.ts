@@ -1,16 +1,16 @@
-import type { KubeObject } from '../../api/kube-object.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
 import { badRequest } from './status-error.js';
 
 /** Reads one selectable field of an object as a string ('' when absent). */
-export type FieldGetter = (object: KubeObject) => string;
+export type FieldGetter = (object: UnstructuredObject) => string;
 
 /** A parsed field selector; `matches` tests an object. */
 export interface FieldSelector {
   readonly terms: readonly { readonly field: string; readonly op: '=' | '!='; readonly value: string }[];
-  matches(object: KubeObject): boolean;
+  matches(object: UnstructuredObject): boolean;
 }
 
-function path(object: KubeObject, dotted: string): string {
+function path(object: UnstructuredObject, dotted: string): string {
   let cur: unknown = object;
   for (const part of dotted.split('.')) {
     if (typeof cur !== 'object' || cur === null) return '';

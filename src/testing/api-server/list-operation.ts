@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../api/kube-object.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
 import type { ObjectStore, StoredEntry } from './object-store.js';
 import { badRequest, expired, failure, StatusError, tooLargeResourceVersion } from './status-error.js';
 
@@ -6,7 +6,7 @@ import { badRequest, expired, failure, StatusError, tooLargeResourceVersion } fr
 export interface ListQuery {
   readonly resourceId: string;
   readonly namespace: string | undefined;
-  readonly matches: (object: KubeObject) => boolean;
+  readonly matches: (object: UnstructuredObject) => boolean;
   /** True when a label or field selector is set (then no remainingItemCount, as kube-apiserver). */
   readonly selective: boolean;
   readonly limit: number | undefined;

@@ -1,7 +1,7 @@
-import type { KubeObject } from '../../api/kube-object.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
 import type { DeleteOptions, ObjectService } from './object-service.js';
 import type { StoredEntry } from './object-store.js';
-import type { ResourceType } from './resource-registry.js';
+import type { ServedResource } from './resource-registry.js';
 import { conflict } from './status-error.js';
 
 /**
@@ -9,7 +9,7 @@ import { conflict } from './status-error.js';
  * controller removes `kubernetes` once the content is gone; a namespace being deleted whose
  * finalizers are then all gone is removed).
  */
-export function finalizeNamespace(service: ObjectService, r: ResourceType, name: string, body: KubeObject): StoredEntry {
+export function finalizeNamespace(service: ObjectService, r: ServedResource, name: string, body: UnstructuredObject): StoredEntry {
   const current = service.get(r, undefined, name);
   const rv = body.metadata?.resourceVersion;
   if (rv !== undefined && rv !== '' && rv !== String(current.rv)) throw conflict({ plural: r.plural, group: r.group, name });

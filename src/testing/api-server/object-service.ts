@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { KubeObject, ObjectMeta } from '../../api/kube-object.js';
+import type { ObjectMeta, UnstructuredObject } from '../../api/kube-object.js';
 import { objectKey, type ObjectStore, type StoredEntry } from './object-store.js';
-import { apiVersionOf, resourceId, type ResourceType } from './resource-registry.js';
+import { apiVersionOf, resourceId, type ServedResource } from './resource-registry.js';
 import { namespaceTerminating, planDeletion, shouldDeleteDuringUpdate } from './deletion-lifecycle.js';
 import { alreadyExists, badRequest, conflict, failure, invalid, notFound, StatusError } from './status-error.js';
 
@@ -21,7 +21,7 @@ export interface DeleteResult {
 
 type Mutable = Record<string, unknown>;
 
-function metaOf(o: KubeObject): ObjectMeta {
+function metaOf(o: UnstructuredObject): ObjectMeta {
   return o.metadata ?? {};
 }
 
@@ -39,7 +39,7 @@ function randomSuffix(): string {
 }
 
 /** Everything but metadata and status, to decide whether `metadata.generation` bumps. */
-function specPart(o: KubeObject): string {
+function specPart(o: UnstructuredObject): string {
   const rest: Mutable = { ...o };
   delete rest['metadata'];
   delete rest['status'];
@@ -59,7 +59,7 @@ export class ObjectService {
     private readonly options: {
       readonly requireNamespace: boolean;
       /** Admission on create (e.g. CRD validation and status); may throw a StatusError. */
-      readonly admitCreate?: (r: ResourceType, obj: KubeObject) => KubeObject;
+      readonly admitCreate?: (r: ServedResource, obj: UnstructuredObject) => UnstructuredObject;
     },
   ) {}
 
@@ -78,7 +78,7 @@ export class ObjectService {
     }
   }
 
-  private put(id: string, key: string, obj: KubeObject): StoredEntry {
+  private put(id: string, key: string, obj: UnstructuredObject): StoredEntry {
     if (!this.dry) return this.store.put(id, key, obj);
     const prev = this.store.get(id, key);
     const rv = prev?.rv ?? this.store.resourceVersion;
@@ -88,16 +88,16 @@ export class ObjectService {
     return { key, object, json: JSON.stringify(object), rv };
   }
 
-  private remove(id: string, key: string, last?: KubeObject): StoredEntry | undefined {
+  private remove(id: string, key: string, last?: UnstructuredObject): StoredEntry | undefined {
     return this.dry ? this.store.get(id, key) : this.store.remove(id, key, last);
   }
 
-  private target(r: ResourceType, name: string) {
+  private target(r: ServedResource, name: string) {
     return { plural: r.plural, group: r.group, name };
   }
 
   /** Checks body shape, kind and apiVersion as kube-apiserver's decoder does. */
-  decode(r: ResourceType, version: string, body: unknown): KubeObject {
+  decode(r: ServedResource, version: string, body: unknown): UnstructuredObject {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw badRequest(`the object provided is unrecognized (must be of type ${r.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct { APIVersion string; Kind string }`);
     }
@@ -118,10 +118,10 @@ export class ObjectService {
     const rest: Mutable = { ...o };
     delete rest['apiVersion'];
     delete rest['kind'];
-    return { apiVersion: typeof apiVersion === 'string' && apiVersion !== '' ? apiVersion : expected, kind: r.kind, ...rest } as KubeObject;
+    return { apiVersion: typeof apiVersion === 'string' && apiVersion !== '' ? apiVersion : expected, kind: r.kind, ...rest } as UnstructuredObject;
   }
 
-  private checkNamespace(r: ResourceType, namespace: string | undefined, obj: KubeObject): string | undefined {
+  private checkNamespace(r: ServedResource, namespace: string | undefined, obj: UnstructuredObject): string | undefined {
     if (!r.namespaced) return undefined;
     const inBody = metaOf(obj).namespace;
     if (inBody !== undefined && inBody !== '' && namespace !== undefined && inBody !== namespace) {
@@ -138,7 +138,7 @@ export class ObjectService {
     }
   }
 
-  private validateName(r: ResourceType, name: string | undefined): void {
+  private validateName(r: ServedResource, name: string | undefined): void {
     if (name === undefined || name === '') {
       throw invalid(r.kind, r.group, '', [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
     }
@@ -152,7 +152,7 @@ export class ObjectService {
   }
 
   /** Creates an object (POST). */
-  create(r: ResourceType, namespace: string | undefined, obj: KubeObject, opts: { skipNamespaceCheck?: boolean; keepStatus?: boolean } = {}): StoredEntry {
+  create(r: ServedResource, namespace: string | undefined, obj: UnstructuredObject, opts: { skipNamespaceCheck?: boolean; keepStatus?: boolean } = {}): StoredEntry {
     const ns = this.checkNamespace(r, namespace, obj);
     const meta = metaOf(obj);
     if (opts.keepStatus !== true && meta.resourceVersion !== undefined && meta.resourceVersion !== '') {
@@ -188,12 +188,12 @@ export class ObjectService {
       stored['spec'] = { finalizers: ['kubernetes'], ...((obj['spec'] as object | undefined) ?? {}) };
       stored['status'] = { phase: 'Active' };
     }
-    if (this.options.admitCreate !== undefined) stored = { ...this.options.admitCreate(r, stored as KubeObject) };
-    return this.put(resourceId(r), key, stored as KubeObject);
+    if (this.options.admitCreate !== undefined) stored = { ...this.options.admitCreate(r, stored as UnstructuredObject) };
+    return this.put(resourceId(r), key, stored as UnstructuredObject);
   }
 
   /** The stored object or 404. */
-  get(r: ResourceType, namespace: string | undefined, name: string): StoredEntry {
+  get(r: ServedResource, namespace: string | undefined, name: string): StoredEntry {
     const e = this.store.get(resourceId(r), objectKey(r.namespaced ? namespace : undefined, name));
     if (e === undefined) throw notFound(this.target(r, name));
     return e;
@@ -203,7 +203,7 @@ export class ObjectService {
    * Replaces an object (PUT), or only its status (`subresource === 'status'`). A resourceVersion
    * in the body must match the stored one (409 Conflict otherwise); none means unconditional.
    */
-  update(r: ResourceType, namespace: string | undefined, name: string, obj: KubeObject, subresource?: 'status'): StoredEntry {
+  update(r: ServedResource, namespace: string | undefined, name: string, obj: UnstructuredObject, subresource?: 'status'): StoredEntry {
     const ns = this.checkNamespace(r, namespace, obj);
     const meta = metaOf(obj);
     if (meta.name !== undefined && meta.name !== name) {
@@ -216,7 +216,7 @@ export class ObjectService {
   }
 
   /** Applies an already-merged new state (used by PUT and PATCH). */
-  writeUpdate(r: ResourceType, current: StoredEntry, obj: KubeObject, subresource?: 'status'): StoredEntry {
+  writeUpdate(r: ServedResource, current: StoredEntry, obj: UnstructuredObject, subresource?: 'status'): StoredEntry {
     const old = current.object;
     const oldMeta = metaOf(old);
     let next: Mutable;
@@ -241,7 +241,7 @@ export class ObjectService {
         if (old['status'] !== undefined) next['status'] = old['status'];
         else delete next['status'];
       }
-      if (r.hasGeneration && specPart(next as KubeObject) !== specPart(old)) {
+      if (r.hasGeneration && specPart(next as UnstructuredObject) !== specPart(old)) {
         newMeta['generation'] = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
       }
       const finalizers = newMeta['finalizers'];
@@ -257,19 +257,19 @@ export class ObjectService {
     if (JSON.stringify({ ...next, metadata: { ...nextMeta, resourceVersion: String(current.rv) } }) === current.json) {
       return current; // no-op update: kube-apiserver keeps the resourceVersion and sends no event
     }
-    if (shouldDeleteDuringUpdate(r, old, next as KubeObject)) {
+    if (shouldDeleteDuringUpdate(r, old, next as UnstructuredObject)) {
       // The last finalizer went away from an object being deleted (or a namespace was finalized): it is deleted now.
       // One DELETED event, carrying the final state (as kube-apiserver: no MODIFIED first).
-      return this.remove(resourceId(r), current.key, next as KubeObject) ?? current;
+      return this.remove(resourceId(r), current.key, next as UnstructuredObject) ?? current;
     }
-    return this.put(resourceId(r), current.key, next as KubeObject);
+    return this.put(resourceId(r), current.key, next as UnstructuredObject);
   }
 
   /**
    * Deletes an object. With finalizers it only gets `deletionTimestamp` (and stays until the last
    * finalizer is removed). Preconditions (uid, resourceVersion) give 409 Conflict on mismatch.
    */
-  delete(r: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): DeleteResult {
+  delete(r: ServedResource, namespace: string | undefined, name: string, opts: DeleteOptions = {}): DeleteResult {
     const current = this.get(r, namespace, name);
     const meta = metaOf(current.object);
     const pre = opts.preconditions;

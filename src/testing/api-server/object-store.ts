@@ -1,10 +1,10 @@
-import type { KubeObject } from '../../api/kube-object.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
 import { expired } from './status-error.js';
 
 /** One stored version of an object: the object, its JSON (serialized once) and its resourceVersion. */
 export interface StoredEntry {
   readonly key: string;
-  readonly object: KubeObject;
+  readonly object: UnstructuredObject;
   readonly json: string;
   readonly rv: number;
 }
@@ -31,7 +31,7 @@ function compareKeys(a: StoredEntry, b: StoredEntry): number {
 }
 
 /** Serializes an object with its resourceVersion set; the string is reused by every reader. */
-function withRv(object: KubeObject, rv: number): { object: KubeObject; json: string } {
+function withRv(object: UnstructuredObject, rv: number): { object: UnstructuredObject; json: string } {
   const meta = { ...(object.metadata ?? {}), resourceVersion: String(rv) };
   const stored = { ...object, metadata: meta };
   return { object: stored, json: JSON.stringify(stored) };
@@ -96,7 +96,7 @@ export class ObjectStore {
   }
 
   /** Stores a new or changed object under a new resourceVersion; returns the stored entry. */
-  put(resourceId: string, key: string, object: KubeObject): StoredEntry {
+  put(resourceId: string, key: string, object: UnstructuredObject): StoredEntry {
     const rv = ++this.revision;
     const { object: stored, json } = withRv(object, rv);
     const entry: StoredEntry = { key, object: stored, json, rv };
@@ -111,7 +111,7 @@ export class ObjectStore {
    * Removes an object; the DELETED event carries its last state (or `last`, when the deleting
    * write also changed it, e.g. removed the last finalizer) with a new resourceVersion.
    */
-  remove(resourceId: string, key: string, last?: KubeObject): StoredEntry | undefined {
+  remove(resourceId: string, key: string, last?: UnstructuredObject): StoredEntry | undefined {
     const b = this.buckets.get(resourceId);
     const prev = b?.get(key);
     if (b === undefined || prev === undefined) return undefined;

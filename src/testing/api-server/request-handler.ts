@@ -8,7 +8,7 @@ import { openApiV3Document, openApiV3Index } from './openapi.js';
 import { patchObject, serverSideApply } from './patch-request.js';
 import type { RequestLog } from './request-log.js';
 import { requestSelectors } from './request-selectors.js';
-import { apiVersionOf, resourceId, type ResourceRegistry, type ResourceType } from './resource-registry.js';
+import { apiVersionOf, resourceId, type ResourceRegistry, type ServedResource } from './resource-registry.js';
 import { CRD_RESOURCE_ID } from './crd-controller.js';
 import { bindPod } from './pod-binding.js';
 import { deleteQueryOptions, finalizeNamespace } from './namespace-finalize.js';
@@ -170,7 +170,7 @@ export class RequestHandler {
     return dryRun.length > 0 ? this.service.dryRun(write) : write();
   }
 
-  private scaleSpec(r: ResourceType): ScaleSpec | undefined {
+  private scaleSpec(r: ServedResource): ScaleSpec | undefined {
     return scaleSpecOf(r, (x) => this.service.store.get(CRD_RESOURCE_ID, `${x.plural}.${x.group}`)?.object);
   }
 

@@ -1,12 +1,12 @@
-import type { KubeObject } from '../../api/kube-object.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
 import { LabelSelectorError, parseLabelSelector, type ParsedLabelSelector } from '../../api/label-selector.js';
 import { parseFieldSelector } from './field-selector.js';
-import type { ResourceType } from './resource-registry.js';
+import type { ServedResource } from './resource-registry.js';
 import { badRequest, StatusError } from './status-error.js';
 
 /** The label and field selectors of a request, as one predicate. */
 export interface RequestSelectors {
-  readonly matches: (o: KubeObject) => boolean;
+  readonly matches: (o: UnstructuredObject) => boolean;
   /** True when any selector term is set. */
   readonly selective: boolean;
 }
@@ -15,7 +15,7 @@ export interface RequestSelectors {
  * Parses `labelSelector` and `fieldSelector` (plus `metadata.name=<name>` for a watch on one object);
  * 400 BadRequest with kube-apiserver's messages when they are malformed or name unknown fields.
  */
-export function requestSelectors(r: ResourceType, q: URLSearchParams, name?: string): RequestSelectors {
+export function requestSelectors(r: ServedResource, q: URLSearchParams, name?: string): RequestSelectors {
   const labels = requestLabelSelector(q.get('labelSelector'));
   let fieldText = q.get('fieldSelector') ?? '';
   if (name !== undefined) fieldText = fieldText === '' ? `metadata.name=${name}` : `${fieldText},metadata.name=${name}`;
@@ -29,7 +29,7 @@ export function requestSelectors(r: ResourceType, q: URLSearchParams, name?: str
     }
     throw e;
   }
-  const matches = (o: KubeObject) => labels.matches(o.metadata?.labels) && fields.matches(o);
+  const matches = (o: UnstructuredObject) => labels.matches(o.metadata?.labels) && fields.matches(o);
   return { matches, selective: labels.requirements.length > 0 || fields.terms.length > 0 };
 }
 

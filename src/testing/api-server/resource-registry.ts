@@ -1,8 +1,8 @@
-import type { KubeObject } from '../../api/kube-object.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
 import { COMMON_FIELDS, fieldPath, type FieldGetter } from './field-selector.js';
 
-/** A resource type the embedded server serves. */
-export interface ResourceType {
+/** A resource the embedded server serves (its registry entry: group, versions, names, behaviour). */
+export interface ServedResource {
   /** API group ('' for core). */
   readonly group: string;
   /** Versions served (the first is the preferred one). */
@@ -26,7 +26,7 @@ export interface ResourceType {
 }
 
 /** `group/plural` — the storage id of a resource (core group is ''). */
-export function resourceId(r: Pick<ResourceType, 'group' | 'plural'>): string {
+export function resourceId(r: Pick<ServedResource, 'group' | 'plural'>): string {
   return `${r.group}/${r.plural}`;
 }
 
@@ -35,9 +35,9 @@ export function apiVersionOf(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;
 }
 
-type Spec = Partial<ResourceType> & Pick<ResourceType, 'plural' | 'kind' | 'namespaced'>;
+type Spec = Partial<ServedResource> & Pick<ServedResource, 'plural' | 'kind' | 'namespaced'>;
 
-function builtin(group: string, version: string, spec: Spec): ResourceType {
+function builtin(group: string, version: string, spec: Spec): ServedResource {
   return {
     group,
     versions: [version],
@@ -71,7 +71,7 @@ const eventFields: Record<string, FieldGetter> = Object.fromEntries(
 );
 
 /** The built-in resources: core/v1, apps/v1, coordination.k8s.io/v1, apiextensions.k8s.io/v1. */
-export function builtinResources(): ResourceType[] {
+export function builtinResources(): ServedResource[] {
   return [
     builtin('', 'v1', { plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], hasStatus: true, fields: { 'status.phase': fieldPath('status.phase') } }),
     builtin('', 'v1', { plural: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], hasStatus: true, fields: podFields }),
@@ -109,7 +109,7 @@ interface CrdSpec {
 }
 
 /** Why a CRD object cannot be served, or undefined when it is valid. */
-export function crdProblems(crd: KubeObject): { field: string; message: string }[] {
+export function crdProblems(crd: UnstructuredObject): { field: string; message: string }[] {
   const spec = crd['spec'] as CrdSpec | undefined;
   const problems: { field: string; message: string }[] = [];
   const names = spec?.names;
@@ -128,7 +128,7 @@ export function crdProblems(crd: KubeObject): { field: string; message: string }
 }
 
 /** The resource a (valid) CRD serves. */
-export function resourceFromCrd(crd: KubeObject): ResourceType {
+export function resourceFromCrd(crd: UnstructuredObject): ServedResource {
   const spec = crd['spec'] as CrdSpec;
   const names = spec.names ?? {};
   const versions = (spec.versions ?? []).filter((v) => v.served !== false && v.name);
@@ -151,13 +151,13 @@ export function resourceFromCrd(crd: KubeObject): ResourceType {
 
 /** Looks resources up by group, version and plural; CRDs add and remove entries at run time. */
 export class ResourceRegistry {
-  private readonly byId = new Map<string, ResourceType>();
+  private readonly byId = new Map<string, ServedResource>();
 
-  constructor(initial: readonly ResourceType[] = builtinResources()) {
+  constructor(initial: readonly ServedResource[] = builtinResources()) {
     for (const r of initial) this.add(r);
   }
 
-  add(r: ResourceType): void {
+  add(r: ServedResource): void {
     this.byId.set(resourceId(r), r);
   }
 
@@ -166,18 +166,18 @@ export class ResourceRegistry {
   }
 
   /** The resource served at `group/version/plural`, if any. */
-  find(group: string, version: string, plural: string): ResourceType | undefined {
+  find(group: string, version: string, plural: string): ServedResource | undefined {
     const r = this.byId.get(`${group}/${plural}`);
     return r !== undefined && r.versions.includes(version) ? r : undefined;
   }
 
   /** By group and plural, any version. */
-  byGroupPlural(group: string, plural: string): ResourceType | undefined {
+  byGroupPlural(group: string, plural: string): ServedResource | undefined {
     return this.byId.get(`${group}/${plural}`);
   }
 
   /** By apiVersion and kind (used by the programmatic API). */
-  byKind(apiVersion: string, kind: string): ResourceType | undefined {
+  byKind(apiVersion: string, kind: string): ServedResource | undefined {
     const slash = apiVersion.indexOf('/');
     const group = slash < 0 ? '' : apiVersion.slice(0, slash);
     const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
@@ -185,7 +185,7 @@ export class ResourceRegistry {
     return undefined;
   }
 
-  all(): ResourceType[] {
+  all(): ServedResource[] {
     return [...this.byId.values()];
   }
 

@@ -1,7 +1,7 @@
-import type { ResourceType } from './resource-registry.js';
+import type { ServedResource } from './resource-registry.js';
 
 /** A resource route with its resource type resolved, and the request path. */
-export type ResolvedRoute = Extract<Route, { type: 'resource' }> & { readonly r: ResourceType; readonly path: string };
+export type ResolvedRoute = Extract<Route, { type: 'resource' }> & { readonly r: ServedResource; readonly path: string };
 
 /** What a request URL path addresses. */
 export type Route =

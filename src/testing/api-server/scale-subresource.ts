@@ -1,8 +1,8 @@
-import type { KubeObject } from '../../api/kube-object.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
 import type { ObjectService } from './object-service.js';
 import type { StoredEntry } from './object-store.js';
 import { jsonPatch, mergePatch } from './patch.js';
-import { resourceId, type ResourceType } from './resource-registry.js';
+import { resourceId, type ServedResource } from './resource-registry.js';
 import { badRequest, conflict, invalid, methodNotAllowed, unsupportedMediaType } from './status-error.js';
 
 /** Where a resource keeps what its `/scale` subresource shows (JSON paths as in a CRD's `subresources.scale`). */
@@ -29,7 +29,7 @@ interface CrdScaleVersion {
 }
 
 /** The scale subresource a CRD object declares (on any served version), if any. */
-export function scaleSpecFromCrd(crd: KubeObject): ScaleSpec | undefined {
+export function scaleSpecFromCrd(crd: UnstructuredObject): ScaleSpec | undefined {
   const versions = ((crd['spec'] as { versions?: readonly CrdScaleVersion[] } | undefined)?.versions) ?? [];
   for (const v of versions) {
     const s = v.subresources?.scale;
@@ -44,7 +44,7 @@ export function scaleSpecFromCrd(crd: KubeObject): ScaleSpec | undefined {
  * The `/scale` subresource of `r`, if it has one: built-in workloads, and custom resources whose
  * CRD (looked up in `crdOf`) declares `subresources.scale`.
  */
-export function scaleSpecOf(r: ResourceType, crdOf: (r: ResourceType) => KubeObject | undefined): ScaleSpec | undefined {
+export function scaleSpecOf(r: ServedResource, crdOf: (r: ServedResource) => UnstructuredObject | undefined): ScaleSpec | undefined {
   if (!r.custom) return BUILTIN_SCALE[resourceId(r)];
   const crd = crdOf(r);
   return crd === undefined ? undefined : scaleSpecFromCrd(crd);
@@ -94,7 +94,7 @@ export function formatLabelSelector(sel: unknown): string {
 }
 
 /** The `autoscaling/v1` Scale of a stored object. */
-export function scaleOf(entry: StoredEntry, spec: ScaleSpec): KubeObject {
+export function scaleOf(entry: StoredEntry, spec: ScaleSpec): UnstructuredObject {
   const o = entry.object;
   const m = o.metadata ?? {};
   const specReplicas = readPath(o, spec.specReplicasPath);
@@ -122,13 +122,13 @@ export function scaleOf(entry: StoredEntry, spec: ScaleSpec): KubeObject {
  */
 export function serveScale(
   service: ObjectService,
-  r: ResourceType,
+  r: ServedResource,
   spec: ScaleSpec,
   t: { readonly namespace: string | undefined; readonly name: string },
   method: string,
   body: unknown,
   contentType: string,
-): KubeObject {
+): UnstructuredObject {
   const current = service.get(r, t.namespace, t.name);
   if (method === 'GET') return scaleOf(current, spec);
   let wanted: unknown;
@@ -153,11 +153,11 @@ export function serveScale(
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     throw invalid('Scale', 'autoscaling', t.name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0` }]);
   }
-  const next = writePath({ ...current.object }, spec.specReplicasPath, replicas) as KubeObject;
+  const next = writePath({ ...current.object }, spec.specReplicasPath, replicas) as UnstructuredObject;
   return scaleOf(service.writeUpdate(r, current, next), spec);
 }
 
 /** The discovery entry of `{plural}/scale`. */
-export function scaleDiscoveryEntry(r: ResourceType): object {
+export function scaleDiscoveryEntry(r: ServedResource): object {
   return { name: `${r.plural}/scale`, singularName: '', namespaced: r.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] };
 }

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import type { KubeObject } from '../../api/kube-object.js';
+import type { KubeObject, UnstructuredObject } from '../../api/kube-object.js';
 import type { KubeConfigLike } from '../../client/kube-config-like.js';
 import { CRD_RESOURCE_ID, CrdController } from './crd-controller.js';
 import { Faults } from './faults.js';
@@ -12,7 +12,7 @@ import { objectKey, ObjectStore } from './object-store.js';
 import { ObjectService, type DeleteOptions } from './object-service.js';
 import { RequestHandler } from './request-handler.js';
 import { RequestLog } from './request-log.js';
-import { resourceId, ResourceRegistry, type ResourceType } from './resource-registry.js';
+import { resourceId, ResourceRegistry, type ServedResource } from './resource-registry.js';
 import { StatusError } from './status-error.js';
 import { lifecycleResources } from './access-review.js';
 import { KubeClient } from '../../client/kube-client.js';
@@ -99,17 +99,17 @@ export interface ApiServer {
    * and `status` is kept (a POST drops it, as kube-apiserver does). Each object needs apiVersion
    * and kind. Watches see ADDED events. Returns the stored objects.
    */
-  seed(objects: Iterable<KubeObject>): KubeObject[];
+  seed<T extends KubeObject>(objects: Iterable<T>): UnstructuredObject[];
   /** Creates one object directly (same checks as POST, 409 when it exists). */
-  create(object: KubeObject): KubeObject;
+  create<T extends KubeObject>(object: T): UnstructuredObject;
   /** Replaces one object directly (same checks as PUT, including resourceVersion conflicts). */
-  update(object: KubeObject): KubeObject;
+  update<T extends KubeObject>(object: T): UnstructuredObject;
   /** Deletes one object directly (finalizers honoured); returns the last state or undefined. */
-  delete(apiVersion: string, kind: string, name: string, namespace?: string, options?: DeleteOptions): KubeObject | undefined;
+  delete(apiVersion: string, kind: string, name: string, namespace?: string, options?: DeleteOptions): UnstructuredObject | undefined;
   /** Reads one object directly. */
-  get(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject | undefined;
+  get(apiVersion: string, kind: string, name: string, namespace?: string): UnstructuredObject | undefined;
   /** Lists objects directly (all namespaces when `namespace` is omitted), sorted by namespace/name. */
-  list(apiVersion: string, kind: string, namespace?: string): KubeObject[];
+  list(apiVersion: string, kind: string, namespace?: string): UnstructuredObject[];
   /** Number of open watch connections, of one resource (`/pods`, `apps/deployments`) or all. */
   openWatches(resourceId?: string): number;
   /** Stops the server: closes every connection. */
@@ -118,7 +118,7 @@ export interface ApiServer {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-function resolveKind(registry: ResourceRegistry, apiVersion: string | undefined, kind: string | undefined): ResourceType {
+function resolveKind(registry: ResourceRegistry, apiVersion: string | undefined, kind: string | undefined): ServedResource {
   const r = apiVersion !== undefined && kind !== undefined ? registry.byKind(apiVersion, kind) : undefined;
   if (r === undefined) throw new Error(`no resource for apiVersion ${String(apiVersion)} kind ${String(kind)}`);
   return r;
@@ -217,7 +217,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     controllers = await startControllerManager({ ...(options.controllers === true ? {} : options.controllers), client: controllerClient });
   }
 
-  const createOne = (o: KubeObject, skipNamespaceCheck: boolean): KubeObject => {
+  const createOne = (o: KubeObject, skipNamespaceCheck: boolean): UnstructuredObject => {
     const r = resolveKind(registry, o.apiVersion, o.kind);
     try {
       const obj = service.decode(r, versionOf(o.apiVersion), o);
@@ -243,7 +243,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       return store.resourceVersion;
     },
     seed(objects) {
-      const out: KubeObject[] = [];
+      const out: UnstructuredObject[] = [];
       for (const o of objects) out.push(createOne(o, true));
       return out;
     },

@@ -1,5 +1,5 @@
-import type { KubeObject } from '../../api/kube-object.js';
-import type { ResourceType } from './resource-registry.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
+import type { ServedResource } from './resource-registry.js';
 
 /** One column of a `meta.k8s.io/v1 Table`. */
 interface Column {
@@ -110,7 +110,7 @@ const COLUMNS: Readonly<Record<string, readonly Column[]>> = {
   'coordination.k8s.io/leases': [NAME, { name: 'Holder', type: 'string', cell: (o) => str(o, 'spec.holderIdentity', '') }, AGE],
 };
 
-function columnsFor(r: ResourceType): readonly Column[] {
+function columnsFor(r: ServedResource): readonly Column[] {
   return COLUMNS[`${r.group}/${r.plural}`] ?? [NAME, AGE];
 }
 
@@ -119,11 +119,11 @@ export function wantsTable(accept: string | undefined): boolean {
   return accept !== undefined && /as=Table/.test(accept) && /g=meta\.k8s\.io/.test(accept);
 }
 
-function columnDefinitions(r: ResourceType): object[] {
+function columnDefinitions(r: ServedResource): object[] {
   return columnsFor(r).map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: '', priority: 0 }));
 }
 
-function row(r: ResourceType, o: KubeObject, includeObject: string, now: number): object {
+function row(r: ServedResource, o: UnstructuredObject, includeObject: string, now: number): object {
   const cells = columnsFor(r).map((c) => c.cell(o as Obj, now));
   if (includeObject === 'None') return { cells };
   const object = includeObject === 'Object' ? o : { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata ?? {} };
@@ -136,8 +136,8 @@ function row(r: ResourceType, o: KubeObject, includeObject: string, now: number)
  * `Metadata` (default), `Object` or `None`.
  */
 export function tableJson(
-  r: ResourceType,
-  objects: readonly KubeObject[],
+  r: ServedResource,
+  objects: readonly UnstructuredObject[],
   meta: { readonly resourceVersion?: string; readonly continue?: string; readonly remainingItemCount?: number },
   includeObject: string,
   withColumns = true,

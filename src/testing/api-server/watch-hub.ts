@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { KubeObject } from '../../api/kube-object.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
 import type { Status } from '../../api/status.js';
 import type { ObjectStore, StoreEvent, StoredEntry } from './object-store.js';
 
@@ -7,7 +7,7 @@ import type { ObjectStore, StoreEvent, StoredEntry } from './object-store.js';
 export interface WatchFilter {
   readonly resourceId: string;
   readonly namespace: string | undefined;
-  readonly matches: (object: KubeObject) => boolean;
+  readonly matches: (object: UnstructuredObject) => boolean;
 }
 
 /** Options of one watch connection. */

@@ -5,7 +5,7 @@ import { isTrue, optionalInt } from './http-io.js';
 import { invalidListOptions } from './list-operation.js';
 import type { ObjectStore, StoredEntry } from './object-store.js';
 import { requestSelectors } from './request-selectors.js';
-import { apiVersionOf, resourceId, type ResourceType } from './resource-registry.js';
+import { apiVersionOf, resourceId, type ServedResource } from './resource-registry.js';
 import type { ResolvedRoute } from './route.js';
 import { badRequest, failure, StatusError } from './status-error.js';
 import { tableJson } from './table-view.js';
@@ -90,7 +90,7 @@ function tooLargeStatus(asked: number, current: number): Status {
 }
 
 /** Renders watch objects as one-row Tables; only the first carries the column definitions (as kube-apiserver). */
-function tableRenderer(r: ResourceType, includeObject: string): (entry: StoredEntry) => string {
+function tableRenderer(r: ServedResource, includeObject: string): (entry: StoredEntry) => string {
   let first = true;
   return (entry) => {
     const json = tableJson(r, [entry.object], { resourceVersion: String(entry.rv) }, includeObject, first);

@@ -6,7 +6,8 @@
  * stand-in scheduler and kubelet with fake nodes.
  */
 import type { SchedulerLike } from 'rxjs';
-import { InformerFactory, manager, noopLogger, type KubeClient, type Logger, type Manager, type Resource } from '../../index.js';
+import { InformerFactory, manager, noopLogger, type KubeClient, type Logger, type Manager } from '../../index.js';
+import type { Resource } from './resources.js';
 import { deploymentController } from './deployment-controller.js';
 import { garbageCollector } from './garbage-collector.js';
 import { namespaceController } from './namespace-controller.js';

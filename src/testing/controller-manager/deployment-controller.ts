@@ -183,7 +183,7 @@ export function rolloutStep(d: Deployment, current: ReplicaSet, olds: readonly R
 export function deploymentController(options: DeploymentControllerOptions): Controller<Deployment> {
   const now = options.now ?? Date.now;
   const replicaSets = informerSource(
-    options.informers.replicaSets<ReplicaSet>({ indexers: { [BY_OWNER]: (rs) => { const c = controllerOf(rs); return c?.kind === 'Deployment' ? [c.uid] : []; } } }),
+    options.informers.replicaSets({ indexers: { [BY_OWNER]: (rs) => { const c = controllerOf(rs); return c?.kind === 'Deployment' ? [c.uid] : []; } } }),
     REPLICA_SETS,
   );
   return controller<Deployment>({

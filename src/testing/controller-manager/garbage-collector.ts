@@ -22,11 +22,10 @@ import {
   type Logger,
   type OwnerReference,
   type Request,
-  type Resource,
   type WatchSpec,
 } from '../../index.js';
 import type { SchedulerLike } from 'rxjs';
-import { resourceKey } from './resources.js';
+import { resourceKey, type Resource } from './resources.js';
 
 const FOREGROUND = 'foregroundDeletion';
 const ORPHAN = 'orphan';

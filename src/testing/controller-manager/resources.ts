@@ -2,52 +2,20 @@
  * Resource types, object shapes and cluster discovery shared by the controllers of
  * rxkube-controller-manager. Everything here uses rxkube's public API only.
  */
-import type { KubeClient, KubeObject, ObjectMeta, OwnerReference, Resource, StructuredLabelSelector } from '../../index.js';
+import { resources, type K8s, type KubeClient, type KubeObject, type OwnerReference, type ResolvedResourceType } from '../../index.js';
 
-export const NAMESPACES: Resource = { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false };
-export const NODES: Resource = { apiVersion: 'v1', kind: 'Node', plural: 'nodes', namespaced: false };
-export const PODS: Resource = { apiVersion: 'v1', kind: 'Pod', plural: 'pods', namespaced: true };
-export const REPLICA_SETS: Resource = { apiVersion: 'apps/v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true };
-export const DEPLOYMENTS: Resource = { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments', namespaced: true };
-export const SERVICES: Resource = { apiVersion: 'v1', kind: 'Service', plural: 'services', namespaced: true };
-export const ENDPOINTS: Resource = { apiVersion: 'v1', kind: 'Endpoints', plural: 'endpoints', namespaced: true };
+/** A resource with `plural` and `namespaced` known. */
+export type Resource = ResolvedResourceType;
 
-/** A Deployment, as far as the Deployment controller reads it. */
-export interface Deployment extends KubeObject {
-  readonly metadata?: ObjectMeta;
-  readonly spec?: {
-    readonly replicas?: number;
-    readonly selector?: StructuredLabelSelector;
-    readonly template?: { readonly metadata?: ObjectMeta; readonly spec?: Readonly<Record<string, unknown>> };
-    readonly strategy?: {
-      readonly type?: 'RollingUpdate' | 'Recreate';
-      readonly rollingUpdate?: { readonly maxSurge?: number | string; readonly maxUnavailable?: number | string };
-    };
-    readonly minReadySeconds?: number;
-    readonly revisionHistoryLimit?: number;
-    readonly paused?: boolean;
-  };
-  readonly status?: DeploymentStatus;
-}
+export const NAMESPACES = resources.namespaces;
+export const NODES = resources.nodes;
+export const PODS = resources.pods;
+export const REPLICA_SETS = resources.replicaSets;
+export const DEPLOYMENTS = resources.deployments;
 
-export interface DeploymentCondition {
-  readonly type: string;
-  readonly status: 'True' | 'False' | 'Unknown';
-  readonly reason?: string;
-  readonly message?: string;
-  readonly lastUpdateTime?: string;
-  readonly lastTransitionTime?: string;
-}
-
-export interface DeploymentStatus {
-  readonly observedGeneration?: number;
-  readonly replicas?: number;
-  readonly updatedReplicas?: number;
-  readonly readyReplicas?: number;
-  readonly availableReplicas?: number;
-  readonly unavailableReplicas?: number;
-  readonly conditions?: readonly DeploymentCondition[];
-}
+export type Deployment = K8s.Deployment;
+export type DeploymentStatus = NonNullable<Deployment['status']>;
+export type DeploymentCondition = NonNullable<DeploymentStatus['conditions']>[number];
 
 /** The owner reference with `controller: true`, if any. */
 export function controllerOf(o: KubeObject): OwnerReference | undefined {

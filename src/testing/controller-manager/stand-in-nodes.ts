@@ -6,7 +6,7 @@
  * kubelet does once the containers stopped. Opt-in: a real cluster has its own.
  */
 import { asyncScheduler, catchError, defer, EMPTY, from, ignoreElements, merge, mergeMap, timer, type Observable, type SchedulerLike } from 'rxjs';
-import { isConflict, type InformerFactory, type KubeClient, type KubeObject, type Runnable } from '../../index.js';
+import { isConflict, type InformerFactory, type KubeClient, type K8s, type Runnable } from '../../index.js';
 import type { Pod } from './replicaset/types.js';
 import { NODES, PODS, timestamp } from './resources.js';
 
@@ -33,7 +33,7 @@ function hashOf(s: string): number {
   return h;
 }
 
-function nodeObject(name: string): KubeObject {
+function nodeObject(name: string): K8s.Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -73,8 +73,8 @@ export function standInNodes(options: StandInNodesOptions): Runnable {
   const nodes = options.nodes ?? ['node-1'];
   const scheduler = options.scheduler ?? asyncScheduler;
   const now = options.now ?? Date.now;
-  const pods = options.informers.pods<Pod>({ namespace: null });
-  const nodeClient = options.client.objects<KubeObject>(NODES);
+  const pods = options.informers.pods({ namespace: null });
+  const nodeClient = options.client.objects(NODES);
   let next = 0;
 
   const registerNodes = defer(async () => {

@@ -31,7 +31,7 @@ import { Expectations, type Pending } from './expectations.js';
 import { observePods } from './observe-pods.js';
 import { createPods, deletePods, type PodChanges } from './pod-control.js';
 import { calculateStatus, updateStatus } from './status.js';
-import { controllerRef, isActive, PODS, REPLICA_SETS, type Pod, type ReplicaSet, type ReplicaSetStatus } from './types.js';
+import { controllerRef, isActive, PODS, type Pod, type ReplicaSet, type ReplicaSetStatus } from './types.js';
 
 /** What one sync did: handed to `onSync` (the example's trace printer). */
 export interface SyncReport {
@@ -77,9 +77,9 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
   const now = options.now ?? Date.now;
   const burst = options.burstReplicas ?? 500;
   const expectations = new Expectations(now);
-  const replicaSets = informerSource(options.informers.replicaSets<ReplicaSet>(), REPLICA_SETS);
-  const podInformer = options.informers.pods<Pod>({ indexers: { [BY_NAMESPACE]: (p) => [p.metadata?.namespace ?? ''] } });
-  const pods = informerSource(podInformer, PODS);
+  const replicaSets = informerSource(options.informers.replicaSets());
+  const podInformer = options.informers.pods({ indexers: { [BY_NAMESPACE]: (p) => [p.metadata?.namespace ?? ''] } });
+  const pods = informerSource(podInformer);
 
   /** Orphan pods wake every ReplicaSet in their namespace whose selector matches them. */
   const matchingReplicaSets = (pod: Pod): Request[] =>
@@ -101,7 +101,7 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
     const needsSync = expectations.satisfied(key);
     const pending = expectations.pending(key);
     const want = rs.spec?.replicas ?? 1;
-    const podClient = ctx.objects<Pod>(PODS, request.namespace);
+    const podClient = ctx.objects(PODS, request.namespace);
     const active = podInformer.store.byIndex(BY_NAMESPACE, request.namespace ?? '').filter(isActive);
     // 2. claim: adopt matching orphans, release owned pods that stopped matching
     const claim = await claimPods(rs, active, {
@@ -121,7 +121,7 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
 
     // 4. status, through the /status subresource
     const status = calculateStatus(rs, claim.owned, now());
-    const statusWritten = await updateStatus(rs, status, ctx.objects(), ctx.signal);
+    const statusWritten = await updateStatus(rs, status, (recipe) => ctx.editStatus(recipe));
     const report = {
       key,
       kind: needsSync ? 'synced' : 'waiting',
