@@ -68,7 +68,7 @@ function checkPolicy(r: ServedResource, name: string, req: DeletionRequest): str
  *   `deletionGracePeriodSeconds` are set and it stays until its kubelet deletes it again with grace
  *   0; a pod never scheduled (or finished) goes at once; a shorter grace period shortens a pending one;
  * - a namespace becomes `Terminating` and stays while `spec.finalizers` holds `kubernetes` (the
- *   namespace controller deletes its content, then finalizes it); deleting it again is 409;
+ *   namespace controller deletes its content, then finalizes it); deleting it again answers it unchanged;
  * - `propagationPolicy: Foreground` / `Orphan` add the `foregroundDeletion` / `orphan` finalizer
  *   for the garbage collector;
  * - an object with finalizers only gets `deletionTimestamp`; anything else goes at once.
@@ -82,8 +82,9 @@ export function planDeletion(r: ServedResource, current: UnstructuredObject, req
 
   if (isCore(r, 'namespaces')) {
     if (deleting) {
+      // kube-apiserver 1.20 answers the namespace as it is (200) while its finalizers are pending.
       if (specFinalizers(current).length === 0 && finalizers.length === 0) return { type: 'remove' };
-      throw new StatusError(failure(409, 'Conflict', `Operation cannot be fulfilled on namespaces "${name}": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.`, { name, kind: 'namespaces' }));
+      return { type: 'unchanged' };
     }
     if (specFinalizers(current).length === 0 && finalizers.length === 0) return { type: 'remove' };
     const status = { ...((current['status'] as object | undefined) ?? {}), phase: 'Terminating' };
