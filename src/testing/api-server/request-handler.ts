@@ -5,7 +5,7 @@ import { isTrue, optionalInt, parseJsonBody, readBody, sendJson, sendStatus } fr
 import { listJson, listPage } from './list-operation.js';
 import type { DeleteOptions, ObjectService } from './object-service.js';
 import { openApiV3Document, openApiV3Index } from './openapi.js';
-import { patchObject, serverSideApply } from './patch-request.js';
+import { managerOf, patchObject, serverSideApply, withUpdateOwnership } from './patch-request.js';
 import type { RequestLog } from './request-log.js';
 import { requestSelectors } from './request-selectors.js';
 import { apiVersionOf, resourceId, type ResourceRegistry, type ServedResource } from './resource-registry.js';
@@ -166,7 +166,7 @@ export class RequestHandler {
     const dryRun = q.getAll('dryRun');
     const unsupported = dryRun.find((d) => d !== 'All');
     if (unsupported !== undefined) throw badRequest(`Unsupported value: "${unsupported}": supported values: "All"`);
-    const write = () => this.write(res, t, method, body, bodyType, q);
+    const write = () => this.write(res, t, method, body, bodyType, q, managerOf(q, req.headers['user-agent']));
     return dryRun.length > 0 ? this.service.dryRun(write) : write();
   }
 
@@ -186,19 +186,21 @@ export class RequestHandler {
   }
 
   /** POST, PUT, PATCH and DELETE of one object (synchronous, so a dry run can wrap it). */
-  private write(res: ServerResponse, t: ResolvedRoute, method: string, raw: Buffer, contentType: string, q: URLSearchParams): void {
+  private write(res: ServerResponse, t: ResolvedRoute, method: string, raw: Buffer, contentType: string, q: URLSearchParams, manager: string): void {
     const { r } = t;
     const version = t.version;
     if (t.name === undefined) {
       if (method !== 'POST') throw methodNotAllowed(method);
-      const obj = this.service.decode(r, version, parseJsonBody(raw, r));
+      const obj = withUpdateOwnership(this.service, r, version, undefined, this.service.decode(r, version, parseJsonBody(raw, r)), manager);
       return sendJson(res, 201, this.service.create(r, t.namespace, obj).json);
     }
     if (method === 'POST') throw methodNotAllowed(method);
     const sub = t.subresource === 'status' ? 'status' : undefined;
     switch (method) {
       case 'PUT': {
-        const obj = this.service.decode(r, version, parseJsonBody(raw, r));
+        const decoded = this.service.decode(r, version, parseJsonBody(raw, r));
+        const old = this.service.store.get(resourceId(r), r.namespaced ? `${t.namespace ?? decoded.metadata?.namespace ?? ''}/${t.name}` : t.name)?.object;
+        const obj = old === undefined ? decoded : withUpdateOwnership(this.service, r, version, old, decoded, manager, sub);
         return sendJson(res, 200, this.service.update(r, t.namespace, t.name, obj, sub).json);
       }
       case 'PATCH':
@@ -206,7 +208,7 @@ export class RequestHandler {
           const applied = serverSideApply(this.service, t, raw, q, sub);
           return sendJson(res, applied.code, applied.entry.json);
         }
-        return sendJson(res, 200, patchObject(this.service, t, contentType, raw, sub).json);
+        return sendJson(res, 200, patchObject(this.service, t, contentType, raw, sub, manager).json);
       case 'DELETE': {
         if (sub !== undefined) throw methodNotAllowed(method);
         const parsed = raw.length > 0 ? (parseJsonBody(raw, undefined) as DeleteOptions) : {};
