@@ -23,6 +23,8 @@ export { deploymentController } from './controller-manager/deployment-controller
 export type { DeploymentControllerOptions } from './controller-manager/deployment-controller.js';
 export { replicaSetController } from './controller-manager/replicaset/replicaset-controller.js';
 export type { ReplicaSetControllerOptions } from './controller-manager/replicaset/replicaset-controller.js';
+export { endpointsController } from './controller-manager/endpoints-controller.js';
+export type { EndpointsControllerOptions } from './controller-manager/endpoints-controller.js';
 export { standInNodes } from './controller-manager/stand-in-nodes.js';
 export type { StandInNodesOptions } from './controller-manager/stand-in-nodes.js';
 export { InMemoryLeaseApi } from './in-memory-lease-api.js';

@@ -38,7 +38,7 @@ describe('rxkube-controller-manager and rxkube-apiserver --controllers commands'
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       await waitFor(() => out.includes('running'));
-      expect(out, err).toMatch(/rxkube-controller-manager running: garbagecollector, namespace, deployment, replicaset, 1 stand-in node/);
+      expect(out, err).toMatch(/rxkube-controller-manager running: garbagecollector, namespace, deployment, replicaset, endpoint, 1 stand-in node/);
       server.create({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } } as never);
       await waitFor(() => server.list('v1', 'Pod', 'default').filter((p) => (p as { status?: { phase?: string } }).status?.phase === 'Running').length === 2);
       expect(server.get('v1', 'Node', 'node-1')).toBeDefined();

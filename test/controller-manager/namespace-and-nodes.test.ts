@@ -44,3 +44,25 @@ describe('namespace controller and stand-in nodes', () => {
     expect((server.get('v1', 'Pod', 'other', 'default')?.['spec'] as { nodeName?: string }).nodeName).toBeUndefined();
   });
 });
+
+describe('endpoints controller', () => {
+  it('lists the Ready pods a Service selects (not-ready ones apart), follows changes, goes with the Service', async () => {
+    const server = await startApiServer({ controllers: { controllers: ['endpoint'], standInNodes: 1, podStartupMs: 10 } });
+    try {
+      server.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default' }, spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 8080 }] } } as UnstructuredObject);
+      for (const name of ['w1', 'w2']) server.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } as UnstructuredObject);
+      server.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'other', namespace: 'default', labels: { app: 'db' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } as UnstructuredObject);
+      type Ep = { subsets?: { addresses?: { targetRef: { name: string } }[]; ports?: { port: number; name?: string }[] }[] };
+      const ep = () => server.get('v1', 'Endpoints', 'web', 'default') as (UnstructuredObject & Ep) | undefined;
+      await until('two addresses', () => ep()?.subsets?.[0]?.addresses?.length === 2);
+      expect(ep()?.subsets?.[0]?.addresses?.map((a) => a.targetRef.name)).toEqual(['w1', 'w2']);
+      expect(ep()?.subsets?.[0]?.ports).toEqual([{ name: 'http', port: 8080, protocol: 'TCP' }]);
+      server.delete('v1', 'Pod', 'w1', 'default', { gracePeriodSeconds: 0 });
+      await until('one address', () => ep()?.subsets?.[0]?.addresses?.length === 1);
+      server.delete('v1', 'Service', 'web', 'default');
+      await until('endpoints deleted', () => ep() === undefined);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -11,6 +11,7 @@ export function lifecycleResources(): ServedResource[] {
   const base = { shortNames: [], categories: [], custom: false, fields: COMMON_FIELDS } as const;
   return [
     { ...base, group: 'apps', versions: ['v1'], plural: 'statefulsets', singular: 'statefulset', kind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ['all'], hasStatus: true, hasGeneration: true },
+    { ...base, group: '', versions: ['v1'], plural: 'endpoints', singular: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'], hasStatus: false, hasGeneration: false },
     { ...base, group: 'authorization.k8s.io', versions: ['v1'], plural: 'selfsubjectaccessreviews', singular: 'selfsubjectaccessreview', kind: 'SelfSubjectAccessReview', namespaced: false, hasStatus: false, hasGeneration: false, verbs: ['create'] },
   ];
 }

@@ -2,13 +2,14 @@
  * rxkube-controller-manager: kube-controller-manager's lifecycle controllers written with rxkube's
  * public API (informer factory, controller builder, manager, leader election), for the embedded
  * API server and for any kube-apiserver that runs no controllers of its own: the garbage
- * collector, the namespace controller, the Deployment and ReplicaSet controllers, and (opt-in) a
+ * collector, the namespace controller, the Deployment, ReplicaSet and endpoints controllers, and (opt-in) a
  * stand-in scheduler and kubelet with fake nodes.
  */
 import type { SchedulerLike } from 'rxjs';
 import { InformerFactory, manager, noopLogger, type KubeClient, type Logger, type Manager } from '../../index.js';
 import type { Resource } from './resources.js';
 import { deploymentController } from './deployment-controller.js';
+import { endpointsController } from './endpoints-controller.js';
 import { garbageCollector } from './garbage-collector.js';
 import { namespaceController } from './namespace-controller.js';
 import { replicaSetController } from './replicaset/replicaset-controller.js';
@@ -16,8 +17,8 @@ import { discoverResources } from './resources.js';
 import { standInNodes } from './stand-in-nodes.js';
 
 /** The controllers by name (as kube-controller-manager's `--controllers`). */
-export type ControllerName = 'garbagecollector' | 'namespace' | 'deployment' | 'replicaset';
-export const ALL_CONTROLLERS: readonly ControllerName[] = ['garbagecollector', 'namespace', 'deployment', 'replicaset'];
+export type ControllerName = 'garbagecollector' | 'namespace' | 'deployment' | 'replicaset' | 'endpoint';
+export const ALL_CONTROLLERS: readonly ControllerName[] = ['garbagecollector', 'namespace', 'deployment', 'replicaset', 'endpoint'];
 
 export interface ControllerManagerOptions {
   readonly client: KubeClient;
@@ -66,6 +67,7 @@ export async function controllerManager(options: ControllerManagerOptions): Prom
   if (enabled.has('garbagecollector')) mgr.add(garbageCollector({ ...common, resources }));
   if (enabled.has('namespace')) mgr.add(namespaceController({ ...common, resources: () => resources }));
   if (enabled.has('deployment')) mgr.add(deploymentController(common));
+  if (enabled.has('endpoint')) mgr.add(endpointsController(common));
   if (enabled.has('replicaset')) mgr.add(replicaSetController({ ...common, recorder: mgr.getEventRecorder('replicaset-controller') }));
   const nodes = options.standInNodes;
   if (nodes !== undefined && nodes !== 0) {
