@@ -13,6 +13,7 @@ export type { Faults, FailSpec, RequestMatch } from './api-server/faults.js';
 export type { RequestFilter, RequestLog, RequestRecord } from './api-server/request-log.js';
 export type { DeleteOptions } from './api-server/object-service.js';
 export type { EmbeddedControllerOptions } from './api-server/start-api-server.js';
+export type { RbacOptions, TokenUser } from './api-server/rbac.js';
 export { ALL_CONTROLLERS, controllerManager, startControllerManager } from './controller-manager/controller-manager.js';
 export type { ControllerManagerOptions, ControllerName, RunningControllerManager } from './controller-manager/controller-manager.js';
 export { garbageCollector } from './controller-manager/garbage-collector.js';

@@ -12,10 +12,11 @@ import { apiVersionOf, resourceId, type ResourceRegistry, type ServedResource } 
 import { CRD_RESOURCE_ID } from './crd-controller.js';
 import { bindPod } from './pod-binding.js';
 import { deleteQueryOptions, finalizeNamespace } from './namespace-finalize.js';
-import { allowAll, decodeAccessReviewProtobuf, selfSubjectAccessReview, SSAR_RESOURCE_ID, type UserInfo } from './access-review.js';
+import { allowAll, decodeAccessReviewProtobuf, selfSubjectAccessReview, SSAR_RESOURCE_ID, type Authorizer, type UserInfo } from './access-review.js';
+import { authenticate, forbidden, rbacAuthorizer, requestAttributes, type RbacOptions } from './rbac.js';
 import { scaleDiscoveryEntry, scaleSpecOf, serveScale, type ScaleSpec } from './scale-subresource.js';
 import { parseRoute, type ResolvedRoute } from './route.js';
-import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unauthorized, unknownPath, unsupportedMediaType } from './status-error.js';
+import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unknownPath, unsupportedMediaType } from './status-error.js';
 import type { WatchHub } from './watch-hub.js';
 import { serveWatch } from './watch-request.js';
 import { tableJson, wantsTable } from './table-view.js';
@@ -28,7 +29,11 @@ export interface HandlerSettings {
   readonly defaultWatchTimeoutSeconds: number | undefined;
   /** Page `resourceVersion=0` lists by `limit` (kube-apiserver serves them whole). */
   readonly pageResourceVersionZeroLists?: boolean;
+  /** RBAC authorization with token users; off when absent. */
+  readonly rbac?: RbacOptions;
 }
+
+const ADMIN_USER: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -43,7 +48,11 @@ export class RequestHandler {
     private readonly faults: Faults,
     private readonly log: RequestLog,
     private readonly settings: HandlerSettings,
-  ) {}
+  ) {
+    this.authorizer = settings.rbac === undefined ? allowAll : rbacAuthorizer(service.store);
+  }
+
+  private readonly authorizer: Authorizer;
 
   /** Handles one HTTP request; never throws. */
   handle(req: IncomingMessage, res: ServerResponse): void {
@@ -63,9 +72,12 @@ export class RequestHandler {
     this.log.record(method, url.pathname, url.search, watch, route.type === 'resource' ? `${route.group}/${route.plural}` : undefined);
 
     const open = route.type === 'health' || route.type === 'version';
-    if (this.settings.token !== undefined && !open) {
-      const auth = req.headers.authorization ?? '';
-      if (auth !== `Bearer ${this.settings.token}`) throw unauthorized();
+    const user = open ? ADMIN_USER : authenticate(req, this.settings.token, this.settings.rbac);
+    if (this.settings.rbac !== undefined && !open) {
+      const attrs = route.type === 'resource'
+        ? requestAttributes(method, watch, { ...route, name: route.name, subresource: route.subresource })
+        : { nonResourceAttributes: { path: url.pathname, verb: method.toLowerCase() } };
+      if (!this.authorizer(user, attrs).allowed) throw forbidden(user, attrs);
     }
     const delay = this.faults.latencyFor(method, url.pathname, watch);
     if (delay > 0) await sleep(delay);
@@ -112,12 +124,12 @@ export class RequestHandler {
       case 'resource': {
         const r = this.registry.find(route.group, route.version, route.plural);
         if (r === undefined) throw unknownPath();
-        return this.serveResource(req, res, { ...route, r, path: url.pathname }, method, q, watch);
+        return this.serveResource(req, res, { ...route, r, path: url.pathname }, method, q, watch, user);
       }
     }
   }
 
-  private async serveResource(req: IncomingMessage, res: ServerResponse, t: ResolvedRoute, method: string, q: URLSearchParams, watch: boolean): Promise<void> {
+  private async serveResource(req: IncomingMessage, res: ServerResponse, t: ResolvedRoute, method: string, q: URLSearchParams, watch: boolean, user: UserInfo): Promise<void> {
     const { r } = t;
     if (t.namespace !== undefined && !r.namespaced) throw unknownPath();
     if (resourceId(r) === SSAR_RESOURCE_ID && !watch) {
@@ -129,8 +141,7 @@ export class RequestHandler {
       }
       const raw = method === 'POST' ? await readBody(req, this.settings.maxBodyBytes) : Buffer.alloc(0);
       const body = raw.length === 0 ? undefined : proto ? decodeAccessReviewProtobuf(raw) : parseJsonBody(raw, r);
-      const user: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
-      return sendJson(res, 201, selfSubjectAccessReview(method, body, user, allowAll));
+      return sendJson(res, 201, selfSubjectAccessReview(method, body, user, this.authorizer));
     }
     if (t.subresource === 'scale' && t.name !== undefined && !watch) return this.scale(req, res, t, t.name, method, q);
     if (t.subresource === 'finalize' && resourceId(r) === '/namespaces' && t.name !== undefined && !watch) {

@@ -15,6 +15,7 @@ import { RequestLog } from './request-log.js';
 import { resourceId, ResourceRegistry, type ServedResource } from './resource-registry.js';
 import { StatusError } from './status-error.js';
 import { lifecycleResources } from './access-review.js';
+import { rbacResources, type RbacOptions } from './rbac.js';
 import { KubeClient } from '../../client/kube-client.js';
 import { startControllerManager, type ControllerManagerOptions, type RunningControllerManager } from '../controller-manager/controller-manager.js';
 import { generateTlsMaterial } from './tls-certificate.js';
@@ -57,6 +58,12 @@ export interface ApiServerOptions {
    * kube-apiserver, the server alone runs no controllers.
    */
   readonly controllers?: boolean | EmbeddedControllerOptions;
+  /**
+   * RBAC authorization (off by default): bearer tokens mapped to users and groups, whose requests
+   * are allowed by Roles, ClusterRoles and their bindings (`rbac.authorization.k8s.io/v1`), 403
+   * otherwise; the server's `token` stays an admin (`system:masters`).
+   */
+  readonly rbac?: RbacOptions;
 }
 
 /** Options of the controller manager {@link ApiServerOptions.controllers} starts. */
@@ -158,12 +165,13 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host)) throw new Error(`startApiServer binds loopback only; got host ${host}`);
-  const token = options.token === true ? randomBytes(16).toString('hex') : options.token;
+  // With RBAC on, the kubeconfig's user is an admin with a token of its own.
+  const token = options.token === true || (options.token === undefined && options.rbac !== undefined) ? randomBytes(16).toString('hex') : options.token;
   const tls = options.tls === true ? await generateTlsMaterial() : undefined;
 
   const store = new ObjectStore(options.historyWindow ?? 100_000);
   const registry = new ResourceRegistry();
-  for (const r of lifecycleResources()) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
+  for (const r of [...lifecycleResources(), ...rbacResources()]) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
   const hub = new WatchHub(store);
   const crds = new CrdController(registry, store, hub);
   const service = new ObjectService(store, {
@@ -189,6 +197,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
     defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds,
     pageResourceVersionZeroLists: options.pageResourceVersionZeroLists,
+    ...(options.rbac !== undefined ? { rbac: options.rbac } : {}),
   });
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => handler.handle(req, res);
   const server: Server = tls !== undefined ? createHttpsServer({ cert: tls.cert, key: tls.key }, onRequest) : createHttpServer(onRequest);
