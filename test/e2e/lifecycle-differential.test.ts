@@ -69,6 +69,16 @@ async function scenario(client: KubeClient, ns: string): Promise<string[]> {
   await convergeWithin(60_000, () => complete('web', 5));
   note('scaled to 5');
 
+  // A Service: the endpoints controller lists the 5 Ready pods with the target port.
+  await client.objects(resources.services, ns).create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 8080 }] } });
+  const endpoints = client.objects(resources.endpoints, ns);
+  await convergeWithin(60_000, async () => {
+    const ep = await endpoints.get('web').catch(() => undefined);
+    return (ep?.subsets?.[0]?.addresses ?? []).length === 5 ? [] : [`endpoints ${JSON.stringify(ep?.subsets ?? [])}`];
+  });
+  const ep = await endpoints.get('web');
+  note(`endpoints: subsets=${ep.subsets?.length} addresses=${ep.subsets?.[0]?.addresses?.length} ports=${JSON.stringify(ep.subsets?.[0]?.ports)}`);
+
   // A new image: a second ReplicaSet takes over, the first is scaled to 0.
   await deps.patch('web', { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.20' }] } } } }, 'strategic');
   await convergeWithin(60_000, async () => {
