@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InformerFactory, KubeClient, resources } from '../../src/index.js';
 import { startApiServer, type ApiServer } from '../../src/testing/index.js';
 import { makeClient, openWatch } from './helpers.js';
 
@@ -41,6 +42,24 @@ describe('embedded API server: watch-cache semantics', () => {
     // A continue token with resourceVersion=0 still pages.
     const next = await call('GET', `${cms}?limit=5&resourceVersion=0&continue=${encodeURIComponent(paged.body.metadata.continue as string)}`);
     expect(next.body.items).toHaveLength(5);
+  });
+
+  it('an informer\'s first list of 1200 objects (limit 500, resourceVersion 0) is one request', async () => {
+    const big = await startApiServer();
+    const client = KubeClient.fromKubeConfig(big.kubeConfig);
+    try {
+      big.seed(Array.from({ length: 1200 }, (_, i) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: `s-${i}`, namespace: 'default' } })));
+      const informers = new InformerFactory(client);
+      const secrets = informers.for(resources.secrets);
+      informers.start();
+      expect(await informers.waitForCacheSync(10_000)).toBe(true);
+      expect(secrets.store.size).toBe(1200);
+      expect(big.requests.count({ resourceId: '/secrets', watch: false })).toBe(1);
+      informers.stop();
+    } finally {
+      client.close();
+      await big.close();
+    }
   });
 
   it('pageResourceVersionZeroLists keeps paging resourceVersion=0 lists (for benchmarks)', async () => {
