@@ -92,6 +92,25 @@ describe.skipIf(!hasKubectl)('embedded cluster: kubectl against the server with 
     await until('2 new pods', () => pods().length === 2 && pods().every((p) => JSON.stringify(p['spec']).includes('nginx:1.27')) && server.list('v1', 'Pod', 'default').length === 2);
   });
 
+  it('kubectl rollout undo brings the previous template back; rollout history lists the revisions', async () => {
+    await kubectl('rollout', 'undo', 'deployment/web');
+    const out = await kubectl('rollout', 'status', 'deployment/web', '--timeout=30s');
+    expect(out).toMatch(/successfully rolled out/);
+    await until('pods of the old image', () => pods().length === 2 && pods().every((p) => !JSON.stringify(p['spec']).includes('nginx:1.27')) && server.list('v1', 'Pod', 'default').length === 2);
+    const history = await kubectl('rollout', 'history', 'deployment/web');
+    expect(history).toMatch(/\n2 .*\n3 /s);
+  });
+
+  it('kubectl rollout pause holds a template change until resume', async () => {
+    await kubectl('rollout', 'pause', 'deployment/web');
+    await kubectl('set', 'image', 'deployment/web', 'nginx=nginx:1.28');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.list('apps/v1', 'ReplicaSet', 'default')).toHaveLength(2);
+    await kubectl('rollout', 'resume', 'deployment/web');
+    await kubectl('rollout', 'status', 'deployment/web', '--timeout=30s');
+    expect(server.list('apps/v1', 'ReplicaSet', 'default')).toHaveLength(3);
+  });
+
   it('deleting the deployment removes its ReplicaSets and pods (background garbage collection)', async () => {
     await kubectl('delete', 'deployment', 'web');
     await until('no replicasets', () => server.list('apps/v1', 'ReplicaSet', 'default').length === 0);

@@ -6,8 +6,10 @@
  * while `maxUnavailable` allows (old unhealthy replicas first); `Recreate` scales the old ones to
  * zero first. `spec.replicas` changes (`kubectl scale`) resize the current ReplicaSet. The status
  * carries the counts and the `Available` and `Progressing` conditions `kubectl rollout status`
- * reads. Old ReplicaSets beyond `revisionHistoryLimit` are deleted. Not done: pause, rollback,
- * proportional scaling during a rollout, progress deadlines, adoption of orphan ReplicaSets.
+ * reads. Old ReplicaSets beyond `revisionHistoryLimit` are deleted; a paused Deployment only
+ * updates its status; a rollback (an old template back) gives the old ReplicaSet the next
+ * revision. Not done: proportional scaling during a rollout, progress deadlines, adoption of
+ * orphan ReplicaSets.
  */
 import type { SchedulerLike } from 'rxjs';
 import { controller, informerSource, isAlreadyExists, type Controller, type InformerFactory, type KubeClient, type Logger, type ObjectClient } from '../../index.js';
@@ -206,8 +208,20 @@ export function deploymentController(options: DeploymentControllerOptions): Cont
       const current = owned.find((rs) => rs.metadata?.labels?.[HASH_LABEL] === hash) ?? owned.find((rs) => templateWithoutHash(rs.spec?.template) === wanted);
       const olds = owned.filter((rs) => rs !== current);
       const opts = { signal: ctx.signal };
+      const maxRevision = owned.reduce((m, rs) => Math.max(m, revisionOf(rs)), 0);
+      if (d.spec?.paused === true) {
+        // Paused: no rollout step; only the status follows the ReplicaSets.
+        const status = deploymentStatus(d, owned, current, now());
+        if (!sameStatus(d.status, status)) await ctx.objects().patchStatus(request.name, { status }, 'merge', opts);
+        return undefined;
+      }
+      if (current !== undefined && revisionOf(current) < maxRevision) {
+        // A rollback (`kubectl rollout undo`) brought an old template back: its ReplicaSet gets the next revision.
+        await rsClient.patch(current.metadata?.name ?? '', { metadata: { annotations: { [REVISION]: String(maxRevision + 1) } } }, 'merge', opts);
+        return undefined;
+      }
       if (current === undefined) {
-        const revision = owned.reduce((m, rs) => Math.max(m, revisionOf(rs)), 0) + 1;
+        const revision = maxRevision + 1;
         const want = d.spec?.replicas ?? 1;
         const oldTotal = olds.reduce((n, rs) => n + specReplicas(rs), 0);
         const surge = resolveIntOrPercent(d.spec?.strategy?.rollingUpdate?.maxSurge, '25%', want, true);
