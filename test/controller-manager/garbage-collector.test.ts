@@ -42,6 +42,18 @@ describe('garbage collector (alone, on the embedded server)', () => {
     await until('all gone', () => get('fg-owner') === undefined && get('fg-child') === undefined && get('fg-grandchild') === undefined);
   });
 
+  it('custom resources of a CRD created after start are collected too (the collector rediscovers)', async () => {
+    server.create({
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    } as UnstructuredObject);
+    const owner = cm('gadget-owner');
+    await new Promise((r) => setTimeout(r, 1500)); // the collector's debounce and rebuild
+    server.create({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: 'default', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'gadget-owner', uid: owner.metadata?.uid ?? '' }] } } as UnstructuredObject);
+    server.delete('v1', 'ConfigMap', 'gadget-owner', 'default');
+    await until('gadget collected', () => server.get('example.com/v1', 'Gadget', 'g', 'default') === undefined);
+  });
+
   it('orphan: dependents lose the owner reference and stay; then the owner goes', async () => {
     const o = cm('or-owner');
     cm('or-child', [o]);

@@ -5,8 +5,8 @@
  * collector, the namespace controller, the Deployment, ReplicaSet and endpoints controllers, and (opt-in) a
  * stand-in scheduler and kubelet with fake nodes.
  */
-import type { SchedulerLike } from 'rxjs';
-import { InformerFactory, manager, noopLogger, type KubeClient, type Logger, type Manager } from '../../index.js';
+import { asyncScheduler, debounceTime, distinctUntilChanged, from, map, Observable, of, startWith, switchMap, type SchedulerLike } from 'rxjs';
+import { InformerFactory, manager, noopLogger, resources, type KubeClient, type Logger, type Manager, type Runnable } from '../../index.js';
 import type { Resource } from './resources.js';
 import { deploymentController } from './deployment-controller.js';
 import { endpointsController } from './endpoints-controller.js';
@@ -64,7 +64,9 @@ export async function controllerManager(options: ControllerManagerOptions): Prom
     ...(le === undefined || le === false ? {} : { leaderElection: { id: (typeof le === 'object' ? le.id : undefined) ?? 'rxkube-controller-manager', namespace: (typeof le === 'object' ? le.namespace : undefined) ?? 'kube-system' } }),
   });
   const common = { client, informers, logger, ...schedulerOpt };
-  if (enabled.has('garbagecollector')) mgr.add(garbageCollector({ ...common, resources }));
+  if (enabled.has('garbagecollector')) {
+    mgr.add(options.resources !== undefined ? garbageCollector({ ...common, resources }) : rediscoveringGarbageCollector({ client, logger, informers, ...schedulerOpt }, resources));
+  }
   if (enabled.has('namespace')) mgr.add(namespaceController({ ...common, resources: () => resources }));
   if (enabled.has('deployment')) mgr.add(deploymentController(common));
   if (enabled.has('endpoint')) mgr.add(endpointsController(common));
@@ -76,6 +78,48 @@ export async function controllerManager(options: ControllerManagerOptions): Prom
   }
   mgr.add(informers.runnable());
   return { manager: mgr, informers };
+}
+
+/**
+ * The garbage collector over every discovered resource, rebuilt (new informers, new queue) when
+ * the set of CustomResourceDefinitions changes, so custom resources created later are collected too.
+ */
+function rediscoveringGarbageCollector(
+  o: { readonly client: KubeClient; readonly logger: Logger; readonly informers: InformerFactory; readonly scheduler?: SchedulerLike },
+  initial: readonly Resource[],
+): Runnable {
+  const crds = o.informers.for(resources.customResourceDefinitions);
+  const schedulerOpt = o.scheduler === undefined ? {} : { scheduler: o.scheduler };
+  const crdSet = (): string => crds.store.list().map((c) => `${c.metadata?.name ?? ''}@${c.metadata?.generation ?? 0}`).sort().join(',');
+  let first = true;
+  const runOnce = (found: readonly Resource[]): Observable<never> =>
+    new Observable<never>((subscriber) => {
+      const factory = new InformerFactory(o.client, { ...schedulerOpt });
+      const gc = garbageCollector({ client: o.client, informers: factory, resources: found, logger: o.logger, ...schedulerOpt });
+      const stop = new AbortController();
+      factory.start();
+      gc.start(stop.signal).catch((err: unknown) => subscriber.error(err));
+      return () => {
+        stop.abort();
+        factory.stop();
+      };
+    });
+  return {
+    name: 'garbagecollector',
+    needLeaderElection: true,
+    start: () =>
+      crds.listen({ name: 'garbagecollector-crds' }).events$.pipe(
+        map(() => crdSet()),
+        startWith(''),
+        debounceTime(500, o.scheduler ?? asyncScheduler),
+        distinctUntilChanged(),
+        switchMap(() => {
+          const found = first ? of(initial) : from(discoverResources(o.client)).pipe(map((rs) => rs.filter((r) => r.plural !== 'events')));
+          first = false;
+          return found.pipe(switchMap(runOnce));
+        }),
+      ),
+  };
 }
 
 /** Builds and starts the controller manager; `stop()` ends it. */
