@@ -16,6 +16,10 @@ import { RequestHandler } from './request-handler.js';
 import { RequestLog } from './request-log.js';
 import { resourceId, ResourceRegistry, type ServedResource } from './resource-registry.js';
 import { invalid, StatusError } from './status-error.js';
+import { lifecycleResources } from './access-review.js';
+import { rbacResources, type RbacOptions } from './rbac.js';
+import { KubeClient } from '../../client/kube-client.js';
+import { startControllerManager, type ControllerManagerOptions, type RunningControllerManager } from '../controller-manager/controller-manager.js';
 import { generateTlsMaterial } from './tls-certificate.js';
 import { WatchHub } from './watch-hub.js';
 
@@ -50,7 +54,29 @@ export interface ApiServerOptions {
   readonly namespaces?: readonly string[];
   /** How many request records `requests` keeps (the newest). Default 200000. */
   readonly requestLogLimit?: number;
+  /**
+   * Page lists at `resourceVersion=0` by `limit`. Default false: as kube-apiserver (1.20) serves
+   * them from its watch cache, such a list comes whole in one response and `limit` is ignored.
+   * Benchmarks that measure paged lists turn this on.
+   */
+  readonly pageResourceVersionZeroLists?: boolean;
+  /**
+   * Run rxkube-controller-manager against the server (garbage collector, namespace, Deployment
+   * and ReplicaSet controllers): `true`, or options (e.g. `{ standInNodes: 3 }` for a stand-in
+   * scheduler and kubelets that make pods Running and Ready). Default off: like a bare
+   * kube-apiserver, the server alone runs no controllers.
+   */
+  readonly controllers?: boolean | EmbeddedControllerOptions;
+  /**
+   * RBAC authorization (off by default): bearer tokens mapped to users and groups, whose requests
+   * are allowed by Roles, ClusterRoles and their bindings (`rbac.authorization.k8s.io/v1`), 403
+   * otherwise; the server's `token` stays an admin (`system:masters`).
+   */
+  readonly rbac?: RbacOptions;
 }
+
+/** Options of the controller manager {@link ApiServerOptions.controllers} starts. */
+export type EmbeddedControllerOptions = Omit<ControllerManagerOptions, 'client'>;
 
 /**
  * The embedded server's kubeconfig. At run time a `@kubernetes/client-node` `KubeConfig`; typed
@@ -160,11 +186,13 @@ function admitCustom(r: ServedResource, obj: UnstructuredObject): UnstructuredOb
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host)) throw new Error(`startApiServer binds loopback only; got host ${host}`);
-  const token = options.token === true ? randomBytes(16).toString('hex') : options.token;
+  // With RBAC on, the kubeconfig's user is an admin with a token of its own.
+  const token = options.token === true || (options.token === undefined && options.rbac !== undefined) ? randomBytes(16).toString('hex') : options.token;
   const tls = options.tls === true ? await generateTlsMaterial() : undefined;
 
   const store = new ObjectStore(options.historyWindow ?? 100_000);
   const registry = new ResourceRegistry();
+  for (const r of [...lifecycleResources(), ...rbacResources()]) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
   const hub = new WatchHub(store);
   const crds = new CrdController(registry, store, hub);
   const admission = options.strict === true ? new BuiltinAdmission(store) : undefined;
@@ -198,6 +226,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
     defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds,
+    pageResourceVersionZeroLists: options.pageResourceVersionZeroLists,
+    ...(options.rbac !== undefined ? { rbac: options.rbac } : {}),
   });
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => handler.handle(req, res);
   const server: Server = tls !== undefined ? createHttpsServer({ cert: tls.cert, key: tls.key }, onRequest) : createHttpServer(onRequest);
@@ -218,6 +248,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const url = `${tls !== undefined ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const kcParams = { server: url, token, ca: tls?.ca };
   const yaml = kubeconfigYaml(kcParams);
+
+  let controllers: RunningControllerManager | undefined;
+  let controllerClient: KubeClient | undefined;
+  if (options.controllers !== undefined && options.controllers !== false) {
+    controllerClient = KubeClient.fromKubeConfig(kubeConfigObject(kcParams) as KubeConfigLike);
+    controllers = await startControllerManager({ ...(options.controllers === true ? {} : options.controllers), client: controllerClient });
+  }
 
   const createOne = (o: KubeObject, skipNamespaceCheck: boolean): UnstructuredObject => {
     const r = resolveKind(registry, o.apiVersion, o.kind);
@@ -279,6 +316,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     },
     openWatches: (id) => hub.connections(id).length,
     async close() {
+      await controllers?.stop();
+      controllerClient?.close();
       for (const c of hub.connections()) c.destroy();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();
