@@ -1,6 +1,22 @@
-import { type Observable, type SchedulerLike, asyncScheduler, catchError, defer, mergeMap, of, take, throwError, throwIfEmpty, timeout } from 'rxjs';
+import {
+  type Observable,
+  type SchedulerLike,
+  type Subscription,
+  Observable as RxObservable,
+  asyncScheduler,
+  catchError,
+  defer,
+  map,
+  mergeMap,
+  of,
+  take,
+  throwError,
+  throwIfEmpty,
+  timeout,
+} from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import { ApiError } from '../client/api-error.js';
+import { isPipelinedListWatcher, type ListPagePart } from '../client/list-parts.js';
 import type { ListOptions, ListPage, ListWatcher } from '../api/list-watcher.js';
 
 /** A complete list assembled from one or more pages. */
@@ -17,8 +33,21 @@ export interface AssembledList<T extends KubeObject = KubeObject> {
 export interface ListPagesOptions {
   /** After a later page fails with reason `Expired`, retry once as one unpaged list. Default true. */
   readonly fullListIfExpired?: boolean;
-  /** A page request unanswered this long fails with {@link ListTimeoutError}. Default: no limit. */
+  /**
+   * A page request that delivers nothing this long fails with {@link ListTimeoutError} (with
+   * pipelining: no head or page within this long of the request, nor the page within this long of
+   * the head). Default: no limit.
+   */
   readonly pageTimeoutMs?: number;
+  /**
+   * Pipelined paging, when the transport offers `listParts` (the HTTP transport does): the next
+   * page is requested as soon as this page's continue token has been read — it comes before the
+   * items — while this page is still arriving and being parsed, so the server prepares page N+1
+   * while the client parses page N. At most this many page requests are open at once (the page
+   * being received plus those requested ahead). Pages are still assembled in order into one list.
+   * Default 2; 1 fetches pages strictly one after another (client-go's pager).
+   */
+  readonly pagesInFlight?: number;
   /** Scheduler of the page timeout. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
@@ -36,8 +65,22 @@ function isReasonExpired(err: unknown): boolean {
   return err instanceof ApiError && err.reason === 'Expired';
 }
 
+/** The options of the request after a page whose continue token is `token`. */
+function nextOptions(options: ListOptions, token: string): ListOptions {
+  const { resourceVersion: _rv, resourceVersionMatch: _match, ...rest } = options;
+  return { ...rest, continue: token };
+}
+
+/** A failed page, with its position in the list (0 = the first). */
+class PageFailure {
+  constructor(
+    readonly index: number,
+    readonly error: unknown,
+  ) {}
+}
+
 /**
- * Lists every page and assembles them (client-go's pager, SEMANTICS RE-5).
+ * Lists every page and assembles them (client-go's pager, rule RE-5).
  *
  * The first request uses `options` as given. Each following request carries the `continue`
  * token and drops `resourceVersion` / `resourceVersionMatch`. When a page after the first fails
@@ -45,27 +88,58 @@ function isReasonExpired(err: unknown): boolean {
  * is on, the list is retried once without paging (`limit` and `continue` removed, the original
  * resourceVersion kept). Any other error, or `Expired` on the first page, is passed on.
  *
- * Cold: every subscription lists again; unsubscribing aborts the page in flight.
+ * With a transport that offers `listParts`, requests are pipelined (see `pagesInFlight`).
+ *
+ * Cold: every subscription lists again; unsubscribing aborts the requests in flight.
  */
 export function listPages<T extends KubeObject>(
   lw: ListWatcher<T>,
   options: ListOptions,
-  { fullListIfExpired = true, pageTimeoutMs, scheduler = asyncScheduler }: ListPagesOptions = {},
+  { fullListIfExpired = true, pageTimeoutMs, pagesInFlight = 2, scheduler = asyncScheduler }: ListPagesOptions = {},
 ): Observable<AssembledList<T>> {
-  const request = (opts: ListOptions): Observable<ListPage<T>> => {
-    const page$ = lw.list(opts).pipe(
-      take(1),
-      throwIfEmpty(() => new Error('list request completed without a page')),
+  const timed = <V>(source: Observable<V>, first: boolean): Observable<V> =>
+    pageTimeoutMs === undefined
+      ? source
+      : source.pipe(
+          timeout({
+            ...(first ? { first: pageTimeoutMs } : { each: pageTimeoutMs }),
+            scheduler,
+            with: () => throwError(() => new ListTimeoutError(pageTimeoutMs)),
+          }),
+        );
+  const request = (opts: ListOptions): Observable<ListPage<T>> =>
+    timed(
+      lw.list(opts).pipe(
+        take(1),
+        throwIfEmpty(() => new Error('list request completed without a page')),
+      ),
+      true,
     );
-    return pageTimeoutMs === undefined
-      ? page$
-      : page$.pipe(timeout({ first: pageTimeoutMs, scheduler, with: () => throwError(() => new ListTimeoutError(pageTimeoutMs)) }));
-  };
+  const pages$ =
+    pagesInFlight > 1 && isPipelinedListWatcher(lw)
+      ? pipelined(options, pagesInFlight, (opts) => timed(lw.listParts(opts), false))
+      : sequential(request, options);
+  return pages$.pipe(
+    catchError((failure: unknown) => {
+      const { index, error } = failure instanceof PageFailure ? failure : new PageFailure(0, failure);
+      if (index === 0 || !fullListIfExpired || !isReasonExpired(error)) return throwError(() => error);
+      const { limit: _limit, continue: _continue, ...full } = options;
+      return request(full).pipe(map((p) => ({ items: [...p.items], resourceVersion: p.resourceVersion, paginated: true, pages: index + 1 })));
+    }),
+  );
+}
+
+/** Pages one after another: page N+1 is requested when page N has been parsed. */
+function sequential<T extends KubeObject>(
+  request: (opts: ListOptions) => Observable<ListPage<T>>,
+  options: ListOptions,
+): Observable<AssembledList<T>> {
   return defer(() => {
     const items: T[] = [];
     let pages = 0;
     const page = (opts: ListOptions): Observable<AssembledList<T>> =>
       request(opts).pipe(
+        catchError((error: unknown) => throwError(() => new PageFailure(pages, error))),
         mergeMap((p) => {
           pages += 1;
           if (!p.continue && pages === 1) {
@@ -73,18 +147,117 @@ export function listPages<T extends KubeObject>(
           }
           items.push(...p.items);
           if (!p.continue) return of({ items, resourceVersion: p.resourceVersion, paginated: true, pages });
-          const { resourceVersion: _rv, resourceVersionMatch: _match, ...rest } = opts;
-          return page({ ...rest, continue: p.continue });
+          return page(nextOptions(opts, p.continue));
         }),
       );
-    return page(options).pipe(
-      catchError((err: unknown) => {
-        if (pages === 0 || !fullListIfExpired || !isReasonExpired(err)) return throwError(() => err);
-        const { limit: _limit, continue: _continue, ...full } = options;
-        return request(full).pipe(
-          mergeMap((p) => of({ items: [...p.items], resourceVersion: p.resourceVersion, paginated: true, pages: pages + 1 })),
-        );
-      }),
-    );
+    return page(options);
   });
+}
+
+/** One page request of a pipelined list. */
+interface Slot<T extends KubeObject> {
+  readonly options: ListOptions;
+  /** The continue token once known from the head or the page: `''` on the last page. */
+  token: string | undefined;
+  page: ListPage<T> | undefined;
+  subscription: Subscription | undefined;
+}
+
+/**
+ * Pipelined pages: page N+1 is requested as soon as page N's head (its continue token) has been
+ * read, as long as fewer than `inFlight` requests are open; pages are assembled in order.
+ */
+function pipelined<T extends KubeObject>(
+  options: ListOptions,
+  inFlight: number,
+  parts: (opts: ListOptions) => Observable<ListPagePart<T>>,
+): Observable<AssembledList<T>> {
+  return new RxObservable<AssembledList<T>>((subscriber) => {
+    const slots: Slot<T>[] = [];
+    const items: T[] = [];
+    let consumed = 0;
+    let done = false;
+
+    const fail = (index: number, error: unknown): void => {
+      if (done) return;
+      done = true;
+      for (const s of slots) s.subscription?.unsubscribe();
+      subscriber.error(new PageFailure(index, error));
+    };
+
+    /** Requests the page after the last one when its token is known and there is room. */
+    const requestMore = (): void => {
+      for (;;) {
+        if (done) return;
+        const last = slots[slots.length - 1];
+        if (last !== undefined && (last.token === undefined || last.token === '')) return;
+        if (slots.length - consumed >= inFlight) return;
+        open(last === undefined ? options : nextOptions(last.options, last.token as string));
+      }
+    };
+
+    const open = (opts: ListOptions): void => {
+      const index = slots.length;
+      const slot: Slot<T> = { options: opts, token: undefined, page: undefined, subscription: undefined };
+      slots.push(slot);
+      let got = false;
+      slot.subscription = parts(opts).subscribe({
+        next: (part) => {
+          if (done) return;
+          if (part.type === 'head') {
+            slot.token = part.continue ?? '';
+            requestMore();
+            return;
+          }
+          got = true;
+          const token = part.page.continue ?? '';
+          if (slot.token !== undefined && slot.token !== token) {
+            // the head announced another token than the page carries: drop what was requested on it
+            for (const later of slots.splice(index + 1)) later.subscription?.unsubscribe();
+          }
+          slot.token = token;
+          slot.page = part.page;
+          assemble();
+          requestMore();
+        },
+        error: (err: unknown) => fail(index, err),
+        complete: () => {
+          if (!got) fail(index, new Error('list request completed without a page'));
+        },
+      });
+    };
+
+    /** Appends every page that is complete and next in order; finishes after the last one. */
+    const assemble = (): void => {
+      for (;;) {
+        const slot = slots[consumed];
+        if (done || slot?.page === undefined) return;
+        const page = slot.page;
+        slot.page = undefined;
+        consumed += 1;
+        if (!page.continue) {
+          done = true;
+          const result =
+            consumed === 1
+              ? { items: [...page.items], resourceVersion: page.resourceVersion, paginated: false, pages: 1 }
+              : { items: pushAll(items, page.items), resourceVersion: page.resourceVersion, paginated: true, pages: consumed };
+          subscriber.next(result);
+          subscriber.complete();
+          return;
+        }
+        pushAll(items, page.items);
+      }
+    };
+
+    requestMore();
+    return () => {
+      done = true;
+      for (const s of slots) s.subscription?.unsubscribe();
+    };
+  });
+}
+
+function pushAll<T>(into: T[], from: readonly T[]): T[] {
+  for (const x of from) into.push(x);
+  return into;
 }
