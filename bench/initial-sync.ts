@@ -13,11 +13,17 @@ import type { ContenderName } from './support/contenders.js';
 import { spawnWorker, type Worker } from './support/rpc.js';
 import { fmt, median, ratio, row, summary } from './support/stats.js';
 
-const SIZES: ReadonlyArray<{ n: number; runs: number }> = [
-  { n: 10_000, runs: 5 },
-  { n: 100_000, runs: 3 },
-];
-const CONTENDERS: readonly ContenderName[] = ['server', 'floor', 'rxkube', 'client-node'];
+/** `RXKUBE_BENCH_SYNC=100000:1,10000:3` overrides the sizes and runs (for experiments). */
+const SIZES: ReadonlyArray<{ n: number; runs: number }> = process.env.RXKUBE_BENCH_SYNC
+  ? process.env.RXKUBE_BENCH_SYNC.split(',').map((x) => ({ n: Number(x.split(':')[0]), runs: Number(x.split(':')[1] ?? 1) }))
+  : [
+      { n: 10_000, runs: 5 },
+      { n: 100_000, runs: 3 },
+    ];
+/** `RXKUBE_BENCH_SYNC_CONTENDERS=floor,rxkube` runs only those (for experiments). */
+const CONTENDERS: readonly ContenderName[] = process.env.RXKUBE_BENCH_SYNC_CONTENDERS
+  ? (process.env.RXKUBE_BENCH_SYNC_CONTENDERS.split(',') as ContenderName[])
+  : ['server', 'floor', 'rxkube', 'client-node'];
 const LABEL: Record<string, string> = {
   server: 'server alone (bodies read, not parsed)',
   floor: 'floor (same requests + JSON.parse)',
@@ -58,6 +64,7 @@ export async function run(): Promise<string[]> {
         for (const name of CONTENDERS) {
           const key = `${name}@${n}`;
           const res = await syncOnce(name, url, n);
+          if (process.env.RXKUBE_BENCH_VERBOSE) console.log(`${key}: ${JSON.stringify(res)}`);
           results.set(key, [...(results.get(key) ?? []), res]);
         }
       }

@@ -7,7 +7,7 @@ import type { KubeConnection } from './kube-connection.js';
 import { resourcePath, type ResourceRef } from './resource-path.js';
 import { decodeWatchLines } from './watch-line-decoder.js';
 import { ListBodyDecoder, type ListDecodeMode } from './list-body-decoder.js';
-import type { ListPagePart, PipelinedListWatcher } from './list-parts.js';
+import type { ListPagePart, ListPartsOptions, PipelinedListWatcher } from './list-parts.js';
 
 /** What a {@link HttpListWatcher} lists and watches. */
 export interface ListWatchScope {
@@ -46,7 +46,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
    * `metadata` has arrived, before its items; then the page. With `decode: 'items'` (the
    * connection's `listDecode` option) every item is parsed as soon as it has arrived.
    */
-  listParts(options: ListOptions): Observable<ListPagePart<T>> {
+  listParts(options: ListOptions, parts: ListPartsOptions = {}): Observable<ListPagePart<T>> {
     return this.resolved().pipe(
       switchMap((resource) => {
         const path = resourcePath(resource, { namespace: this.scope.namespace });
@@ -58,7 +58,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
           resourceVersion: options.resourceVersion,
           resourceVersionMatch: options.resourceVersionMatch,
         };
-        return this.connection.stream({ path, query }).pipe(decodeListBody<T>(this.decode, path));
+        return this.connection.stream({ path, query }).pipe(decodeListBody<T>(this.decode, path, parts.unparsed === true));
       }),
     );
   }
@@ -90,7 +90,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
 }
 
 /** Decodes a streamed list body: a `head` part as soon as the list's metadata is read, then the `page`. */
-function decodeListBody<T extends KubeObject>(mode: ListDecodeMode, path: string): OperatorFunction<Buffer, ListPagePart<T>> {
+function decodeListBody<T extends KubeObject>(mode: ListDecodeMode, path: string, unparsed: boolean): OperatorFunction<Buffer, ListPagePart<T>> {
   return (chunks) =>
     new Observable<ListPagePart<T>>((subscriber) => {
       const decoder = new ListBodyDecoder<T>(mode, path, (head) => subscriber.next({ type: 'head', ...head }));
@@ -104,6 +104,12 @@ function decodeListBody<T extends KubeObject>(mode: ListDecodeMode, path: string
         },
         error: (err: unknown) => subscriber.error(err),
         complete() {
+          const raw = unparsed ? decoder.endUnparsed() : undefined;
+          if (raw !== undefined) {
+            subscriber.next({ type: 'body', body: raw.body, path });
+            subscriber.complete();
+            return;
+          }
           let page: ListPage<T>;
           try {
             page = decoder.end();

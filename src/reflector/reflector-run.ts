@@ -211,6 +211,8 @@ export class ReflectorRun<T extends KubeObject> {
     this.request?.unsubscribe();
     this.request = listPages(this.lw, options, {
       ...(this.o.listTimeoutMs !== undefined ? { pageTimeoutMs: this.o.listTimeoutMs } : {}),
+      pagesInFlight: this.o.pagesInFlight,
+      parse: this.o.listParse,
       scheduler: this.o.scheduler,
     }).subscribe({
       next: (result) => this.after(0, () => this.listed(result, rv)),
