@@ -189,6 +189,8 @@ function pipelined<T extends KubeObject>(
   return new RxObservable<AssembledList<T>>((subscriber) => {
     const slots: Slot<T>[] = [];
     const results: Array<PageResult<T>> = [];
+    /** The continue token each result was followed by (from its head, for unparsed bodies). */
+    const tokens: string[] = [];
     let consumed = 0;
     let done = false;
 
@@ -252,6 +254,7 @@ function pipelined<T extends KubeObject>(
         const slot = slots[consumed];
         if (done || slot?.result === undefined) return;
         results.push(slot.result);
+        tokens.push(slot.token ?? '');
         slot.result = undefined;
         consumed += 1;
         if (slot.token === '') return finish();
@@ -262,6 +265,9 @@ function pipelined<T extends KubeObject>(
       let pages: Array<ListPage<T>>;
       try {
         pages = parseKept(results);
+        // a body's head announced the token its successor was requested with: the parsed page must agree
+        const moved = pages.findIndex((p, i) => (p.continue ?? '') !== tokens[i]);
+        if (moved >= 0) throw new Error(`list page ${moved + 1}: its continue token differs from the one its head announced`);
       } catch (err) {
         return fail(0, err);
       }

@@ -6,7 +6,8 @@ import { Observable, VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { ListOptions, ListPage } from '../../src/api/list-watcher.js';
-import type { ListPagePart, PipelinedListWatcher } from '../../src/client/list-parts.js';
+import type { ListPagePart, ListPartsOptions, PipelinedListWatcher } from '../../src/client/list-parts.js';
+import { ResponseDecodeError } from '../../src/client/response-decode-error.js';
 import { type AssembledList, ListTimeoutError, listPages } from '../../src/reflector/list-pages.js';
 import { apiError, expired, obj } from './fake-list-watcher.js';
 
@@ -19,6 +20,8 @@ interface Script {
   readonly headAt?: number;
   readonly pageAt: number;
   readonly error?: unknown;
+  /** The body delivered unparsed, when not the page's JSON. */
+  readonly raw?: string;
 }
 
 interface Call {
@@ -30,7 +33,7 @@ interface Call {
 /** A PipelinedListWatcher whose pages are keyed by the request's continue token ('' = first). */
 function transport(scheduler: VirtualTimeScheduler, pages: Record<string, Script>, rv = '10') {
   const calls: Call[] = [];
-  const parts = (options: ListOptions): Observable<ListPagePart> =>
+  const parts = (options: ListOptions, how: ListPartsOptions = {}): Observable<ListPagePart> =>
     new Observable<ListPagePart>((sub) => {
       const call: Call = { options, at: scheduler.now() };
       calls.push(call);
@@ -47,7 +50,10 @@ function transport(scheduler: VirtualTimeScheduler, pages: Record<string, Script
         scheduler.schedule(() => {
           ended = true;
           if (s.error !== undefined) return sub.error(s.error);
-          sub.next({ type: 'page', page });
+          if (how.unparsed === true && s.headAt !== undefined) {
+            const body = s.raw ?? JSON.stringify({ kind: 'List', metadata: { resourceVersion: rv, continue: s.continue }, items: s.items });
+            sub.next({ type: 'body', body: Buffer.from(body), path: '/api/v1/configmaps' });
+          } else sub.next({ type: 'page', page });
           sub.complete();
         }, s.pageAt),
       ];
@@ -137,7 +143,7 @@ describe('listPages, pipelined', () => {
       '': { items: [obj('a', '1')], continue: 'real', headContinue: 'bogus', headAt: 1, pageAt: 50 },
       bogus: { items: [obj('x', '1')], pageAt: 500 },
       real: { items: [obj('b', '1')], headAt: 1, pageAt: 50 },
-    });
+    }, { parse: 'perPage' });
     expect(r.calls.map((c) => [c.at, c.options.continue ?? '', c.unsubscribedAt])).toEqual([
       [0, '', undefined],
       [1, 'bogus', 50],
@@ -168,5 +174,18 @@ describe('listPages, pipelined', () => {
     const r = run(three, { pagesInFlight: 3 }, 50);
     expect(r.calls.map((c) => c.unsubscribedAt)).toEqual([50, 50, 50]);
     expect(r.result).toBeUndefined();
+  });
+
+  it("parse 'atEnd' (the default) asks for bodies unparsed and parses them together, in order, when the last is in", () => {
+    const r = run(three);
+    expect(r.result?.items.map((o) => o.metadata?.name)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    const headless = run({ '': { items: [obj('a', '1')], continue: 'c1', pageAt: 10 }, c1: { items: [obj('b', '1')], headAt: 1, pageAt: 10 } });
+    expect(headless.result?.items.map((o) => o.metadata?.name)).toEqual(['a', 'b']); // a parsed page and a body, mixed
+    const broken = run({ ...three, c1: { ...three.c1!, raw: '{"items":[' } });
+    expect(broken.error).toBeInstanceOf(ResponseDecodeError);
+    const moved = run({ ...three, '': { ...three['']!, headContinue: 'c9' }, c9: { items: [], headAt: 1, pageAt: 1 } });
+    expect(String(moved.error)).toMatch(/continue token differs/);
+    const perPage = run(three, { parse: 'perPage' });
+    expect(perPage.result).toEqual(r.result);
   });
 });
