@@ -90,7 +90,7 @@ export { reflector } from './reflector/reflector.js';
 export type { Reflector } from './reflector/reflector.js';
 export type { ListWatchOptions } from './reflector/list-watch-options.js';
 export type { ReflectorEvent } from './reflector/reflector-event.js';
-export type { ReflectorNextStep, ReflectorStatus } from './reflector/reflector-status.js';
+export type { BackoffCause, ReflectorNextStep, ReflectorStatus } from './reflector/reflector-status.js';
 export type { BackoffOptions } from './reflector/backoff.js';
 export { ListTimeoutError } from './reflector/list-pages.js';
 export { ReflectorFatalError, WatchStalledError } from './reflector/reflector-errors.js';

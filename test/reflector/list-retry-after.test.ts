@@ -19,7 +19,7 @@ const throttled = (seconds: number | undefined): ApiError =>
 
 describe('reflector list and Retry-After', () => {
   it(
-    'a 429 with Retry-After: 5 on the list relists after 5 s, not after its own 800 ms',
+    'a 429 with Retry-After: 5 on the list relists after 5 s, not after its own backoff',
     marbles((m) => {
       const lw = sequenced([m.cold<ListPage>('#', undefined, throttled(5)), m.cold('(p|)', { p: page([], '7') })], [m.cold('-')]);
       const values: Record<string, ReflectorEvent> = { r: { type: 'replace', items: [], resourceVersion: '7' } };
@@ -28,11 +28,11 @@ describe('reflector list and Retry-After', () => {
   );
 
   it(
-    'without Retry-After the backoff decides (800 ms)',
+    'without Retry-After the server-error backoff decides (250 ms)',
     marbles((m) => {
       const lw = sequenced([m.cold<ListPage>('#', undefined, throttled(undefined)), m.cold('(p|)', { p: page([], '7') })], [m.cold('-')]);
       const values: Record<string, ReflectorEvent> = { r: { type: 'replace', items: [], resourceVersion: '7' } };
-      m.expect(listWatch(lw, { scheduler: m.scheduler, random: () => 0 }), '^ 2s !').toBeObservable('800ms r', values);
+      m.expect(listWatch(lw, { scheduler: m.scheduler, random: () => 0 }), '^ 2s !').toBeObservable('250ms r', values);
     }),
   );
 });

@@ -1,10 +1,12 @@
 import type { KubeObject, UnstructuredObject } from '../../api/kube-object.js';
+import { lifecycleResources } from './access-review.js';
 import { BuiltinAdmission } from './admission/index.js';
 import { CRD_RESOURCE_ID, CrdController } from './crd-controller.js';
 import { admitCustomResource } from './crd-schema.js';
 import { Faults } from './faults.js';
 import { objectKey, ObjectStore } from './object-store.js';
 import { ObjectService, type DeleteOptions } from './object-service.js';
+import { rbacResources, type RbacOptions } from './rbac.js';
 import { RequestHandler } from './request-handler.js';
 import { RequestLog } from './request-log.js';
 import { resourceId, ResourceRegistry, type ServedResource } from './resource-registry.js';
@@ -23,6 +25,10 @@ export interface ApiCoreOptions {
   readonly strict?: boolean;
   readonly namespaces?: readonly string[];
   readonly requestLogLimit?: number;
+  /** Page `resourceVersion=0` lists by `limit` (kube-apiserver serves them whole). */
+  readonly pageResourceVersionZeroLists?: boolean;
+  /** RBAC authorization with token users; off when absent. */
+  readonly rbac?: RbacOptions;
 }
 
 /** Reads and writes of the store without HTTP (test setup, benchmarks). */
@@ -95,6 +101,7 @@ function rethrow(e: unknown): never {
 export function createApiCore(options: ApiCoreOptions, restart: (downMs: number) => Promise<void>): ApiCore {
   const store = new ObjectStore(options.historyWindow ?? 100_000);
   const registry = new ResourceRegistry();
+  for (const r of [...lifecycleResources(), ...rbacResources()]) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
   const hub = new WatchHub(store);
   const crds = new CrdController(registry, store, hub);
   const admission = options.strict === true ? new BuiltinAdmission(store) : undefined;
@@ -117,6 +124,8 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
     maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
     defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds,
+    pageResourceVersionZeroLists: options.pageResourceVersionZeroLists,
+    ...(options.rbac !== undefined ? { rbac: options.rbac } : {}),
   });
   const nsType = resolveKind(registry, 'v1', 'Namespace');
   for (const ns of options.namespaces ?? ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {

@@ -73,14 +73,17 @@ function entries(r: ServedResource): object[] {
   return [main, ...status];
 }
 
-/** `/api/v1` or `/apis/{group}/{version}`, or undefined when not served. */
-export function apiResourceList(registry: ResourceRegistry, group: string, version: string): object | undefined {
+/**
+ * `/api/v1` or `/apis/{group}/{version}`, or undefined when not served. `extra` adds entries of
+ * other subresources (e.g. `/scale`) after a resource's own.
+ */
+export function apiResourceList(registry: ResourceRegistry, group: string, version: string, extra: (r: ServedResource) => object[] = () => []): object | undefined {
   const rs = registry.all().filter((r) => r.group === group && r.versions.includes(version));
   if (rs.length === 0) return undefined;
   return {
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: apiVersionOf(group, version),
-    resources: rs.flatMap(entries).sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1)),
+    resources: rs.flatMap((r) => [...entries(r), ...extra(r)]).sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1)),
   };
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { KubeObject, ObjectMeta, UnstructuredObject } from '../../api/kube-object.js';
-import { trackUpdate } from './managed-fields.js';
+import type { ObjectMeta, UnstructuredObject } from '../../api/kube-object.js';
 import { objectKey, type ObjectStore, type StoredEntry } from './object-store.js';
 import { apiVersionOf, resourceId, type ServedResource } from './resource-registry.js';
+import { namespaceTerminating, planDeletion, shouldDeleteDuringUpdate } from './deletion-lifecycle.js';
 import { alreadyExists, badRequest, conflict, failure, invalid, notFound, StatusError } from './status-error.js';
 
 /** `DeleteOptions` fields the server honours. */
@@ -10,6 +10,7 @@ export interface DeleteOptions {
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
   readonly propagationPolicy?: string;
   readonly gracePeriodSeconds?: number;
+  readonly orphanDependents?: boolean;
 }
 
 /** The outcome of a delete: the object is gone, or it waits for finalizers. */
@@ -65,61 +66,6 @@ export class ObjectService {
   ) {}
 
   private dry = false;
-
-  /** Who the current write is by (field ownership), and the managed fields an apply computed. */
-  private writer: { readonly manager: string | undefined; readonly fallback: string; readonly apiVersion: string } | undefined;
-  private appliedFields: readonly unknown[] | undefined;
-
-  /**
-   * Runs `fn` as writes of field manager `manager` (the `fieldManager` query parameter; `fallback`
-   * names the writer when the object already tracks managed fields and no manager was given).
-   */
-  asWriter<T>(writer: { readonly manager: string | undefined; readonly fallback: string; readonly apiVersion: string }, fn: () => T): T {
-    const previous = this.writer;
-    this.writer = writer;
-    try {
-      return fn();
-    } finally {
-      this.writer = previous;
-    }
-  }
-
-  /** Runs `fn` (a server-side apply) storing `managedFields` as computed by the apply. */
-  withAppliedFields<T>(managedFields: readonly unknown[], fn: () => T): T {
-    this.appliedFields = managedFields;
-    try {
-      return fn();
-    } finally {
-      this.appliedFields = undefined;
-    }
-  }
-
-  /** Sets `next.metadata.managedFields` for a write turning `old` into `next` (a fresh object, mutated). */
-  private trackFields(r: ServedResource, old: KubeObject | undefined, next: Mutable, subresource?: 'status'): void {
-    const meta: Mutable = { ...((next['metadata'] as Mutable | undefined) ?? {}) };
-    next['metadata'] = meta;
-    if (this.appliedFields !== undefined) {
-      if (this.appliedFields.length > 0) meta['managedFields'] = this.appliedFields;
-      else delete meta['managedFields'];
-      return;
-    }
-    const sent = meta['managedFields'];
-    if (Array.isArray(sent) && sent.length === 0) {
-      delete meta['managedFields']; // an empty list resets ownership
-      return;
-    }
-    const base = sent ?? old?.metadata?.managedFields;
-    const w = this.writer;
-    if (w?.manager === undefined && base === undefined) return;
-    const fields = trackUpdate(old, next as KubeObject, base, {
-      manager: w?.manager ?? w?.fallback ?? 'unknown',
-      apiVersion: w?.apiVersion ?? String(next['apiVersion'] ?? ''),
-      hasStatus: r.hasStatus,
-      subresource,
-    });
-    if (fields.length > 0) meta['managedFields'] = fields;
-    else delete meta['managedFields'];
-  }
 
   /**
    * Runs `fn` as a dry run (`?dryRun=All`): every check and default applies, nothing is stored,
@@ -221,7 +167,10 @@ export class ObjectService {
     }
     this.validateName(r, name);
     const key = objectKey(ns, name ?? '');
-    if (ns !== undefined && !opts.skipNamespaceCheck) this.assertNamespaceExists(ns);
+    if (ns !== undefined && !opts.skipNamespaceCheck) {
+      this.assertNamespaceExists(ns);
+      if (this.store.get('/namespaces', ns)?.object.metadata?.deletionTimestamp !== undefined) throw namespaceTerminating(ns, r, name ?? '');
+    }
     if (this.store.get(resourceId(r), key) !== undefined) throw alreadyExists(this.target(r, name ?? ''));
     const newMeta: Mutable = { ...meta, name, uid: randomUUID(), creationTimestamp: now() };
     if (ns !== undefined) newMeta['namespace'] = ns;
@@ -242,7 +191,6 @@ export class ObjectService {
       stored['status'] = { phase: 'Active' };
     }
     if (this.options.admitCreate !== undefined) stored = { ...this.options.admitCreate(r, stored as UnstructuredObject) };
-    this.trackFields(r, undefined, stored);
     return this.put(resourceId(r), key, stored as UnstructuredObject);
   }
 
@@ -312,15 +260,13 @@ export class ObjectService {
         }
       }
     }
-    this.trackFields(r, old, next, subresource);
     delete (next['metadata'] as Mutable)['resourceVersion'];
     const nextMeta = next['metadata'] as Mutable;
     if (JSON.stringify({ ...next, metadata: { ...nextMeta, resourceVersion: String(current.rv) } }) === current.json) {
       return current; // no-op update: kube-apiserver keeps the resourceVersion and sends no event
     }
-    const fin = nextMeta['finalizers'];
-    if (nextMeta['deletionTimestamp'] !== undefined && (!Array.isArray(fin) || fin.length === 0)) {
-      // The last finalizer went away from an object being deleted: it is deleted now.
+    if (shouldDeleteDuringUpdate(r, old, next as UnstructuredObject)) {
+      // The last finalizer went away from an object being deleted (or a namespace was finalized): it is deleted now.
       // One DELETED event, carrying the final state (as kube-apiserver: no MODIFIED first).
       return this.remove(resourceId(r), current.key, next as UnstructuredObject) ?? current;
     }
@@ -341,25 +287,11 @@ export class ObjectService {
     if (pre?.resourceVersion !== undefined && pre.resourceVersion !== String(current.rv)) {
       throw new StatusError(failure(409, 'Conflict', `Operation cannot be fulfilled on ${r.kind} "${name}": the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.rv}). The object might have been modified`, { name, ...(r.group !== '' ? { group: r.group } : {}), kind: r.kind }));
     }
-    const finalizers = meta.finalizers ?? [];
     const id = resourceId(r);
-    if (r.plural === 'namespaces') this.deleteNamespaceContents(name);
-    if (finalizers.length > 0) {
-      if (meta.deletionTimestamp !== undefined) return { entry: current, deleted: false };
-      const marked = { ...current.object, metadata: { ...meta, deletionTimestamp: now(), deletionGracePeriodSeconds: 0 } };
-      return { entry: this.put(id, current.key, marked), deleted: false };
-    }
+    const plan = planDeletion(r, current.object, opts);
+    if (plan.type === 'unchanged') return { entry: current, deleted: false };
+    if (plan.type === 'mark') return { entry: this.put(id, current.key, plan.object), deleted: false };
     const removed = this.remove(id, current.key);
     return { entry: removed ?? current, deleted: true };
-  }
-
-  /** Removes every namespaced object in a namespace (what the namespace controller does). */
-  private deleteNamespaceContents(ns: string): void {
-    const prefix = `${ns}/`;
-    for (const id of this.store.resourceIds()) {
-      for (const e of this.store.snapshot(id)) {
-        if (e.key.startsWith(prefix)) this.remove(id, e.key);
-      }
-    }
   }
 }

@@ -1,17 +1,40 @@
 import type { ObjectService } from './object-service.js';
 import type { StoredEntry } from './object-store.js';
-import { parseJsonBody } from './http-io.js';
-import { conflictMessage, fieldPathText, planApply } from './managed-fields.js';
+import { isTrue, parseJsonBody } from './http-io.js';
+import type { UnstructuredObject } from '../../api/kube-object.js';
+import { CRD_RESOURCE_ID } from './crd-controller.js';
+import { applyWithOwnership, builtinListTypes, parseApplyBody, recordUpdate, schemaListTypes, type ListTypes } from './server-side-apply.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
-import { apiVersionOf, resourceId } from './resource-registry.js';
+import { resourceId, type ServedResource } from './resource-registry.js';
 import type { ResolvedRoute } from './route.js';
-import { badRequest, conflict, failure, invalid, notFound, StatusError, unsupportedMediaType } from './status-error.js';
+import { badRequest, failure, invalid, notFound, StatusError, unsupportedMediaType } from './status-error.js';
+
+/** The list types of `r` at `version`: strategic merge keys for built-ins, the CRD schema's markers for custom resources. */
+export function listTypesFor(service: ObjectService, r: ServedResource, version: string): ListTypes {
+  if (!r.custom) return builtinListTypes;
+  const crd = service.store.get(CRD_RESOURCE_ID, `${r.plural}.${r.group}`)?.object;
+  const versions = ((crd?.['spec'] as { versions?: readonly { name?: string; schema?: { openAPIV3Schema?: unknown } }[] } | undefined)?.versions) ?? [];
+  return schemaListTypes(versions.find((v) => v.name === version)?.schema?.openAPIV3Schema);
+}
+
+/** The field manager of a non-apply write: `?fieldManager`, else the client's User-Agent up to the first `/`. */
+export function managerOf(q: URLSearchParams, userAgent: string | undefined): string {
+  const m = q.get('fieldManager');
+  if (m !== null && m !== '') return m;
+  const ua = (userAgent ?? '').split('/')[0] ?? '';
+  return ua === '' ? 'unknown' : ua;
+}
+
+/** `obj` with `metadata.managedFields` updated for a non-apply write by `manager` (see {@link recordUpdate}). */
+export function withUpdateOwnership(service: ObjectService, r: ServedResource, version: string, old: UnstructuredObject | undefined, obj: UnstructuredObject, manager: string, sub?: 'status'): UnstructuredObject {
+  const managedFields = recordUpdate(old, obj, manager, listTypesFor(service, r, version), sub);
+  return { ...obj, metadata: { ...(obj.metadata ?? {}), managedFields } };
+}
 
 /**
- * Server-side apply with field ownership (see `managed-fields.ts`): the applied configuration
- * (JSON; YAML is not parsed) creates the object when it does not exist; otherwise it is merged
- * in, fields the manager applied before and leaves out now are removed, and changing fields other
- * managers own is a 409 Conflict unless `force=true`.
+ * Server-side apply (`application/apply-patch+yaml`, YAML or JSON): creates the object when it
+ * does not exist, else applies with field ownership (see server-side-apply.ts): 409 conflicts
+ * unless `force=true`, fields this manager stopped applying removed, `managedFields` kept.
  */
 export function serverSideApply(service: ObjectService, t: ResolvedRoute, raw: Buffer, q: URLSearchParams, sub: 'status' | undefined): { code: number; entry: StoredEntry } {
   const { r } = t;
@@ -22,40 +45,28 @@ export function serverSideApply(service: ObjectService, t: ResolvedRoute, raw: B
       group: 'meta.k8s.io', kind: 'PatchOptions', causes: [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' } as never],
     }));
   }
-  const force = q.get('force');
-  if (force !== null && force !== 'true' && force !== 'false') throw badRequest(`strconv.ParseBool: parsing "${force}": invalid syntax`);
-  const body = parseJsonBody(raw, r);
+  const body = parseApplyBody(raw);
   const obj = service.decode(r, t.version, body);
   if (obj.metadata?.name !== undefined && obj.metadata.name !== name) {
     throw badRequest(`the name of the object (${String(obj.metadata.name)}) does not match the name on the URL (${name})`);
   }
-  const options = { manager, force: force === 'true', apiVersion: apiVersionOf(r.group, t.version), hasStatus: r.hasStatus, subresource: sub };
+  const types = listTypesFor(service, r, t.version);
+  const force = isTrue(q.get('force'));
   const exists = service.store.get(resourceId(r), r.namespaced ? `${t.namespace ?? ''}/${name}` : name) !== undefined;
   if (!exists) {
     if (sub !== undefined) throw notFound({ plural: r.plural, group: r.group, name });
-    const plan = planApply(undefined, obj, options);
-    if ('conflicts' in plan) throw new Error('unreachable: no conflicts on create');
-    const created = service.withAppliedFields(plan.managedFields, () =>
-      service.create(r, t.namespace, { ...plan.object, metadata: { ...(plan.object.metadata ?? {}), name } }),
-    );
-    return { code: 201, entry: created };
+    const applied = applyWithOwnership(undefined, { ...obj, metadata: { ...(obj.metadata ?? {}), name } }, manager, force, types);
+    return { code: 201, entry: service.create(r, t.namespace, applied) };
   }
   const current = service.get(r, t.namespace, name);
+  const merged = service.decode(r, t.version, applyWithOwnership(current.object, obj, manager, force, types, sub));
   const rv = obj.metadata?.resourceVersion;
-  if (rv !== undefined && rv !== '' && rv !== String(current.rv)) throw conflict({ plural: r.plural, group: r.group, name });
-  const plan = planApply(current.object, obj, options);
-  if ('conflicts' in plan) {
-    throw new StatusError(failure(409, 'Conflict', conflictMessage(plan.conflicts), {
-      causes: plan.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with "${c.manager}"`, field: fieldPathText(c.path) })),
-    }));
-  }
-  const merged = service.decode(r, t.version, plan.object);
-  const entry = service.withAppliedFields(plan.managedFields, () => service.writeUpdate(r, current, merged, sub));
+  const entry = rv !== undefined && rv !== String(current.rv) ? service.update(r, t.namespace, name, merged, sub) : service.writeUpdate(r, current, merged, sub);
   return { code: 200, entry };
 }
 
 /** Applies a merge, JSON or strategic merge patch to one object (409 on a stale resourceVersion in it). */
-export function patchObject(service: ObjectService, t: ResolvedRoute, contentType: string, raw: Buffer, sub: 'status' | undefined): StoredEntry {
+export function patchObject(service: ObjectService, t: ResolvedRoute, contentType: string, raw: Buffer, sub: 'status' | undefined, manager?: string): StoredEntry {
 const { r } = t;
   const name = t.name ?? '';
   const current = service.get(r, t.namespace, name);
@@ -77,7 +88,8 @@ const { r } = t;
     default:
       throw unsupportedMediaType(contentType);
   }
-  const obj = service.decode(r, t.version, patched);
+  const decoded = service.decode(r, t.version, patched);
+  const obj = manager === undefined ? decoded : withUpdateOwnership(service, r, t.version, current.object, decoded, manager, sub);
   const meta = obj.metadata ?? {};
   if (meta.name !== undefined && meta.name !== name) {
     throw invalid(r.kind, r.group, name, [{ reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${String(meta.name)}": field is immutable` }]);

@@ -122,7 +122,7 @@ export function jsonPatch(target: unknown, ops: unknown): unknown {
  * built-in types' `patchMergeKey` tags). Other lists are replaced, except the primitive lists in
  * MERGED_PRIMITIVE_LISTS, which are unioned.
  */
-export const MERGE_KEYS: Readonly<Record<string, string>> = {
+const MERGE_KEYS: Readonly<Record<string, string>> = {
   containers: 'name',
   initContainers: 'name',
   ephemeralContainers: 'name',
@@ -140,7 +140,7 @@ export const MERGE_KEYS: Readonly<Record<string, string>> = {
   taints: 'key',
 };
 
-export const MERGED_PRIMITIVE_LISTS: ReadonlySet<string> = new Set(['finalizers']);
+const MERGED_PRIMITIVE_LISTS = new Set(['finalizers']);
 
 function smpList(field: string, target: Json[] | undefined, patch: Json[]): Json[] {
   const key = Object.hasOwn(MERGE_KEYS, field) ? MERGE_KEYS[field] : undefined;

@@ -1,18 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery.js';
 import type { Faults } from './faults.js';
-import { isTrue, optionalInt, parseBody, readBody, sendJson, sendStatus } from './http-io.js';
+import { isTrue, optionalInt, parseBody, parseJsonBody, readBody, sendJson, sendStatus } from './http-io.js';
 import { negotiate, PROTOBUF } from './protobuf/negotiation.js';
 import { listJson, listPage } from './list-operation.js';
 import type { DeleteOptions, ObjectService } from './object-service.js';
 import { openApiV2Document, openApiV3Document, openApiV3Index, type OpenApiV2Doc } from './openapi.js';
 import { OPENAPI_V2_PROTOBUF, openApiV2Protobuf } from './openapi-v2-protobuf.js';
-import { patchObject, serverSideApply } from './patch-request.js';
+import { managerOf, patchObject, serverSideApply, withUpdateOwnership } from './patch-request.js';
 import type { RequestLog } from './request-log.js';
 import { requestSelectors } from './request-selectors.js';
-import { apiVersionOf, resourceId, type ResourceRegistry } from './resource-registry.js';
+import { apiVersionOf, resourceId, type ResourceRegistry, type ServedResource } from './resource-registry.js';
+import { CRD_RESOURCE_ID } from './crd-controller.js';
+import { bindPod } from './pod-binding.js';
+import { deleteQueryOptions, finalizeNamespace } from './namespace-finalize.js';
+import { allowAll, decodeAccessReviewProtobuf, selfSubjectAccessReview, SSAR_RESOURCE_ID, type Authorizer, type UserInfo } from './access-review.js';
+import { authenticate, forbidden, rbacAuthorizer, requestAttributes, type RbacOptions } from './rbac.js';
+import { scaleDiscoveryEntry, scaleSpecOf, serveScale, type ScaleSpec } from './scale-subresource.js';
 import { parseRoute, type ResolvedRoute } from './route.js';
-import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unauthorized, unknownPath, unsupportedMediaType } from './status-error.js';
+import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unknownPath, unsupportedMediaType } from './status-error.js';
 import type { WatchHub } from './watch-hub.js';
 import { serveWatch } from './watch-request.js';
 import { tableJson, wantsTable } from './table-view.js';
@@ -23,12 +29,10 @@ export interface HandlerSettings {
   readonly maxBodyBytes: number;
   readonly bookmarkIntervalMs: number;
   readonly defaultWatchTimeoutSeconds: number | undefined;
-}
-
-/** The field manager kube-apiserver names a write without `fieldManager` after: the user agent up to its first `/`. */
-function managerFromUserAgent(userAgent: string | undefined): string {
-  const name = (userAgent ?? '').split('/')[0]?.trim() ?? '';
-  return name === '' ? 'unknown' : name;
+  /** Page `resourceVersion=0` lists by `limit` (kube-apiserver serves them whole). */
+  readonly pageResourceVersionZeroLists?: boolean;
+  /** RBAC authorization with token users; off when absent. */
+  readonly rbac?: RbacOptions;
 }
 
 /** `/openapi/v2`: gnostic protobuf when asked for (kubectl), JSON otherwise. */
@@ -44,6 +48,8 @@ function sendOpenApiV2(req: IncomingMessage, res: ServerResponse, doc: OpenApiV2
   sendJson(res, 200, doc);
 }
 
+const ADMIN_USER: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -57,7 +63,11 @@ export class RequestHandler {
     private readonly faults: Faults,
     private readonly log: RequestLog,
     private readonly settings: HandlerSettings,
-  ) {}
+  ) {
+    this.authorizer = settings.rbac === undefined ? allowAll : rbacAuthorizer(service.store);
+  }
+
+  private readonly authorizer: Authorizer;
 
   /** Handles one HTTP request; never throws. */
   handle(req: IncomingMessage, res: ServerResponse): void {
@@ -78,9 +88,12 @@ export class RequestHandler {
     this.log.record(method, url.pathname, url.search, watch, route.type === 'resource' ? `${route.group}/${route.plural}` : undefined);
 
     const open = route.type === 'health' || route.type === 'version';
-    if (this.settings.token !== undefined && !open) {
-      const auth = req.headers.authorization ?? '';
-      if (auth !== `Bearer ${this.settings.token}`) throw unauthorized();
+    const user = open ? ADMIN_USER : authenticate(req, this.settings.token, this.settings.rbac);
+    if (this.settings.rbac !== undefined && !open) {
+      const attrs = route.type === 'resource'
+        ? requestAttributes(method, watch, { ...route, name: route.name, subresource: route.subresource })
+        : { nonResourceAttributes: { path: url.pathname, verb: method.toLowerCase() } };
+      if (!this.authorizer(user, attrs).allowed) throw forbidden(user, attrs);
     }
     const delay = this.faults.latencyFor(method, url.pathname, watch);
     if (delay > 0) await sleep(delay);
@@ -112,7 +125,7 @@ export class RequestHandler {
         return sendJson(res, 200, g);
       }
       case 'groupVersion': {
-        const l = apiResourceList(this.registry, route.group, route.version);
+        const l = apiResourceList(this.registry, route.group, route.version, (r) => (this.scaleSpec(r) !== undefined ? [scaleDiscoveryEntry(r)] : []));
         if (l === undefined) throw unknownPath();
         return sendJson(res, 200, l);
       }
@@ -128,14 +141,37 @@ export class RequestHandler {
       case 'resource': {
         const r = this.registry.find(route.group, route.version, route.plural);
         if (r === undefined) throw unknownPath();
-        return this.serveResource(req, res, { ...route, r, path: url.pathname }, method, q, watch);
+        return this.serveResource(req, res, { ...route, r, path: url.pathname }, method, q, watch, user);
       }
     }
   }
 
-  private async serveResource(req: IncomingMessage, res: ServerResponse, t: ResolvedRoute, method: string, q: URLSearchParams, watch: boolean): Promise<void> {
+  private async serveResource(req: IncomingMessage, res: ServerResponse, t: ResolvedRoute, method: string, q: URLSearchParams, watch: boolean, user: UserInfo): Promise<void> {
     const { r } = t;
     if (t.namespace !== undefined && !r.namespaced) throw unknownPath();
+    if (resourceId(r) === SSAR_RESOURCE_ID && !watch) {
+      const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+      const proto = type === 'application/vnd.kubernetes.protobuf';
+      if (type !== '' && type !== 'application/json' && type !== '*/*' && !proto) {
+        req.resume();
+        throw unsupportedMediaType(type);
+      }
+      const raw = method === 'POST' ? await readBody(req, this.settings.maxBodyBytes) : Buffer.alloc(0);
+      const body = raw.length === 0 ? undefined : proto ? decodeAccessReviewProtobuf(raw) : parseJsonBody(raw, r);
+      return sendJson(res, 201, selfSubjectAccessReview(method, body, user, this.authorizer));
+    }
+    if (t.subresource === 'scale' && t.name !== undefined && !watch) return this.scale(req, res, t, t.name, method, q);
+    if (t.subresource === 'finalize' && resourceId(r) === '/namespaces' && t.name !== undefined && !watch) {
+      if (method !== 'PUT') throw methodNotAllowed(method);
+      const obj = this.service.decode(r, t.version, parseJsonBody(await readBody(req, this.settings.maxBodyBytes), r));
+      return sendJson(res, 200, finalizeNamespace(this.service, r, t.name, obj).json);
+    }
+    if (t.subresource === 'binding' && resourceId(r) === '/pods' && t.name !== undefined && !watch) {
+      if (method !== 'POST') throw methodNotAllowed(method);
+      const name = t.name;
+      const raw = await readBody(req, this.settings.maxBodyBytes);
+      return sendJson(res, 201, bindPod(this.service, r, t.namespace, name, parseJsonBody(raw, { kind: 'Binding' })));
+    }
     if (t.subresource !== undefined && !(t.subresource === 'status' && r.hasStatus)) throw unknownPath();
     const bodyType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
     if ((method === 'POST' || method === 'PUT') && bodyType !== '' && bodyType !== 'application/json' && bodyType !== '*/*' && !(bodyType === PROTOBUF && !r.custom)) {
@@ -158,29 +194,41 @@ export class RequestHandler {
     const dryRun = q.getAll('dryRun');
     const unsupported = dryRun.find((d) => d !== 'All');
     if (unsupported !== undefined) throw badRequest(`Unsupported value: "${unsupported}": supported values: "All"`);
-    const writer = {
-      manager: q.get('fieldManager') || undefined,
-      fallback: managerFromUserAgent(req.headers['user-agent']),
-      apiVersion: apiVersionOf(r.group, t.version),
-    };
-    const write = () => this.service.asWriter(writer, () => this.write(res, t, method, body, bodyType, q));
+    const write = () => this.write(res, t, method, body, bodyType, q, managerOf(q, req.headers['user-agent']));
     return dryRun.length > 0 ? this.service.dryRun(write) : write();
   }
 
+  private scaleSpec(r: ServedResource): ScaleSpec | undefined {
+    return scaleSpecOf(r, (x) => this.service.store.get(CRD_RESOURCE_ID, `${x.plural}.${x.group}`)?.object);
+  }
+
+  /** `/scale` of a Deployment, ReplicaSet, StatefulSet or custom resource declaring it. */
+  private async scale(req: IncomingMessage, res: ServerResponse, t: ResolvedRoute, name: string, method: string, q: URLSearchParams): Promise<void> {
+    const spec = this.scaleSpec(t.r);
+    if (spec === undefined) throw unknownPath();
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+    const raw = method === 'GET' ? Buffer.alloc(0) : await readBody(req, this.settings.maxBodyBytes);
+    const body = raw.length > 0 ? parseJsonBody(raw, { kind: 'Scale' }) : undefined;
+    const run = () => sendJson(res, 200, serveScale(this.service, t.r, spec, { namespace: t.namespace, name }, method, body, contentType));
+    return q.getAll('dryRun').length > 0 ? this.service.dryRun(run) : run();
+  }
+
   /** POST, PUT, PATCH and DELETE of one object (synchronous, so a dry run can wrap it). */
-  private write(res: ServerResponse, t: ResolvedRoute, method: string, raw: Buffer, contentType: string, q: URLSearchParams): void {
+  private write(res: ServerResponse, t: ResolvedRoute, method: string, raw: Buffer, contentType: string, q: URLSearchParams, manager: string): void {
     const { r } = t;
     const version = t.version;
     if (t.name === undefined) {
       if (method !== 'POST') throw methodNotAllowed(method);
-      const obj = this.service.decode(r, version, parseBody(raw, contentType, r));
+      const obj = withUpdateOwnership(this.service, r, version, undefined, this.service.decode(r, version, parseBody(raw, contentType, r)), manager);
       return sendJson(res, 201, this.service.create(r, t.namespace, obj).json);
     }
     if (method === 'POST') throw methodNotAllowed(method);
     const sub = t.subresource === 'status' ? 'status' : undefined;
     switch (method) {
       case 'PUT': {
-        const obj = this.service.decode(r, version, parseBody(raw, contentType, r));
+        const decoded = this.service.decode(r, version, parseBody(raw, contentType, r));
+        const old = this.service.store.get(resourceId(r), r.namespaced ? `${t.namespace ?? decoded.metadata?.namespace ?? ''}/${t.name}` : t.name)?.object;
+        const obj = old === undefined ? decoded : withUpdateOwnership(this.service, r, version, old, decoded, manager, sub);
         return sendJson(res, 200, this.service.update(r, t.namespace, t.name, obj, sub).json);
       }
       case 'PATCH':
@@ -188,11 +236,12 @@ export class RequestHandler {
           const applied = serverSideApply(this.service, t, raw, q, sub);
           return sendJson(res, applied.code, applied.entry.json);
         }
-        return sendJson(res, 200, patchObject(this.service, t, contentType, raw, sub).json);
+        return sendJson(res, 200, patchObject(this.service, t, contentType, raw, sub, manager).json);
       case 'DELETE': {
         if (sub !== undefined) throw methodNotAllowed(method);
-        const opts = raw.length > 0 ? (parseBody(raw, contentType, undefined) as DeleteOptions) : {};
-        const { entry, deleted } = this.service.delete(r, t.namespace, t.name, typeof opts === 'object' && opts !== null ? opts : {});
+        const parsed = raw.length > 0 ? (parseBody(raw, contentType, undefined) as DeleteOptions) : {};
+        const opts = { ...deleteQueryOptions(q), ...(typeof parsed === 'object' && parsed !== null ? parsed : {}) };
+        const { entry, deleted } = this.service.delete(r, t.namespace, t.name, opts);
         if (!deleted || r.custom || r.plural === 'pods' || r.plural === 'namespaces') return sendJson(res, 200, entry.json);
         const uid = entry.object.metadata?.uid;
         return sendJson(res, 200, {
@@ -218,6 +267,7 @@ export class RequestHandler {
       continueToken: q.get('continue') ?? undefined,
       resourceVersion: q.get('resourceVersion') ?? undefined,
       resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+      pageResourceVersionZero: this.settings.pageResourceVersionZeroLists === true,
     });
     if (table !== undefined) {
       const meta = {

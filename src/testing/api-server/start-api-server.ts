@@ -10,6 +10,9 @@ import type { Faults } from './faults.js';
 import { kubeConfigObject, kubeconfigYaml } from './kubeconfig.js';
 import type { DeleteOptions } from './object-service.js';
 import type { RequestLog } from './request-log.js';
+import type { RbacOptions } from './rbac.js';
+import { KubeClient } from '../../client/kube-client.js';
+import { startControllerManager, type ControllerManagerOptions, type RunningControllerManager } from '../controller-manager/controller-manager.js';
 import { generateTlsMaterial } from './tls-certificate.js';
 
 /** Options of {@link startApiServer}. */
@@ -43,7 +46,29 @@ export interface ApiServerOptions {
   readonly namespaces?: readonly string[];
   /** How many request records `requests` keeps (the newest). Default 200000. */
   readonly requestLogLimit?: number;
+  /**
+   * Page lists at `resourceVersion=0` by `limit`. Default false: as kube-apiserver (1.20) serves
+   * them from its watch cache, such a list comes whole in one response and `limit` is ignored.
+   * Benchmarks that measure paged lists turn this on.
+   */
+  readonly pageResourceVersionZeroLists?: boolean;
+  /**
+   * Run rxkube-controller-manager against the server (garbage collector, namespace, Deployment
+   * and ReplicaSet controllers): `true`, or options (e.g. `{ standInNodes: 3 }` for a stand-in
+   * scheduler and kubelets that make pods Running and Ready). Default off: like a bare
+   * kube-apiserver, the server alone runs no controllers.
+   */
+  readonly controllers?: boolean | EmbeddedControllerOptions;
+  /**
+   * RBAC authorization (off by default): bearer tokens mapped to users and groups, whose requests
+   * are allowed by Roles, ClusterRoles and their bindings (`rbac.authorization.k8s.io/v1`), 403
+   * otherwise; the server's `token` stays an admin (`system:masters`).
+   */
+  readonly rbac?: RbacOptions;
 }
+
+/** Options of the controller manager {@link ApiServerOptions.controllers} starts. */
+export type EmbeddedControllerOptions = Omit<ControllerManagerOptions, 'client'>;
 
 /**
  * The embedded server's kubeconfig. At run time a `@kubernetes/client-node` `KubeConfig`; typed
@@ -125,7 +150,8 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host)) throw new Error(`startApiServer binds loopback only; got host ${host}`);
-  const token = options.token === true ? randomBytes(16).toString('hex') : options.token;
+  // With RBAC on, the kubeconfig's user is an admin with a token of its own.
+  const token = options.token === true || (options.token === undefined && options.rbac !== undefined) ? randomBytes(16).toString('hex') : options.token;
   const tls = options.tls === true ? await generateTlsMaterial() : undefined;
 
   const sockets = new Set<Socket>();
@@ -156,6 +182,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const kcParams = { server: url, token, ca: tls?.ca };
   const yaml = kubeconfigYaml(kcParams);
 
+  let controllers: RunningControllerManager | undefined;
+  let controllerClient: KubeClient | undefined;
+  if (options.controllers !== undefined && options.controllers !== false) {
+    controllerClient = KubeClient.fromKubeConfig(kubeConfigObject(kcParams) as KubeConfigLike);
+    controllers = await startControllerManager({ ...(options.controllers === true ? {} : options.controllers), client: controllerClient });
+  }
+
   return {
     url,
     port,
@@ -178,6 +211,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     list: (apiVersion, kind, namespace) => direct.list(apiVersion, kind, namespace),
     openWatches: (id) => hub.connections(id).length,
     async close() {
+      await controllers?.stop();
+      controllerClient?.close();
       for (const c of hub.connections()) c.destroy();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();
