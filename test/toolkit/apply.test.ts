@@ -42,7 +42,9 @@ describe('apply (embedded API server)', () => {
     const next = await cms.apply({ metadata: { name: 'a1' }, data: { two: '2' } });
     expect(next.data).toEqual({ two: '2' });
     expect(next.metadata?.labels).toBeUndefined();
-    // Applying the same again is a no-op: same resourceVersion.
+    // Applying the same again is a no-op: same resourceVersion (also a second later: the
+    // managed-fields timestamp stays).
+    await new Promise((r) => setTimeout(r, 1_100));
     const again = await cms.apply({ metadata: { name: 'a1' }, data: { two: '2' } });
     expect(again.metadata?.resourceVersion).toBe(next.metadata?.resourceVersion);
   });

@@ -321,8 +321,13 @@ export function applyWithOwnership(live: UnstructuredObject | undefined, applied
   const merged = mergeApplied(base, body, types) as Obj;
   const next: ManagedFieldsEntry[] = [];
   for (const o of others) if (o.fields.size > 0) next.push({ ...o.entry, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(o.fields) });
-  const own: ManagedFieldsEntry = { manager, operation: 'Apply', apiVersion, time: now(), fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(applying), ...(subresource ? { subresource } : {}) };
   const at = entries.findIndex(mine);
+  // An apply that owns what it owned before keeps its timestamp: a no-op apply changes nothing
+  // (no new resourceVersion, no watch event), as with kube-apiserver.
+  const fieldsV1 = toFieldsV1(applying);
+  const before = at < 0 ? undefined : entries[at];
+  const time = before?.time !== undefined && JSON.stringify(before.fieldsV1) === JSON.stringify(fieldsV1) ? before.time : now();
+  const own: ManagedFieldsEntry = { manager, operation: 'Apply', apiVersion, time, fieldsType: 'FieldsV1', fieldsV1, ...(subresource ? { subresource } : {}) };
   next.splice(at < 0 ? next.length : Math.min(at, next.length), 0, own);
   const meta = { ...((merged['metadata'] as Obj | undefined) ?? {}), managedFields: next };
   return { ...merged, metadata: meta } as UnstructuredObject;
