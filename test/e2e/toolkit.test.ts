@@ -85,6 +85,9 @@ describe.skipIf(!hasCluster)('toolkit against a real kube-apiserver', () => {
     const smaller = await mine.apply({ metadata: { name: 'applied' }, data: { two: '2' } });
     expect(smaller.data).toEqual({ two: '2' });
     expect(smaller.metadata?.labels).toBeUndefined();
+    // The same apply a second later changes nothing, not even the resourceVersion.
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await mine.apply({ metadata: { name: 'applied' }, data: { two: '2' } })).metadata?.resourceVersion).toBe(smaller.metadata?.resourceVersion);
     // Same value: shared, no conflict. Another value: conflict.
     await theirs.apply({ metadata: { name: 'applied' }, data: { two: '2' } });
     const err = await theirs.apply({ metadata: { name: 'applied' }, data: { two: 'changed' } }).catch((e: unknown) => e);
