@@ -10,7 +10,7 @@
 import './api/require-node.js';
 
 // Object shapes and the contracts the layers share.
-export type { KubeList, KubeObject, ObjectMeta, OwnerReference, UnstructuredObject } from './api/kube-object.js';
+export type { KubeList, KubeObject, ObjectMeta, OwnerReference, PartialObjectMetadata, UnstructuredObject } from './api/kube-object.js';
 export type { ObjectOf, ResolvedResourceType, ResourceType } from './api/resource.js';
 export { resources } from './api/builtin-resources.js';
 export type { K8s } from './api/k8s.js';

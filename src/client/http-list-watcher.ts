@@ -14,7 +14,17 @@ export interface ListWatchScope {
   readonly namespace?: string | undefined;
   readonly labelSelector?: string | undefined;
   readonly fieldSelector?: string | undefined;
+  /**
+   * Ask for the metadata-only view (`PartialObjectMetadata`, client-go's metadata informers): lists
+   * and watches send the `Accept` headers below, and items and events carry only `metadata`.
+   */
+  readonly metadataOnly?: boolean | undefined;
 }
+
+/** `Accept` of a metadata-only list (as client-go's metadata client sends it). */
+export const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+/** `Accept` of a metadata-only watch. */
+export const METADATA_WATCH_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 /**
  * The {@link ListWatcher} over HTTP: `list` sends one `GET …?limit=&continue=` and emits its page;
@@ -41,6 +51,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements ListW
               .request<KubeList<T>>(
                 {
                   path,
+                  ...(this.scope.metadataOnly === true ? { accept: METADATA_LIST_ACCEPT } : {}),
                   query: {
                     labelSelector: this.scope.labelSelector || undefined,
                     fieldSelector: this.scope.fieldSelector || undefined,
@@ -77,6 +88,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements ListW
       switchMap((resource) =>
         this.connection.stream({
           path: resourcePath(resource, { namespace: this.scope.namespace }),
+          ...(this.scope.metadataOnly === true ? { accept: METADATA_WATCH_ACCEPT } : {}),
           query: {
             watch: true,
             labelSelector: this.scope.labelSelector || undefined,

@@ -39,6 +39,8 @@ export interface OwnsSpec {
   readonly filter?: (object: KubeObject) => boolean;
   /** Enqueue every owner of the `for` type, not only the controller owner. */
   readonly matchEveryOwner?: boolean;
+  /** With a resource type as `source`: cache only the owned objects' metadata (`InformerFactory.metadata`). */
+  readonly metadataOnly?: boolean;
 }
 
 /** A `watches` entry: events of any type mapped to requests by `map` (old and new object of updates). */
@@ -53,6 +55,8 @@ export interface WatchSpec<U extends KubeObject = KubeObject> {
    * add — so the mapping still sees objects that stopped matching. Applied before `predicates`.
    */
   filter?(object: U): boolean;
+  /** With a resource type as `source`: cache only the objects' metadata (`InformerFactory.metadata`); `map` then gets `PartialObjectMetadata`. */
+  readonly metadataOnly?: boolean;
 }
 
 /** The reconcile function of a controller. */

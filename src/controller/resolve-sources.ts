@@ -25,12 +25,12 @@ export function resolveSources<T extends KubeObject>(options: ControllerOptions<
   if (Array.isArray(options.for)) {
     if (options.for.length > 1) throw new ControllerBuildError('for should only be given once; use watches for other types');
   }
-  const resolve = (x: unknown): unknown => {
+  const resolve = (x: unknown, metadataOnly = false): unknown => {
     if (isSource(x) || !isResourceLike(x)) return x;
     if (options.informers === undefined) {
       throw new ControllerBuildError(`${x.kind}: a resource needs options.informers (an InformerFactory); or pass a source`);
     }
-    return informerSource(options.informers.for(x), x);
+    return metadataOnly ? informerSource(options.informers.metadata(x), x) : informerSource(options.informers.for(x), x);
   };
   const forSpec = normalizeFor(resolveSpec(Array.isArray(options.for) ? (options.for as unknown[])[0] : options.for, resolve)) as
     | Bound<ForSpec<T>, T>
@@ -56,11 +56,11 @@ function isResourceLike(x: unknown): x is ResourceType {
 }
 
 /** Replaces a resource (or `{ source: resource }`) by an informer source. */
-function resolveSpec(x: unknown, resolve: (x: unknown) => unknown): unknown {
+function resolveSpec(x: unknown, resolve: (x: unknown, metadataOnly?: boolean) => unknown): unknown {
   if (x === null || typeof x !== 'object') return x;
   if (isResourceLike(x) && !isSource(x)) return resolve(x);
-  const spec = x as { source?: unknown };
-  if ('source' in spec && isResourceLike(spec.source) && !isSource(spec.source)) return { ...spec, source: resolve(spec.source) };
+  const spec = x as { source?: unknown; metadataOnly?: unknown };
+  if ('source' in spec && isResourceLike(spec.source) && !isSource(spec.source)) return { ...spec, source: resolve(spec.source, spec.metadataOnly === true) };
   return x;
 }
 

@@ -12,7 +12,7 @@ import {
 } from 'rxjs';
 import { resources } from '../api/builtin-resources.js';
 import type * as K8s from '../api/builtin-types.js';
-import type { KubeObject, UnstructuredObject } from '../api/kube-object.js';
+import type { KubeObject, PartialObjectMetadata, UnstructuredObject } from '../api/kube-object.js';
 import type { ResourceType } from '../api/resource.js';
 import type { FreezeMode } from '../cache/freeze-object.js';
 import type { Indexers } from '../cache/store.js';
@@ -56,6 +56,12 @@ export interface InformerRequest<T extends KubeObject = KubeObject> {
   /** Index functions, added when the informer is created or, if it exists and has not started, with `addIndexers`. */
   readonly indexers?: Indexers<T>;
   readonly defaultResyncPeriodMs?: number;
+  /**
+   * List and watch only the objects' metadata (`PartialObjectMetadata`, client-go's metadata
+   * informers): the cache holds `{ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata',
+   * metadata }` per object. Usually through {@link InformerFactory.metadata}.
+   */
+  readonly metadataOnly?: boolean;
 }
 
 const transformIds = new WeakMap<object, number>();
@@ -119,6 +125,7 @@ export class InformerFactory {
       namespace,
       labelSelector: request.labelSelector ?? this.options.labelSelector,
       fieldSelector: request.fieldSelector ?? this.options.fieldSelector,
+      ...(request.metadataOnly === true ? { metadataOnly: true } : {}),
     };
     const key = JSON.stringify([
       resource.apiVersion,
@@ -127,10 +134,11 @@ export class InformerFactory {
       scope.labelSelector ?? '',
       scope.fieldSelector ?? '',
       transformId(request.transform),
+      ...(request.metadataOnly === true ? ['metadata'] : []),
     ]);
     let entry = this.informers.get(key);
     if (entry === undefined) {
-      const name = `${resource.kind}${namespace === undefined ? '' : `/${namespace}`}`;
+      const name = `${resource.kind}${request.metadataOnly === true ? '(metadata)' : ''}${namespace === undefined ? '' : `/${namespace}`}`;
       const informer = sharedInformer<T>(
         { listWatcher: this.makeListWatcher(resource, scope) as ListWatcher<T>, listWatch: { scheduler: this.scheduler, ...this.options.listWatch } },
         {
@@ -152,6 +160,22 @@ export class InformerFactory {
       if (Object.keys(missing).length > 0) (entry.informer as unknown as SharedInformer<T>).addIndexers(missing);
     }
     return entry.informer as unknown as SharedInformer<T>;
+  }
+
+  /**
+   * The shared metadata-only informer for `resource` (client-go's metadata informer,
+   * controller-runtime's `OnlyMetadata`): lists and watches `PartialObjectMetadata`, so the cache
+   * keeps names, labels, annotations, owner references and finalizers but no spec or status — a
+   * fraction of the memory for large types (pods, secrets) that a controller only owns or watches.
+   * Its `resource` stays `resource`, so it serves as a controller's `owns` / `watches` source
+   * (`informerSource(informers.metadata(resources.pods))`, or `{ source: resources.pods, metadataOnly: true }`).
+   *
+   * ```ts
+   * const pods = informers.metadata(resources.pods);   // SharedInformer<PartialObjectMetadata>
+   * ```
+   */
+  metadata(resource: ResourceType, request: Omit<InformerRequest<PartialObjectMetadata>, 'metadataOnly'> = {}): SharedInformer<PartialObjectMetadata> {
+    return this.for<PartialObjectMetadata>(resource as ResourceType<PartialObjectMetadata>, { ...request, metadataOnly: true });
   }
 
   /** A lister over `informer`'s cache (or the informer for `resource`). */
