@@ -12,7 +12,8 @@
  * - `server`: the same requests, bodies read but not parsed (list pages: only the continue token
  *   is picked out; watch: newlines counted). Its rate is what the server can deliver.
  * - `rxkube`: rxkube's informer (see `rxkube-informer.ts`), default options;
- *   `rxkube-no-transform`: the same without the default transform (managedFields kept).
+ *   `rxkube-no-transform`: the same without the default transform (managedFields kept);
+ *   `rxkube-metadata`: a metadata-only informer (PartialObjectMetadata lists and watches).
  * - `client-node`: @kubernetes/client-node's `makeInformer` with `listPodForAllNamespaces`, as
  *   its documentation shows (one unpaged list, typed deserialisation).
  */
@@ -31,7 +32,7 @@ export interface Contender {
   stop(): Promise<void>;
 }
 
-export type ContenderName = 'floor' | 'floor-map' | 'server' | 'rxkube' | 'rxkube-no-transform' | 'floor-no-managed-fields' | 'client-node';
+export type ContenderName = 'floor' | 'floor-map' | 'server' | 'rxkube' | 'rxkube-no-transform' | 'rxkube-metadata' | 'floor-no-managed-fields' | 'client-node';
 
 const PATH = '/api/v1/pods';
 const PAGE = 500;
@@ -51,6 +52,8 @@ export function makeContender(name: ContenderName, url: string): Contender {
       return rxkubeContender(url, 'default');
     case 'rxkube-no-transform':
       return rxkubeContender(url, 'no-transform');
+    case 'rxkube-metadata':
+      return rxkubeContender(url, 'metadata');
     case 'client-node':
       return clientNodeContender(url);
   }
