@@ -21,7 +21,9 @@ import type { KubeClient } from '../client/kube-client.js';
 import { type Runnable, cacheRunnable } from '../api/runnable.js';
 import type { ListWatchOptions } from '../reflector/list-watch-options.js';
 import type { ListWatcher } from '../api/list-watcher.js';
+import { reflector } from '../reflector/reflector.js';
 import { InformerConfigError } from './informer-errors.js';
+import { multiNamespaceReflector } from './multi-namespace.js';
 import { type Lister, lister } from './lister.js';
 import { type SharedInformer, sharedInformer } from './shared-informer.js';
 import { type WaitForCacheSyncOptions, waitForCacheSync } from './wait-for-cache-sync.js';
@@ -33,6 +35,14 @@ export type ListWatcherFactory = (resource: ResourceType, scope: ListWatchScope)
 export interface InformerFactoryOptions {
   /** Default namespace of every informer (absent: all namespaces). */
   readonly namespace?: string;
+  /**
+   * Default set of namespaces of every informer of a namespaced resource, instead of one namespace
+   * or all (controller-runtime's `DefaultNamespaces`, for RBAC that forbids cluster-wide lists):
+   * each informer lists and watches every namespace separately and merges them into one cache and
+   * one event stream, synced when every namespace has listed. A request's `namespace` (or
+   * `namespace: null`) overrides it; cluster-scoped resources (`namespaced: false`) ignore it.
+   */
+  readonly namespaces?: readonly string[];
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
   /** Default resync period of informers (SI-1). Default 0. */
@@ -47,8 +57,10 @@ export interface InformerFactoryOptions {
 
 /** Per-informer choices; the informer is shared between calls with equal choices. */
 export interface InformerRequest<T extends KubeObject = KubeObject> {
-  /** Overrides the factory's namespace; `null` means all namespaces. */
+  /** Overrides the factory's namespace (and namespaces); `null` means all namespaces. */
   readonly namespace?: string | null;
+  /** Overrides the factory's `namespaces`: one informer over these namespaces (see {@link InformerFactoryOptions.namespaces}). */
+  readonly namespaces?: readonly string[];
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
   /** Transform before caching (identity of the function is part of the informer's key). Default drops managedFields; `null` none. */
@@ -120,7 +132,15 @@ export class InformerFactory {
   for<T extends KubeObject = UnstructuredObject>(resource: ResourceType<T>, request: InformerRequest<T> = {}): SharedInformer<T> {
     if (typeof resource.apiVersion !== 'string' || typeof resource.kind !== 'string' || resource.kind === '')
       throw new InformerConfigError('InformerFactory.for: resource needs apiVersion and kind', { option: 'resource' });
-    const namespace = request.namespace === null ? undefined : (request.namespace ?? this.options.namespace);
+    const namespaceSet =
+      request.namespace !== undefined || resource.namespaced === false
+        ? undefined
+        : [...new Set(request.namespaces ?? this.options.namespaces ?? [])].sort();
+    const multi = namespaceSet !== undefined && namespaceSet.length > 1 ? namespaceSet : undefined;
+    const namespace =
+      request.namespace === null
+        ? undefined
+        : (request.namespace ?? (namespaceSet !== undefined && namespaceSet.length === 1 ? namespaceSet[0] : this.options.namespace));
     const scope: ListWatchScope = {
       namespace,
       labelSelector: request.labelSelector ?? this.options.labelSelector,
@@ -130,7 +150,7 @@ export class InformerFactory {
     const key = JSON.stringify([
       resource.apiVersion,
       resource.kind,
-      scope.namespace ?? '',
+      multi === undefined ? (scope.namespace ?? '') : multi,
       scope.labelSelector ?? '',
       scope.fieldSelector ?? '',
       transformId(request.transform),
@@ -138,9 +158,17 @@ export class InformerFactory {
     ]);
     let entry = this.informers.get(key);
     if (entry === undefined) {
-      const name = `${resource.kind}${request.metadataOnly === true ? '(metadata)' : ''}${namespace === undefined ? '' : `/${namespace}`}`;
+      const where = multi !== undefined ? `/${multi.join(',')}` : namespace === undefined ? '' : `/${namespace}`;
+      const name = `${resource.kind}${request.metadataOnly === true ? '(metadata)' : ''}${where}`;
+      const listWatch = { scheduler: this.scheduler, ...this.options.listWatch };
+      const source =
+        multi === undefined
+          ? { listWatcher: this.makeListWatcher(resource, scope) as ListWatcher<T>, listWatch }
+          : multiNamespaceReflector(
+              new Map(multi.map((ns) => [ns, reflector(this.makeListWatcher(resource, { ...scope, namespace: ns }) as ListWatcher<T>, listWatch)])),
+            );
       const informer = sharedInformer<T>(
-        { listWatcher: this.makeListWatcher(resource, scope) as ListWatcher<T>, listWatch: { scheduler: this.scheduler, ...this.options.listWatch } },
+        source,
         {
           name,
           resource,

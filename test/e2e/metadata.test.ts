@@ -49,7 +49,7 @@ async function shapeOf(client: KubeClient, ns: string): Promise<Shape> {
     get: { kind: get['kind'], keys: keys(get) },
     listAsObject,
     getAsList,
-    watch: seen.map((e) => [e.type, e.object.kind, e.object.apiVersion, keys(e.object), e.object.metadata?.name]),
+    watch: seen.map((e) => [e.type, e.object.kind, e.object.apiVersion, keys(e.object), (e.object.metadata as { name?: string } | undefined)?.name]),
   };
 }
 
