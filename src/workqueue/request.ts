@@ -8,7 +8,15 @@ import { InvalidRequestError } from './invalid-request-error.js';
 export interface Request {
   readonly namespace?: string;
   readonly name: string;
+  /**
+   * The cluster the object lives in, for a controller over several clusters (`clusters` option);
+   * absent for a single-cluster controller. Part of the key: `cluster::namespace/name`.
+   */
+  readonly cluster?: string;
 }
+
+/** Separates the cluster from `namespace/name` in a request key. */
+const CLUSTER_SEPARATOR = '::';
 
 /**
  * An add with options, as in controller-runtime's priority queue (`AddWithOpts`): `after` delays
@@ -34,39 +42,55 @@ export function requestKey(request: Request): string {
   if (request === null || typeof request !== 'object') {
     throw new InvalidRequestError(`a request must be an object or a key string, got ${describe(request)}`);
   }
-  const { namespace, name } = request;
+  const { namespace, name, cluster } = request;
   if (typeof name !== 'string' || name === '' || name.includes('/')) {
     throw new InvalidRequestError(`request name must be a non-empty string without '/', got ${describe(name)}`);
   }
-  if (namespace === undefined || namespace === '') return name;
+  let prefix = '';
+  if (cluster !== undefined && cluster !== '') {
+    if (typeof cluster !== 'string' || cluster.includes('/') || cluster.includes(':')) {
+      throw new InvalidRequestError(`request cluster must be a string without '/' or ':', got ${describe(cluster)}`);
+    }
+    prefix = cluster + CLUSTER_SEPARATOR;
+  }
+  if (namespace === undefined || namespace === '') return prefix + name;
   if (typeof namespace !== 'string' || namespace.includes('/')) {
     throw new InvalidRequestError(`request namespace must be a string without '/', got ${describe(namespace)}`);
   }
-  return namespace + '/' + name;
+  return prefix + namespace + '/' + name;
+}
+
+/** Splits `cluster::rest` (a key of a multi-cluster request) into its cluster and the rest. */
+function splitCluster(key: string): { cluster: string | undefined; rest: string } {
+  const at = key.indexOf(CLUSTER_SEPARATOR);
+  return at <= 0 ? { cluster: undefined, rest: key } : { cluster: key.slice(0, at), rest: key.slice(at + CLUSTER_SEPARATOR.length) };
 }
 
 /**
  * Checks that `key` is a valid queue key (`"namespace/name"` or `"name"`) without allocating.
  * @throws InvalidRequestError otherwise.
  */
-export function checkRequestKey(key: string): void {
-  if (typeof key !== 'string' || key === '') {
-    throw new InvalidRequestError(`a request key must be a non-empty string, got ${describe(key)}`);
+export function checkRequestKey(whole: string): void {
+  if (typeof whole !== 'string' || whole === '') {
+    throw new InvalidRequestError(`a request key must be a non-empty string, got ${describe(whole)}`);
   }
+  const key = whole.includes(CLUSTER_SEPARATOR) ? splitCluster(whole).rest : whole;
   const slash = key.indexOf('/');
-  if (slash === 0 || slash === key.length - 1 || (slash > 0 && key.indexOf('/', slash + 1) >= 0)) {
-    throw new InvalidRequestError(`request key must be "namespace/name" or "name", got ${JSON.stringify(key)}`);
+  if (key === '' || slash === 0 || slash === key.length - 1 || (slash > 0 && key.indexOf('/', slash + 1) >= 0)) {
+    throw new InvalidRequestError(`request key must be "namespace/name" or "name", got ${JSON.stringify(whole)}`);
   }
 }
 
 /**
- * Parses a queue key (`"namespace/name"` or `"name"`) into a {@link Request}.
+ * Parses a queue key (`"namespace/name"` or `"name"`, optionally after `"cluster::"`) into a {@link Request}.
  * @throws InvalidRequestError for an empty key, an empty part, or more than one `/`.
  */
-export function parseRequestKey(key: string): Request {
-  checkRequestKey(key);
+export function parseRequestKey(whole: string): Request {
+  checkRequestKey(whole);
+  const { cluster, rest: key } = whole.includes(CLUSTER_SEPARATOR) ? splitCluster(whole) : { cluster: undefined, rest: whole };
   const slash = key.indexOf('/');
-  return slash < 0 ? { name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+  const request: Request = slash < 0 ? { name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+  return cluster === undefined ? request : { ...request, cluster };
 }
 
 function describe(value: unknown): string {
