@@ -172,6 +172,7 @@ export { LeaderElectionHealthError } from './leader-election/leader-elector.js';
 // Controllers.
 export { controller } from './controller/controller.js';
 export type { Controller, ControllerOptions, ControllerReconciler, ForSpec, OwnsSpec, WatchSpec } from './controller/controller.js';
+export type { ClusterTarget } from './controller/controller-options.js';
 export type { ReconcileContext } from './controller/reconcile-context.js';
 export { informerSource } from './controller/informer-source.js';
 export type { ControllerSource, SourceRegistration } from './controller/controller-source.js';

@@ -59,6 +59,13 @@ export interface WatchSpec<U extends KubeObject = KubeObject> {
   readonly metadataOnly?: boolean;
 }
 
+/**
+ * One cluster of a multi-cluster controller: its client, and optionally the informer factory
+ * that resolves the controller's resource types in it (default: a new `InformerFactory` over
+ * the client, started by the controller's registrations).
+ */
+export type ClusterTarget = KubeClient | { readonly client: KubeClient; readonly informers?: InformerFactory };
+
 /** The reconcile function of a controller. */
 export type ControllerReconciler<T extends KubeObject> = (request: Request, ctx: ReconcileContext<T>) => ReconcileReturn;
 
@@ -103,6 +110,20 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly workqueueMetrics?: WorkQueueMetrics;
   /** Resolves resource types given as `for` / `owns` / `watches` to shared informers. */
   readonly informers?: InformerFactory;
+  /**
+   * One controller over several clusters, by name (multicluster-runtime's model): every `for` /
+   * `owns` / `watches` entry (given as resource types) is watched in every cluster, through that
+   * cluster's informers; each request carries its `cluster`, one work queue serves them all (keys
+   * `cluster::namespace/name`), and the reconcile's `ctx.object`, `ctx.store`, `ctx.client` and
+   * `ctx.objects()` are the request's cluster's. `client` and `informers` are then not used.
+   * Names must not contain `/` or `:`.
+   *
+   * ```ts
+   * controller({ for: resources.configMaps, clusters: { east: eastClient, west: westClient },
+   *   reconcile: (req, ctx) => sync(req.cluster, ctx.client) });   // req.cluster: 'east' or 'west'
+   * ```
+   */
+  readonly clusters?: Readonly<Record<string, ClusterTarget>>;
   /** Timers and clock; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
