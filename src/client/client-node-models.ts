@@ -1,5 +1,4 @@
 import * as clientNode from '@kubernetes/client-node';
-import type { KubernetesObject } from '@kubernetes/client-node';
 import type { KubeObject, UnstructuredObject } from '../api/kube-object.js';
 import { splitApiVersion, type ResourceType } from '../api/resource.js';
 
@@ -27,6 +26,16 @@ interface ModelClass {
 }
 
 type Direction = 'toModel' | 'toWire';
+
+/**
+ * The shape of a client-node model object (client-node's `KubernetesObject`), declared here so that
+ * rxkube's type declarations do not import client-node's (whose WebSocket typings need `ws` types).
+ */
+export interface ClientNodeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: object;
+}
 
 const PRIMITIVES = new Set(['string', 'boolean', 'double', 'integer', 'long', 'float', 'number', 'any', 'object']);
 const exported = clientNode as unknown as Readonly<Record<string, unknown>>;
@@ -125,7 +134,7 @@ function convertTop(object: object, type: ResourceType | undefined, direction: D
  * `apiVersion`/`kind`, or from `type` when the object lacks them. `M` is the model type you expect
  * (not checked at run time): `toClientNode<V1Pod>(pod)`.
  */
-export function toClientNode<M extends KubernetesObject = KubernetesObject>(object: KubeObject, type?: ResourceType): M {
+export function toClientNode<M extends ClientNodeObject = ClientNodeObject>(object: KubeObject, type?: ResourceType): M {
   return convertTop(object, type, 'toModel', 'toClientNode') as M;
 }
 
