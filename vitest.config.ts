@@ -5,6 +5,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     setupFiles: ['test/helpers/fast-check-seed.ts'],
+    // Managers log at info by default; tests that look at logs pass their own logger.
+    env: { RXKUBE_LOG: 'off' },
     projects: [
       {
         extends: true,

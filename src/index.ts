@@ -17,7 +17,8 @@ export type { K8s } from './api/k8s.js';
 export type { Status, StatusCause, StatusDetails } from './api/status.js';
 export type { ListOptions, ListPage, ListWatcher, WatchEvent, WatchOptions } from './api/list-watcher.js';
 export { cacheRunnable } from './api/runnable.js';
-export type { CacheRunnableOptions, Runnable, RunnableLike, RunnableResult } from './api/runnable.js';
+export type { CacheRunnableOptions, DependencyKey, Runnable, RunnableDeps, RunnableLike, RunnableResult } from './api/runnable.js';
+export type { Permission, PermissionVerb } from './api/permission.js';
 export { compileLabelSelector, LabelSelectorError } from './api/label-selector.js';
 export type { LabelSelectorRequirement, SelectorMatcher, StructuredLabelSelector } from './api/label-selector.js';
 
@@ -29,6 +30,10 @@ export type { ErrorLayer } from './api/rxkube-error.js';
 // Logging.
 export { jsonLogger } from './logging/json-logger.js';
 export type { JsonLoggerOptions } from './logging/json-logger.js';
+export { textLogger } from './logging/text-logger.js';
+export type { TextLoggerOptions } from './logging/text-logger.js';
+export { defaultLogger } from './logging/default-logger.js';
+export type { DefaultLoggerOptions, LogFormat, LogThreshold } from './logging/default-logger.js';
 export { noopLogger } from './logging/noop-logger.js';
 export { objectRef } from './logging/object-ref.js';
 export type { ObjectRefTarget } from './logging/object-ref.js';
@@ -38,6 +43,9 @@ export type { LogFields, Logger, LogLevel } from './logging/logger.js';
 export { KubeClient } from './client/kube-client.js';
 export type { KubeConnectionOptions } from './client/kube-connection.js';
 export type { KubeConfigCluster, KubeConfigContext, KubeConfigLike, KubeConfigUser } from './client/kube-config-like.js';
+export { InClusterConfigError, KubeConfigError } from './client/kubeconfig-errors.js';
+export type { InClusterConfigErrorCode, KubeConfigErrorCode } from './client/kubeconfig-errors.js';
+export type { RequestObserver, RequestOutcome } from './client/request-outcome.js';
 export type { CallOptions, DeleteOptions, ObjectClient, ObjectListOptions, PatchType, WriteOptions } from './client/object-client.js';
 export type { Discovery } from './client/discovery.js';
 export { UnknownResourceError } from './client/discovery.js';
@@ -109,6 +117,7 @@ export type { MapChange } from './cache/persistent-map.js';
 export type { SyncSource, WaitForCacheSyncOptions } from './informer/wait-for-cache-sync.js';
 export { dropManagedFields } from './informer/drop-managed-fields.js';
 export { InformerConfigError, InformerError, InformerStartedError, ListenerError } from './informer/informer-errors.js';
+export { ListWatchError } from './informer/list-watch-error.js';
 export {
   and,
   annotationsChanged,
@@ -203,5 +212,9 @@ export {
   GracefulShutdownTimeoutError,
   LeaderElectionLostError,
   ManagerAlreadyStartedError,
+  ManagerCacheSyncTimeoutError,
   ManagerConfigError,
 } from './manager/manager-errors.js';
+export { rbacManifest } from './manager/rbac.js';
+export { DEPS } from './manager/deps.js';
+export type { PolicyRule, RbacManifestOptions, RbacRules } from './manager/rbac.js';

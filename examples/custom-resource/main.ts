@@ -31,7 +31,7 @@ export async function runCustomResourceExample(write: (line: string) => void = c
     const informers = new InformerFactory(client, { namespace: 'default' });
     const ctrl = databaseController({ informers, client, provisioner, quotaPerTeam: 2, onReconcile: (l) => write(`   ${l}`) });
     const store = informers.for(DATABASES).store; // the same shared informer, with the team index
-    const mgr = manager({ client });
+    const mgr = manager({ client, logLevel: 'warn' }); // the demo prints its own story
     mgr.add(informers.runnable());
     mgr.add(ctrl);
     const running = mgr.start(stop.signal);

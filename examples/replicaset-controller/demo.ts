@@ -2,13 +2,18 @@
  * Wires the example together: shared informers, the ReplicaSet controller, the trace printer and
  * (against the embedded API server) the simulated kubelet, all run by one manager; then the
  * scripted scenario, if asked for.
+ *
+ * The manager owns the cross-cutting parts: the controller gets its logger, metrics registry,
+ * client and event recorder from it, and `mgr.rbac()` derives the RBAC rules from what it runs
+ * (the informers, the controller's declared `permissions`, Events, the Lease).
  */
 import { ignoreElements, merge, tap } from 'rxjs';
-import { InformerFactory, manager, type KubeClient } from 'rxkube';
+import { InformerFactory, manager, type KubeClient, type Manager, type ManagerOptions, type SharedInformer } from 'rxkube';
 import { simulatedKubelet } from './kubelet.js';
 import { replicaSetController, type SyncReport } from './replicaset-controller.js';
 import { runScenario, type StepResult } from './scenario.js';
 import { Trace } from './trace.js';
+import { PODS, type Pod, type ReplicaSet } from './types.js';
 
 export interface ExampleOptions {
   readonly client: KubeClient;
@@ -19,11 +24,18 @@ export interface ExampleOptions {
   readonly simulateKubelet?: boolean;
   readonly burstReplicas?: number;
   readonly stepTimeoutMs?: number;
-  readonly write?: (line: string) => void;
+  /** The trace of events and syncs (default `console.log`); `false` for none. */
+  readonly write?: ((line: string) => void) | false;
   readonly color?: boolean;
   readonly signal?: AbortSignal;
   /** Controller name (unique per process); default `replicaset`. */
   readonly controllerName?: string;
+  /** Build the controller even if one of the same name exists in this process (to derive RBAC only). */
+  readonly skipNameValidation?: boolean;
+  /** The manager's other options: probes and metrics ports, leader election, logger, sync timeout. */
+  readonly manager?: Omit<ManagerOptions, 'client' | 'kubeConfig'>;
+  /** Receives the manager once everything is added (before it starts). */
+  readonly onManager?: (mgr: Manager) => void;
 }
 
 export interface ExampleResult {
@@ -31,43 +43,70 @@ export interface ExampleResult {
   readonly syncs: SyncReport[];
 }
 
-export async function runReplicaSetExample(options: ExampleOptions): Promise<ExampleResult> {
+/** The example's manager with everything added, not started. */
+export interface ReplicaSetManager {
+  readonly mgr: Manager;
+  readonly informers: InformerFactory;
+  readonly pods: SharedInformer<Pod>;
+  readonly replicaSets: SharedInformer<ReplicaSet>;
+  readonly syncs: SyncReport[];
+  readonly trace: Trace | undefined;
+}
+
+/** Builds the manager, the informers, the controller, the trace and (if asked) the simulated kubelet. */
+export function replicaSetManager(options: ExampleOptions): ReplicaSetManager {
   const namespace = options.namespace ?? 'default';
-  const trace = new Trace({ ...(options.write === undefined ? {} : { write: options.write }), ...(options.color === undefined ? {} : { color: options.color }) });
+  const trace =
+    options.write === false
+      ? undefined
+      : new Trace({ ...(options.write === undefined ? {} : { write: options.write }), ...(options.color === undefined ? {} : { color: options.color }) });
   const informers = new InformerFactory(options.client, { namespace });
   const syncs: SyncReport[] = [];
-  const mgr = manager({ client: options.client, gracefulShutdownTimeoutMs: 5_000 });
-  const recorder = mgr.getEventRecorder('replicaset-controller'); // SuccessfulCreate / SuccessfulDelete Events
+  const mgr = manager({ gracefulShutdownTimeoutMs: 5_000, ...options.manager, client: options.client });
   const ctrl = replicaSetController({
-    recorder,
     informers,
     client: options.client,
     ...(options.controllerName === undefined ? {} : { name: options.controllerName }),
+    ...(options.skipNameValidation === undefined ? {} : { skipNameValidation: options.skipNameValidation }),
     ...(options.burstReplicas === undefined ? {} : { burstReplicas: options.burstReplicas }),
     onSync: (report) => {
       syncs.push(report);
-      trace.sync(report);
+      trace?.sync(report);
     },
   });
   const pods = informers.pods();
   const replicaSets = informers.replicaSets();
 
   mgr.add(informers.runnable());
-  mgr.add(ctrl);
-  // The trace is one more consumer of the same shared informers (no extra list or watch).
-  mgr.add({
-    name: 'trace',
-    needLeaderElection: false,
-    start: () =>
-      merge(
-        pods.listen({ name: 'trace' }).events$.pipe(tap((e) => trace.pod(e))),
-        replicaSets.listen({ name: 'trace' }).events$.pipe(tap((e) => trace.replicaSet(e))),
-      ).pipe(ignoreElements()),
-  });
-  if (options.simulateKubelet === true) {
-    mgr.add({ name: 'simulated-kubelet', needLeaderElection: false, start: () => simulatedKubelet({ pods, client: options.client }) });
+  mgr.add(ctrl); // takes the manager's logger, metrics registry and event recorder
+  if (trace !== undefined) {
+    // The trace is one more consumer of the same shared informers (no extra list or watch).
+    mgr.add({
+      name: 'trace',
+      needLeaderElection: false,
+      start: () =>
+        merge(
+          pods.listen({ name: 'trace' }).events$.pipe(tap((e) => trace.pod(e))),
+          replicaSets.listen({ name: 'trace' }).events$.pipe(tap((e) => trace.replicaSet(e))),
+        ).pipe(ignoreElements()),
+    });
   }
+  if (options.simulateKubelet === true) {
+    mgr.add({
+      name: 'simulated-kubelet',
+      needLeaderElection: false,
+      start: () => simulatedKubelet({ pods, client: options.client }),
+      permissions: () => [{ resource: PODS, subresource: 'status', verbs: ['patch'] }],
+    });
+  }
+  options.onManager?.(mgr);
+  return { mgr, informers, pods, replicaSets, syncs, trace };
+}
 
+/** Runs the example: until `signal` aborts, or through the scenario. Rejects when the manager fails. */
+export async function runReplicaSetExample(options: ExampleOptions): Promise<ExampleResult> {
+  const namespace = options.namespace ?? 'default';
+  const { mgr, informers, pods, replicaSets, syncs, trace } = replicaSetManager(options);
   const stop = new AbortController();
   options.signal?.addEventListener('abort', () => stop.abort(), { once: true });
   const running = mgr.start(stop.signal);
@@ -80,11 +119,10 @@ export async function runReplicaSetExample(options: ExampleOptions): Promise<Exa
         namespace,
         replicaSets: replicaSets.store,
         pods: pods.store,
-        trace,
+        trace: trace ?? new Trace({ write: () => undefined }),
         ...(options.stepTimeoutMs === undefined ? {} : { stepTimeoutMs: options.stepTimeoutMs }),
       });
-      await recorder.flush(); // the manager drops unwritten Events when it stops
-      stop.abort();
+      stop.abort(); // the manager writes pending Events before it stops
     } else {
       await running; // until `signal` aborts (or a runnable fails)
     }

@@ -29,7 +29,7 @@ import { Expectations, type Pending } from './expectations.js';
 import { observePods } from './observe-pods.js';
 import { createPods, deletePods, type PodChanges } from './pod-control.js';
 import { calculateStatus, updateStatus } from './status.js';
-import { controllerRef, isActive, PODS, type Pod, type ReplicaSet, type ReplicaSetStatus } from './types.js';
+import { controllerRef, isActive, PODS, REPLICA_SETS, type Pod, type ReplicaSet, type ReplicaSetStatus } from './types.js';
 
 /** What one sync did: handed to `onSync` (the example's trace printer). */
 export interface SyncReport {
@@ -63,6 +63,8 @@ export interface ReplicaSetControllerOptions {
   /** Called after every sync. */
   readonly onSync?: (report: SyncReport) => void;
   readonly name?: string;
+  /** Build it even if a controller of the same name exists in this process (e.g. only to derive RBAC). */
+  readonly skipNameValidation?: boolean;
 }
 
 /** Index of the pod cache: pods by namespace. */
@@ -141,11 +143,19 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
 
   return controller<ReplicaSet>({
     name: options.name ?? 'replicaset',
+    ...(options.skipNameValidation === undefined ? {} : { skipNameValidation: options.skipNameValidation }),
     for: replicaSets,
     owns: [observePods(pods, expectations)],
     watches: [{ source: pods, map: (pod) => matchingReplicaSets(pod as Pod) }],
     client: options.client,
     concurrency: options.concurrency ?? 5,
+    // What the sync does on the API server besides reading the caches: the manager's RBAC rules
+    // (`mgr.rbac()`, `--print-rbac`) are derived from this, so it must list every write.
+    permissions: [
+      { resource: PODS, verbs: ['create', 'delete', 'patch'] }, // createPods, deletePods, claimPods
+      { resource: REPLICA_SETS, verbs: ['get'] }, // the fresh read before adopting
+      { resource: REPLICA_SETS, subresource: 'status', verbs: ['patch'] }, // updateStatus
+    ],
     ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.metricsRegistry === undefined ? {} : { metricsRegistry: options.metricsRegistry }),

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import { ignoreElements } from 'rxjs';
+import type { Permission } from './permission.js';
 
 /** What a runnable's `start` may return: a Promise that settles when it ends, an Observable, or nothing. */
 export type RunnableResult = Promise<void> | Observable<unknown> | void;
@@ -30,6 +31,49 @@ export interface Runnable {
   readonly synced$?: Observable<boolean>;
   /** For HTTP servers: resolves once listening. */
   readonly listening?: Promise<unknown>;
+  /**
+   * Called by the manager when the runnable is added to it (before `start`), with the parts the
+   * manager shares: its logger, metrics registry, client and event recorders (see
+   * {@link RunnableDeps}). A runnable uses what it was not given explicitly and ignores the rest.
+   */
+  inject?(deps: RunnableDeps): void;
+  /** What the runnable does on the API server, for the manager's derived RBAC rules (`mgr.rbac()`). */
+  permissions?(): readonly Permission[];
+}
+
+/**
+ * A typed key for one part a manager shares with its runnables (see {@link RunnableDeps}). Each
+ * layer defines the keys of its own types (the logger's key in logging, the client's in client, …),
+ * so this contract needs none of them.
+ */
+export interface DependencyKey<T> {
+  readonly id: symbol;
+  /** Keeps `T` in the type; never set. */
+  readonly type?: (value: T) => T;
+}
+
+/** Creates a {@link DependencyKey}; `description` names it in errors and debugging. */
+export function dependencyKey<T>(description: string): DependencyKey<T> {
+  return { id: Symbol(description) };
+}
+
+/**
+ * What a manager hands to `Runnable.inject`: the runnable's name as the manager knows it, and the
+ * manager's shared parts by key (`deps.get(LOGGER_KEY)`, `deps.get(KUBE_CLIENT_KEY)`, …);
+ * `undefined` when the manager has none of that kind (e.g. no client).
+ */
+export interface RunnableDeps {
+  /** The runnable's name (its `name`, else its group's). */
+  readonly name: string;
+  get<T>(key: DependencyKey<T>): T | undefined;
+}
+
+/** A {@link RunnableDeps} over a map of parts (key → value, or a function computing it on first use). */
+export function runnableDeps(name: string, parts: ReadonlyMap<symbol, () => unknown>): RunnableDeps {
+  return {
+    name,
+    get: <T>(key: DependencyKey<T>): T | undefined => parts.get(key.id)?.() as T | undefined,
+  };
 }
 
 /** A runnable, or just its start function (e.g. an Observable factory). */
@@ -44,6 +88,10 @@ export function toRunnable(r: RunnableLike): Runnable {
 /** Options of {@link cacheRunnable}. */
 export interface CacheRunnableOptions {
   readonly name?: string;
+  /** Called with the manager's shared parts when the runnable is added to a manager. */
+  readonly inject?: (deps: RunnableDeps) => void;
+  /** What the cache reads (get/list/watch of its resources), for the manager's RBAC rules. */
+  readonly permissions?: () => readonly Permission[];
   /** Kept subscribed while the manager runs (e.g. an informer's event stream); its error is a runnable error. */
   readonly source: Observable<unknown>;
   /** Emits true once the cache has synced (e.g. the informer's `synced$`). */
@@ -58,6 +106,8 @@ export interface CacheRunnableOptions {
 export function cacheRunnable(options: CacheRunnableOptions): Runnable {
   return {
     ...(options.name === undefined ? {} : { name: options.name }),
+    ...(options.inject === undefined ? {} : { inject: options.inject }),
+    ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
     start: () => options.source.pipe(ignoreElements()),
     synced$: options.synced$,
   };

@@ -91,3 +91,26 @@ export type {
   EditableClient,
   EditOptions,
 } from './update-with-recipe.js';
+export {
+  InClusterConfigError,
+  KubeConfigError,
+} from './kubeconfig-errors.js';
+export type {
+  InClusterConfigErrorCode,
+  KubeConfigErrorCode,
+} from './kubeconfig-errors.js';
+export {
+  SERVICE_ACCOUNT_DIR,
+  checkCurrentContext,
+  loadDefaultKubeConfig,
+  loadInClusterConfig,
+  loadKubeConfigFile,
+  loadKubeConfigString,
+} from './kubeconfig-load.js';
+export type {
+  RequestObserver,
+  RequestOutcome,
+} from './request-outcome.js';
+export {
+  KUBE_CLIENT_KEY,
+} from './client-key.js';

@@ -4,7 +4,9 @@ import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { apiErrorFromResponse } from './api-error-from-response.js';
+import { checkCurrentContext, loadDefaultKubeConfig, loadInClusterConfig, loadKubeConfigFile } from './kubeconfig-load.js';
 import { NetworkError } from './network-error.js';
+import type { RequestObserver, RequestOutcome } from './request-outcome.js';
 import { ResponseDecodeError } from './response-decode-error.js';
 import type { KubeConfigLike } from './kube-config-like.js';
 
@@ -67,14 +69,14 @@ export class KubeConnection {
   private agent: http.Agent | undefined;
   private agentKey = '';
   private closed = false;
+  private readonly observers = new Set<RequestObserver>();
 
   constructor(
     readonly kubeConfig: KubeConfigLike,
     options: KubeConnectionOptions = {},
   ) {
-    const cluster = kubeConfig.getCurrentCluster();
-    if (cluster === null) throw new Error('kubeconfig: the current context names no cluster');
-    this.server = new URL(cluster.server);
+    this.server = checkCurrentContext(kubeConfig);
+    const cluster = kubeConfig.getCurrentCluster() as NonNullable<ReturnType<KubeConfig['getCurrentCluster']>>;
     const context = kubeConfig.getContextObject(kubeConfig.getCurrentContext());
     this.namespace = context?.namespace || undefined;
     this.scheduler = options.scheduler ?? asyncScheduler;
@@ -100,25 +102,34 @@ export class KubeConnection {
     return new KubeConnection(kubeConfig, options);
   }
 
-  /** `KUBECONFIG`, `~/.kube/config`, or the in-cluster service account, as client-node's `loadFromDefault`. */
+  /**
+   * `KUBECONFIG` (every file, merged), `~/.kube/config`, or the in-cluster service account, as
+   * client-node's `loadFromDefault` — but with none of them a `KubeConfigError` instead of
+   * `http://localhost:8080`.
+   */
   static fromDefault(options?: KubeConnectionOptions): KubeConnection {
-    const kc = new KubeConfig();
-    kc.loadFromDefault();
-    return new KubeConnection(kc, options);
+    const { kubeConfig, file } = loadDefaultKubeConfig();
+    checkCurrentContext(kubeConfig, file);
+    return new KubeConnection(kubeConfig, options);
   }
 
-  /** From a kubeconfig file (relative paths in it resolve against its folder). */
+  /**
+   * From a kubeconfig file (relative paths in it resolve against its folder).
+   * @throws KubeConfigError naming the file: missing, unreadable, not YAML (line and column), not a
+   *   kubeconfig, or without a usable current context.
+   */
   static fromFile(file: string, options?: KubeConnectionOptions): KubeConnection {
-    const kc = new KubeConfig();
-    kc.loadFromFile(file);
+    const kc = loadKubeConfigFile(file);
+    checkCurrentContext(kc, file);
     return new KubeConnection(kc, options);
   }
 
-  /** From the pod's service account (`KUBERNETES_SERVICE_HOST`, token and CA files). */
+  /**
+   * From the pod's service account (`KUBERNETES_SERVICE_HOST`, token and CA files).
+   * @throws InClusterConfigError naming the missing variable or file (e.g. outside a pod).
+   */
   static inCluster(options?: KubeConnectionOptions): KubeConnection {
-    const kc = new KubeConfig();
-    kc.loadFromCluster();
-    return new KubeConnection(kc, options);
+    return new KubeConnection(loadInClusterConfig(), options);
   }
 
   /**
@@ -170,6 +181,28 @@ export class KubeConnection {
       );
       return () => abort.abort();
     });
+  }
+
+  /**
+   * Calls `observer` after every request with its method, server, status code (none for a
+   * network failure) and duration: the hook behind `rest_client_requests_total`. Aborted requests
+   * are not reported. Returns a function that removes the observer.
+   */
+  observeRequests(observer: RequestObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  private report(method: string, code: number | undefined, startedAt: number): void {
+    if (this.observers.size === 0) return;
+    const outcome: RequestOutcome = { method, host: this.server.host, code, durationMs: this.scheduler.now() - startedAt };
+    for (const observer of this.observers) {
+      try {
+        observer(outcome);
+      } catch {
+        // An observer must not break requests.
+      }
+    }
   }
 
   /** Destroys the agent's sockets. Requests after this fail. */
@@ -225,6 +258,7 @@ export class KubeConnection {
     signal: AbortSignal | undefined,
   ): Promise<{ response: http.IncomingMessage; prepared: Prepared }> {
     signal?.throwIfAborted();
+    const startedAt = this.scheduler.now();
     const prepared = await this.prepare();
     signal?.throwIfAborted();
     const method = methodOf(request);
@@ -267,11 +301,13 @@ export class KubeConnection {
           if (replayable && !retried && !answered && req.reusedSocket && err.code === 'ECONNRESET') {
             return resolve(attempt(true));
           }
+          if (!answered) this.report(method, undefined, startedAt);
           reject(new NetworkError(method, request.path, err));
         });
         req.on('response', (response) => {
           answered = true;
           const code = response.statusCode ?? 0;
+          this.report(method, code, startedAt);
           if (code >= 200 && code < 300) {
             resolve({ response, prepared });
             return;

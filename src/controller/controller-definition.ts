@@ -3,6 +3,7 @@ import type { KubeObject } from '../api/kube-object.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import { Indexer } from '../cache/indexer.js';
 import type { Store } from '../cache/store.js';
+import type { Registry } from 'prom-client';
 import { KubeClient } from '../client/kube-client.js';
 import { InformerFactory } from '../informer/informer-factory.js';
 import type { WorkQueueAdd } from '../workqueue/request.js';
@@ -13,6 +14,7 @@ import type { Logger } from '../logging/logger.js';
 import { noopLogger } from '../logging/noop-logger.js';
 import { controllerMetrics, type ControllerMetricsRecorder } from '../metrics/controller-metrics.js';
 import { workqueueMetrics } from '../metrics/workqueue-metrics.js';
+import type { WorkQueueMetrics } from '../workqueue/metrics.js';
 import type { WorkQueueOptions } from '../workqueue/work-queue.js';
 import { ControllerBuildError } from './controller-errors.js';
 import type { ClusterTarget, ControllerOptions, ControllerReconciler } from './controller-options.js';
@@ -51,6 +53,56 @@ export interface ControllerDefinition<T extends KubeObject> {
   readonly queue: Omit<WorkQueueOptions, 'shutdown'>;
   /** A multi-cluster controller's clusters, by name: each one's client and `for` store. */
   readonly clusters?: ReadonlyMap<string, { readonly client: KubeClient; readonly forStore: Store<T> }>;
+  /** The logger event-mapping failures go to (follows `logger` when a manager injects one). */
+  readonly eventLog: { current: Logger };
+}
+
+/** What a manager offers a controller (see `Runnable.inject`); each is used only when the options lack it. */
+export interface InjectedParts {
+  readonly logger?: Logger | undefined;
+  readonly registry?: Registry | undefined;
+  readonly client?: KubeClient | undefined;
+  readonly recorder?: (() => EventRecorder) | undefined;
+}
+
+/** The logger, recorder, client and metrics of a controller: from its options, else injected, else defaults. */
+export interface CrossCuttingParts {
+  readonly baseLogger: Logger;
+  readonly logger: Logger;
+  readonly recorder: EventRecorder;
+  readonly client: KubeClient | undefined;
+  readonly metrics: ControllerMetricsRecorder | undefined;
+  readonly queueMetrics: WorkQueueMetrics | undefined;
+}
+
+/** Resolves a controller's cross-cutting parts: what `options` give wins over what was `injected`. */
+export function crossCuttingParts<T extends KubeObject>(options: ControllerOptions<T>, name: string, injected: InjectedParts = {}): CrossCuttingParts {
+  const baseLogger = options.logger ?? injected.logger ?? noopLogger;
+  const registry = options.metricsRegistry ?? injected.registry;
+  return {
+    baseLogger,
+    logger: baseLogger.child({ controller: name }),
+    recorder: options.recorder ?? injected.recorder?.() ?? noopEventRecorder,
+    client: options.client ?? injected.client,
+    metrics: options.metrics ?? (registry ? controllerMetrics(registry) : undefined),
+    queueMetrics: options.workqueueMetrics ?? (registry ? workqueueMetrics(registry)(name) : undefined),
+  };
+}
+
+/** `def` with the parts a manager injected, wherever its options left them out. */
+export function withInjectedParts<T extends KubeObject>(
+  def: ControllerDefinition<T>,
+  options: ControllerOptions<T>,
+  injected: InjectedParts,
+): ControllerDefinition<T> {
+  const parts = crossCuttingParts(options, def.name, injected);
+  def.eventLog.current = parts.logger;
+  const { queueMetrics, ...rest } = parts;
+  return {
+    ...def,
+    ...rest,
+    queue: { ...def.queue, ...(queueMetrics === undefined ? {} : { metrics: queueMetrics }) },
+  };
 }
 
 /**
@@ -89,14 +141,11 @@ export function defineController<T extends KubeObject>(options: ControllerOption
     options.cacheSyncTimeoutMs === undefined || options.cacheSyncTimeoutMs <= 0 ? DEFAULT_CACHE_SYNC_TIMEOUT_MS : options.cacheSyncTimeoutMs;
   const concurrency = options.concurrency === undefined || options.concurrency <= 0 ? 1 : options.concurrency;
   const scheduler = options.scheduler ?? asyncScheduler;
-  const baseLogger = options.logger ?? noopLogger;
-  const logger = baseLogger.child({ controller: name });
-  const recorder = options.recorder ?? noopEventRecorder;
-  const metrics = options.metrics ?? (options.metricsRegistry ? controllerMetrics(options.metricsRegistry) : undefined);
-  const queueMetrics = options.workqueueMetrics ?? (options.metricsRegistry ? workqueueMetrics(options.metricsRegistry)(name) : undefined);
+  const { baseLogger, logger, recorder, client, metrics, queueMetrics } = crossCuttingParts(options, name);
   const common = (options.predicates ?? []) as readonly EventPredicate[];
+  const eventLog = { current: logger };
   const reportEventError = (err: unknown, event: InformerEvent): void => {
-    logger.error('event dropped: a filter, predicate or request mapping threw', { err, event: event.type });
+    eventLog.current.error('event dropped: a filter, predicate or request mapping threw', { err, event: event.type });
   };
   const bindings =
     perCluster === undefined
@@ -117,8 +166,9 @@ export function defineController<T extends KubeObject>(options: ControllerOption
     baseLogger,
     logger,
     recorder,
-    client: options.client,
+    client,
     metrics,
+    eventLog,
     queue: {
       concurrency,
       scheduler,

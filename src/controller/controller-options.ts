@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import type { Permission } from '../api/permission.js';
 import type { SchedulerLike } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { KubeClient } from '../client/kube-client.js';
@@ -98,12 +99,13 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly needLeaderElection?: boolean;
   /** Allow a name that another controller in this process already uses. */
   readonly skipNameValidation?: boolean;
-  /** Client handed to reconciles (`ctx.client`, `ctx.objects()`). */
+  /** Client handed to reconciles (`ctx.client`, `ctx.objects()`); default the manager's. */
   readonly client?: KubeClient;
-  /** Event recorder handed to reconciles; default a no-op recorder. */
+  /** Event recorder handed to reconciles; default the manager's (reporting as the controller's name), else a no-op recorder. */
   readonly recorder?: EventRecorder;
+  /** Default the manager's logger; a no-op logger when run without a manager. */
   readonly logger?: Logger;
-  /** Records controller-runtime's controller and workqueue metrics here. */
+  /** Records controller-runtime's controller and workqueue metrics here; default the manager's registry. */
   readonly metricsRegistry?: Registry;
   /** Or: a custom recorder for the controller metrics. */
   readonly metrics?: ControllerMetricsRecorder;
@@ -133,6 +135,19 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly sharding?: ShardingOptions | undefined;
   /** Timers and clock; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * What the reconciler does on the API server besides reading its informers' caches (writes,
+   * fresh reads): declared here, they become the manager's derived RBAC rules (`mgr.rbac()`).
+   * The informers' get/list/watch and the event recorder's writes are added by the manager.
+   *
+   * ```ts
+   * permissions: [
+   *   { resource: PODS, verbs: ['create', 'delete', 'patch'] },
+   *   { resource: REPLICA_SETS, subresource: 'status', verbs: ['update'] },
+   * ]
+   * ```
+   */
+  readonly permissions?: readonly Permission[];
 }
 
 export type { ResourceType };

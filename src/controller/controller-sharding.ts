@@ -5,7 +5,8 @@ import { Indexer } from '../cache/indexer.js';
 import type { Store } from '../cache/store.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { InformerFactory, type InformerFactoryOptions } from '../informer/informer-factory.js';
-import { kubeClientLeaseApi } from '../leader-election/kube-client-lease-api.js';
+import { kubeClientLeaseApi, LEASE_RESOURCE } from '../leader-election/kube-client-lease-api.js';
+import type { RunnableDeps } from '../api/runnable.js';
 import { leaderElection } from '../leader-election/leader-election.js';
 import type { LeaseApi } from '../leader-election/lease-api.js';
 import { LeaseLock } from '../leader-election/lease-lock.js';
@@ -116,6 +117,7 @@ export function shardedController<T extends KubeObject>(options: ControllerOptio
     return options.reconcile(request, ctx);
   };
   const current = new BehaviorSubject<Controller<T> | undefined>(undefined);
+  let injected: RunnableDeps | undefined;
   const empty = new Indexer<T>();
   let started = false;
   const build = (factory: InformerFactory): Controller<T> =>
@@ -135,6 +137,7 @@ export function shardedController<T extends KubeObject>(options: ControllerOptio
       const abort = new AbortController();
       const factory = new InformerFactory(client, { ...sharding.informers, labelSelector: selector, ...(scheduler === undefined ? {} : { scheduler }) });
       const inner = build(factory);
+      if (injected !== undefined) inner.inject(injected);
       current.next(inner);
       // Outlives the term's teardown: the inner run drains (grace period) after the abort.
       inner.run(abort.signal).subscribe({
@@ -194,6 +197,14 @@ export function shardedController<T extends KubeObject>(options: ControllerOptio
       if (!ready) throw new ControllerError(`controller ${name} (shard ${me} of ring ${sharding.ring}) is not running`);
     },
     run,
+    inject: (deps) => {
+      if (!started) injected = deps;
+    },
+    permissions: () => [
+      ...(options.permissions ?? []),
+      { resource: LEASE_RESOURCE, verbs: ['get', 'create', 'update'], namespace: sharding.leaseNamespace },
+      { resource: forType, verbs: ['patch'] },
+    ],
     start: (signal: AbortSignal) => lastValueFrom(run(signal).pipe(ignoreElements()), { defaultValue: undefined }),
   };
 }

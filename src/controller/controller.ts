@@ -1,9 +1,11 @@
 import { BehaviorSubject, distinctUntilChanged, ignoreElements, lastValueFrom, Observable } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
-import type { Runnable } from '../api/runnable.js';
+import type { Permission } from '../api/permission.js';
+import type { Runnable, RunnableDeps } from '../api/runnable.js';
 import type { Store } from '../cache/store.js';
 import type { ReconcileOutcome } from '../workqueue/reconcile-result.js';
-import { defineController } from './controller-definition.js';
+import { defineController, withInjectedParts } from './controller-definition.js';
+import { injectedParts } from './controller-deps.js';
 import { ControllerError, ControllerStartedTwiceError } from './controller-errors.js';
 import type { ControllerOptions } from './controller-options.js';
 import { ControllerRun } from './controller-run.js';
@@ -41,6 +43,14 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
    * controller); `signal` (or unsubscribing, abruptly) stops it.
    */
   run(signal?: AbortSignal): Observable<ReconcileOutcome>;
+  /**
+   * Called by a manager on `add`: the controller takes the manager's logger, metrics registry,
+   * client and an event recorder named after the controller, for each of them its options left
+   * out. No effect once started.
+   */
+  inject(deps: RunnableDeps): void;
+  /** The `permissions` of its options, for the manager's derived RBAC rules. */
+  permissions(): readonly Permission[];
 }
 
 /**
@@ -79,7 +89,7 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
  */
 export function controller<T extends KubeObject = KubeObject>(options: ControllerOptions<T>): Controller<T> {
   if (options?.sharding !== undefined) return shardedController({ ...options, sharding: options.sharding });
-  const def = defineController(options);
+  let def = defineController(options);
   const ready = new BehaviorSubject(false);
   let started = false;
   const run = (signal?: AbortSignal): Observable<ReconcileOutcome> =>
@@ -103,6 +113,10 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
       if (!ready.value) throw new ControllerError(`controller ${def.name} is not running (caches not synced or stopped)`);
     },
     run,
+    inject: (deps) => {
+      if (!started) def = withInjectedParts(def, options, injectedParts(deps, def.name));
+    },
+    permissions: () => options.permissions ?? [],
     start: (signal: AbortSignal) => lastValueFrom(run(signal).pipe(ignoreElements()), { defaultValue: undefined }),
   };
 }

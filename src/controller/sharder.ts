@@ -128,6 +128,10 @@ export function sharder(options: SharderOptions): Controller {
     owns: owned.map((o) => informerSource(o.informer, o.type)),
     watches: [{ source: ringSource, map: () => objects.store.listKeys() }],
     client,
+    permissions: [
+      { resource: LEASE_RESOURCE, verbs: ['get', 'list', 'watch'], namespace: options.leaseNamespace },
+      ...[options.for, ...(options.owns ?? [])].map((resource) => ({ resource, verbs: ['get', 'list', 'watch', 'patch'] as const })),
+    ],
     concurrency: options.concurrency ?? 5,
     needLeaderElection: options.needLeaderElection ?? true,
     ...(options.logger === undefined ? {} : { logger: options.logger }),

@@ -34,3 +34,6 @@ export type {
 export {
   clientEventsApi,
 } from './client-events-api.js';
+export {
+  EVENT_RECORDERS_KEY,
+} from './recorder-key.js';

@@ -105,3 +105,20 @@ export type {
   SyncSource,
   WaitForCacheSyncOptions,
 } from './wait-for-cache-sync.js';
+export {
+  ListWatchError,
+} from './list-watch-error.js';
+export {
+  INFORMER_MONITOR_KEY,
+} from './informer-monitor.js';
+export type {
+  InformerMonitor,
+  MonitoredInformers,
+} from './informer-monitor.js';
+export {
+  informerFactoryRunnable,
+} from './informer-factory-runnable.js';
+export type {
+  FactoryView,
+  InformerScope,
+} from './informer-factory-runnable.js';

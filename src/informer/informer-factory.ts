@@ -18,11 +18,12 @@ import type { FreezeMode } from '../cache/freeze-object.js';
 import type { Indexers } from '../cache/store.js';
 import type { ListWatchScope } from '../client/http-list-watcher.js';
 import type { KubeClient } from '../client/kube-client.js';
-import { type Runnable, cacheRunnable } from '../api/runnable.js';
+import type { Runnable } from '../api/runnable.js';
 import type { ListWatchOptions } from '../reflector/list-watch-options.js';
 import type { ListWatcher } from '../api/list-watcher.js';
 import { reflector } from '../reflector/reflector.js';
 import { InformerConfigError } from './informer-errors.js';
+import { informerFactoryRunnable, type InformerScope } from './informer-factory-runnable.js';
 import { multiNamespaceReflector } from './multi-namespace.js';
 import { type Lister, lister } from './lister.js';
 import { type SharedInformer, sharedInformer } from './shared-informer.js';
@@ -91,7 +92,11 @@ function transformId(t: unknown): string {
 
 interface Entry {
   readonly informer: SharedInformer<KubeObject>;
+  readonly resource: ResourceType;
+  readonly namespace: string | undefined;
   started: Subscription | undefined;
+  /** The last error the informer reported on `errors$` (a failed list or watch, …). */
+  lastError: Error | undefined;
 }
 
 /**
@@ -118,6 +123,8 @@ export class InformerFactory {
   private readonly informers = new Map<string, Entry>();
   private readonly makeListWatcher: ListWatcherFactory;
   private readonly scheduler: SchedulerLike;
+  /** The client the informers list and watch through; undefined for a `ListWatcherFactory`. */
+  readonly client: KubeClient | undefined;
 
   constructor(
     source: KubeClient | ListWatcherFactory,
@@ -125,6 +132,7 @@ export class InformerFactory {
   ) {
     this.makeListWatcher =
       typeof source === 'function' ? source : (resource, scope) => source.listWatcher(resource, scope);
+    this.client = typeof source === 'function' ? undefined : source;
     this.scheduler = options.scheduler ?? asyncScheduler;
   }
 
@@ -180,7 +188,12 @@ export class InformerFactory {
           defaultResyncPeriodMs: request.defaultResyncPeriodMs ?? this.options.defaultResyncPeriodMs ?? 0,
         },
       );
-      entry = { informer: informer as unknown as SharedInformer<KubeObject>, started: undefined };
+      const created: Entry = { informer: informer as unknown as SharedInformer<KubeObject>, resource, namespace: scope.namespace, started: undefined, lastError: undefined };
+      informer.errors$.subscribe((err) => (created.lastError = err));
+      informer.synced$.subscribe((synced) => {
+        if (synced) created.lastError = undefined;
+      });
+      entry = created;
       this.informers.set(key, entry);
     } else if (request.indexers !== undefined) {
       const existing = entry.informer.store.getIndexers();
@@ -274,6 +287,11 @@ export class InformerFactory {
     return [...this.informers.values()].map((e) => e.informer);
   }
 
+  /** Every informer created so far, with its resource and namespace (`undefined`: all namespaces). */
+  scopes(): readonly InformerScope[] {
+    return [...this.informers.values()].map(({ informer, resource, namespace }) => ({ informer, resource, namespace }));
+  }
+
   /** Starts every informer created so far and not yet started by the factory (idempotent). */
   start(): void {
     for (const entry of this.informers.values()) {
@@ -292,7 +310,8 @@ export class InformerFactory {
 
   /**
    * Resolves once every informer started by the factory has synced: `true`, or `false` when the
-   * timeout passed or the signal aborted first (SI-16). With no started informer it resolves `true`.
+   * timeout passed or the signal aborted first (SI-16); then `unsynced()` says which and why. With
+   * no started informer it resolves `true`.
    */
   waitForCacheSync(timeout?: number | WaitForCacheSyncOptions): Promise<boolean> {
     const opts = typeof timeout === 'number' ? { timeoutMs: timeout } : (timeout ?? {});
@@ -301,6 +320,17 @@ export class InformerFactory {
       started.map((e) => e.informer),
       { scheduler: this.scheduler, ...opts },
     );
+  }
+
+  /**
+   * The informers started by the factory that have not synced, each with the last error it
+   * reported (a failed list or watch: an unreachable server, a kind the server does not serve,
+   * 403, …), if any: why `waitForCacheSync` returned false.
+   */
+  unsynced(): { readonly informer: string; readonly lastError: Error | undefined }[] {
+    return [...this.informers.values()]
+      .filter((e) => e.started !== undefined && !e.started.closed && !e.informer.hasSynced())
+      .map((e) => ({ informer: e.informer.name, lastError: e.lastError }));
   }
 
   /**
@@ -323,9 +353,11 @@ export class InformerFactory {
 
   /**
    * The factory as a manager cache runnable: when the manager starts its caches it runs every
-   * informer created by then, and reports synced when all are.
+   * informer created by then, and reports synced when all are. Added to a manager, it takes the
+   * manager's logger and informer monitor (reflector metrics, logged failures, why a cache does
+   * not sync), and declares get/list/watch of its informers' resources for `mgr.rbac()`.
    */
   runnable(name = 'informer-factory'): Runnable {
-    return cacheRunnable({ name, source: this.run$, synced$: this.synced$ });
+    return informerFactoryRunnable(this, name);
   }
 }

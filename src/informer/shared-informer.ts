@@ -40,6 +40,7 @@ import type { ReflectorEvent } from '../reflector/reflector-event.js';
 import type { ReflectorStatus } from '../reflector/reflector-status.js';
 import { dropManagedFields } from './drop-managed-fields.js';
 import { InformerConfigError, InformerSourceError } from './informer-errors.js';
+import { ListWatchError } from './list-watch-error.js';
 import { Listener, type ListenerOptions, type ProcessListenerOptions } from './informer-listener.js';
 import { clampResyncPeriod, determineResyncPeriod } from './resync-period.js';
 import { type CacheSnapshot, informerState } from './state.js';
@@ -130,7 +131,11 @@ export interface SharedInformer<T extends KubeObject = KubeObject, I extends str
   waitForSync(timeoutMs?: number): Promise<boolean>;
   /** Resource version of the last list, event or bookmark seen; `''` before start. */
   readonly lastSyncResourceVersion: string;
-  /** Cache input errors, subscriber failures ({@link ListenerError}) and source failures. Hot. */
+  /**
+   * Everything that goes wrong, as it happens (hot): failed lists and watches the reflector
+   * retries by itself ({@link ListWatchError}), cache input errors, subscriber failures
+   * ({@link ListenerError}) and the source's end ({@link InformerSourceError}).
+   */
   readonly errors$: Observable<Error>;
   /** The reflector's status (hot; never emits for a plain Observable source). */
   readonly status$: Observable<ReflectorStatus>;
@@ -278,6 +283,10 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
 
   const core$ = defer(() => {
     running = true;
+    // status$ is hot: subscribed before the source, so the first failed list is not missed.
+    const listWatchErrors = status$.subscribe((st) => {
+      if (st.type === 'error') errors.next(new ListWatchError(name, st.action, st.error));
+    });
     const check = resyncCheckPeriodMs;
     const sourceDone = new AsyncSubject<void>();
     const resync$: Observable<FifoInput<T>> =
@@ -323,6 +332,7 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
         error: (err: unknown) => errors.next(new InformerSourceError(name, err)),
       }),
       finalize(() => {
+        listWatchErrors.unsubscribe();
         running = false;
         if (synced.value) synced.next(false);
       }),

@@ -30,3 +30,21 @@ export type {
 export {
   reconcileLogger,
 } from './reconcile-logger.js';
+export {
+  textLogger,
+} from './text-logger.js';
+export type {
+  TextLoggerOptions,
+} from './text-logger.js';
+export {
+  defaultLogger,
+  parseLogEnv,
+} from './default-logger.js';
+export type {
+  DefaultLoggerOptions,
+  LogFormat,
+  LogThreshold,
+} from './default-logger.js';
+export {
+  LOGGER_KEY,
+} from './logger-key.js';

@@ -14,6 +14,17 @@ interface CheckStatus {
   readonly name: string;
   readonly healthy: boolean;
   readonly excluded: boolean;
+  readonly reason?: string;
+}
+
+/** Options of {@link serveHealthz}. */
+export interface ServeHealthzOptions {
+  /**
+   * Write `reason withheld` instead of a failed check's reason in the aggregate listing, as
+   * controller-runtime does. Default true here; the manager's probe server defaults to false
+   * (`health.withholdReasons`), so `/readyz` says why it is not ready.
+   */
+  readonly withholdReasons?: boolean;
 }
 
 async function runCheck(check: HealthCheck): Promise<unknown> {
@@ -34,7 +45,8 @@ function describe(err: unknown): string {
  *
  * `subPath` is the request path below the endpoint (`''` or `/` = aggregate, `/<name>` = one check),
  * `query` its query string. Aggregate: all pass → 200 `ok`; `?verbose` or any failure → one line per
- * check sorted by name (`[+]name ok`, `[+]name excluded: ok`, `[-]name failed: reason withheld`), a
+ * check sorted by name (`[+]name ok`, `[+]name excluded: ok`, `[-]name failed: reason withheld`, or
+ * the reason when `withholdReasons` is false), a
  * `warn:` line for unknown `?exclude=` names, and `healthz check passed` / `healthz check failed`.
  * No checks → a built-in `ping` check (also served at `/ping`). Single check: 200 `ok` or 500
  * `internal server error: <reason>`; unknown name → 404.
@@ -43,9 +55,10 @@ export async function serveHealthz(
   checks: ReadonlyMap<string, HealthCheck>,
   subPath: string,
   query: URLSearchParams,
+  options: ServeHealthzOptions = {},
 ): Promise<HealthzResponse> {
   const cleaned = cleanPath(subPath);
-  if (cleaned === '/') return aggregate(checks, query);
+  if (cleaned === '/') return aggregate(checks, query, options.withholdReasons ?? true);
   const name = cleaned.slice(1);
   if (checks.size === 0 && name === 'ping') return { status: 200, body: 'ok' };
   const check = checks.get(name);
@@ -66,7 +79,7 @@ function cleanPath(p: string): string {
   return `/${segments.join('/')}`;
 }
 
-async function aggregate(checks: ReadonlyMap<string, HealthCheck>, query: URLSearchParams): Promise<HealthzResponse> {
+async function aggregate(checks: ReadonlyMap<string, HealthCheck>, query: URLSearchParams, withhold: boolean): Promise<HealthzResponse> {
   const unknownExcludes = new Set(query.getAll('exclude'));
   const parts: CheckStatus[] = [];
   let failed = false;
@@ -75,7 +88,9 @@ async function aggregate(checks: ReadonlyMap<string, HealthCheck>, query: URLSea
     names.map(async (name) => {
       if (unknownExcludes.has(name)) return { name, healthy: true, excluded: true };
       const err = await runCheck(checks.get(name) as HealthCheck);
-      return { name, healthy: err === undefined, excluded: false };
+      return err === undefined
+        ? { name, healthy: true, excluded: false }
+        : { name, healthy: false, excluded: false, reason: describe(err).replace(/\s*\n\s*/g, ' ') };
     }),
   );
   for (const r of results) {
@@ -91,7 +106,7 @@ async function aggregate(checks: ReadonlyMap<string, HealthCheck>, query: URLSea
   for (const p of parts) {
     if (p.excluded) body += `[+]${p.name} excluded: ok\n`;
     else if (p.healthy) body += `[+]${p.name} ok\n`;
-    else body += `[-]${p.name} failed: reason withheld\n`;
+    else body += `[-]${p.name} failed: ${withhold ? 'reason withheld' : (p.reason ?? 'unknown')}\n`;
   }
   if (unknownExcludes.size > 0) {
     const quoted = [...unknownExcludes].sort().map((n) => JSON.stringify(n)).join(',');

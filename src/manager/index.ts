@@ -1,13 +1,21 @@
 export {
   cacheRunnable,
+  dependencyKey,
+  runnableDeps,
   toRunnable,
 } from '../api/runnable.js';
 export type {
   CacheRunnableOptions,
+  DependencyKey,
   Runnable,
+  RunnableDeps,
   RunnableLike,
   RunnableResult,
 } from '../api/runnable.js';
+export type {
+  Permission,
+  PermissionVerb,
+} from '../api/permission.js';
 export {
   RunnableGroup,
   runToCompletion,
@@ -19,6 +27,7 @@ export {
   GracefulShutdownTimeoutError,
   LeaderElectionLostError,
   ManagerAlreadyStartedError,
+  ManagerCacheSyncTimeoutError,
   ManagerConfigError,
   StopEngagedError,
   formatDuration,
@@ -29,6 +38,7 @@ export {
 export type {
   HealthCheck,
   HealthzResponse,
+  ServeHealthzOptions,
 } from './healthz-handler.js';
 export {
   httpServerRunnable,
@@ -78,3 +88,28 @@ export {
 export type {
   LeaseLeadershipOptions,
 } from './lease-leadership.js';
+export {
+  RbacDerivationError,
+  rbacManifest,
+  rbacRules,
+} from './rbac.js';
+export type {
+  PolicyRule,
+  RbacManifestOptions,
+  RbacRules,
+  ResourceResolver,
+} from './rbac.js';
+export {
+  CacheMonitor,
+  describeUnsynced,
+} from './cache-monitor.js';
+export type {
+  CacheMonitorOptions,
+  UnsyncedInformer,
+} from './cache-monitor.js';
+export {
+  managerPermissions,
+} from './manager-permissions.js';
+export {
+  DEPS,
+} from './deps.js';

@@ -72,3 +72,24 @@ export function formatDuration(ms: number): string {
   if (ms >= 1000) return `${Number((ms / 1000).toFixed(3))}s`;
   return `${ms}ms`;
 }
+
+/**
+ * The manager's caches did not all sync within `cacheSyncTimeoutMs` (default 2 minutes): `start()`
+ * rejects with this error instead of waiting forever. The message names every informer that had
+ * not synced, its server and its last list/watch error (an unreachable server, a kind the server
+ * does not serve, 403 Forbidden, …); `unsynced` has the same as data.
+ */
+export class ManagerCacheSyncTimeoutError extends RxkubeError {
+  static override readonly code: string = 'MANAGER_CACHE_SYNC_TIMEOUT';
+  static override readonly layer: ErrorLayer = 'manager';
+  override readonly name = 'ManagerCacheSyncTimeoutError';
+
+  constructor(
+    readonly timeoutMs: number,
+    /** One line per informer (or cache runnable) that had not synced. */
+    readonly unsynced: readonly string[],
+    options?: ErrorOptions,
+  ) {
+    super(`caches did not sync within ${formatDuration(timeoutMs)}: ${unsynced.join('; ') || 'no detail'}`, options);
+  }
+}

@@ -1,15 +1,17 @@
-import type { SchedulerLike } from 'rxjs';
+import type { SchedulerLike, Subscription } from 'rxjs';
 import type { RunnableLike } from '../api/runnable.js';
 import { toRunnable } from '../api/runnable.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { Logger } from '../logging/logger.js';
 import { classifyRunnable, type RunnableGroupName } from './classify-runnable.js';
 import type { HttpServerRunnable } from './http-server.js';
+import { type CacheMonitor, describeUnsynced } from './cache-monitor.js';
 import { Candidacy, type CandidacyOptions } from './manager-candidacy.js';
 import {
   GracefulShutdownTimeoutError,
   LeaderElectionLostError,
   ManagerAlreadyStartedError,
+  ManagerCacheSyncTimeoutError,
   StopEngagedError,
 } from './manager-errors.js';
 import { RunnableGroup } from './runnable-group.js';
@@ -63,6 +65,12 @@ export interface ManagerRunOptions {
   readonly probeServers: readonly HttpServerRunnable[];
   /** How to campaign; absent = no leader election. */
   readonly election: CandidacyOptions | undefined;
+  /** Fail `start()` when the caches have not synced after this long; ≤ 0 waits forever. */
+  readonly cacheSyncTimeoutMs: number;
+  /** What the caches' informers are doing (for the sync timeout's message and the logs). */
+  readonly caches: CacheMonitor;
+  /** Called once the stop procedure is done (e.g. to detach metrics observers). */
+  readonly onStopped?: () => void;
 }
 
 /**
@@ -80,6 +88,8 @@ export class ManagerRun {
   /** Leadership was lost: the stop procedure skips the graceful wait (CR-14). */
   private leadershipLost = false;
   private stopRequested = false;
+  private startedAt = 0;
+  private syncTimer: Subscription | undefined;
   private readonly stopRequest: Promise<void>;
   private resolveStopRequest: () => void = () => undefined;
   /** Resolves once elected (at once without leader election). */
@@ -119,6 +129,22 @@ export class ManagerRun {
     return this.groups.caches.isReady;
   }
 
+  /**
+   * One line per informer (or cache runnable without informer detail) that has not synced, with
+   * its server and last error; empty when every cache synced.
+   */
+  cacheSyncProblems(): string[] {
+    if (this.groups.caches.isReady) return [];
+    const informers = this.o.caches.unsynced();
+    const lines = informers.map(describeUnsynced);
+    const covered = new Set(informers.map((u) => u.cache));
+    for (const name of this.groups.caches.unreadyNames()) {
+      if (!covered.has(name)) lines.push(`cache ${name} has not synced`);
+    }
+    if (lines.length === 0 && (this.current === 'new' || this.current === 'startingHttpServers')) lines.push('caches have not started yet');
+    return lines;
+  }
+
   /** Adds a runnable to its group (CR-12); once the group started it starts at once. */
   add(runnable: RunnableLike): void {
     if (this.stopEngaged) throw new StopEngagedError();
@@ -134,6 +160,11 @@ export class ManagerRun {
   /** Runs the start sequence, waits for a stop request, runs the stop procedure. */
   start(signal: AbortSignal | undefined): Promise<void> {
     if (this.current !== 'new') return Promise.reject(new ManagerAlreadyStartedError());
+    this.startedAt = this.o.scheduler.now();
+    this.o.logger.info('Starting manager', {
+      leaderElection: this.candidacy === undefined ? false : this.candidacy.lease,
+      cacheSyncTimeoutMs: this.o.cacheSyncTimeoutMs,
+    });
     this.enter('startingHttpServers');
     return this.run(signal);
   }
@@ -186,14 +217,33 @@ export class ManagerRun {
     await this.untilStopRequested(this.groups.httpServers.start());
     if (this.stopRequested) return;
     this.enter('startingCaches');
+    const cachesStartedAt = this.o.scheduler.now();
+    if (this.o.cacheSyncTimeoutMs > 0) {
+      this.syncTimer = this.o.scheduler.schedule(() => this.cacheSyncTimedOut(), this.o.cacheSyncTimeoutMs);
+    }
     await this.untilStopRequested(this.groups.caches.start());
+    this.syncTimer?.unsubscribe();
     if (this.stopRequested) return;
+    this.o.logger.info('caches synced', { ...this.o.caches.summary(), durationMs: this.o.scheduler.now() - cachesStartedAt });
     this.enter('startingOthers');
     await this.untilStopRequested(this.groups.others.start());
     if (this.stopRequested) return;
     this.enter('electing');
     if (this.candidacy === undefined) this.lead();
-    else this.candidacy.campaign();
+    else {
+      this.o.logger.info('attempting to acquire leader lease', { lease: this.candidacy.lease });
+      this.candidacy.campaign();
+    }
+  }
+
+  /** The caches did not sync in time: fail with what each unsynced informer last reported. */
+  private cacheSyncTimedOut(): void {
+    if (this.current !== 'startingCaches' || this.stopRequested) return;
+    const problems = this.cacheSyncProblems();
+    const firstError = this.o.caches.unsynced().find((u) => u.lastError !== undefined)?.lastError;
+    const err = new ManagerCacheSyncTimeoutError(this.o.cacheSyncTimeoutMs, problems, firstError === undefined ? undefined : { cause: firstError });
+    this.o.logger.error('caches did not sync in time, stopping', { err, timeoutMs: this.o.cacheSyncTimeoutMs });
+    this.fail(err);
   }
 
   private async untilStopRequested(started: Promise<void>): Promise<void> {
@@ -242,8 +292,16 @@ export class ManagerRun {
     deadline.cancel();
     this.candidacy?.cancel();
     for (const r of this.recorders) r.shutdown();
+    this.syncTimer?.unsubscribe();
     this.enter('stopped');
-    return !allEnded && graceMs > 0 ? new GracefulShutdownTimeoutError(graceMs) : undefined;
+    this.o.onStopped?.();
+    const timedOut = !allEnded && graceMs > 0;
+    this.o.logger.info('manager stopped', {
+      uptimeMs: this.o.scheduler.now() - this.startedAt,
+      ...(this.failure === undefined ? {} : { err: this.failure.error }),
+      ...(timedOut ? { gracefulShutdownTimedOut: true } : {}),
+    });
+    return timedOut ? new GracefulShutdownTimeoutError(graceMs) : undefined;
   }
 }
 

@@ -7,19 +7,26 @@ import type { KubeConfigLike } from '../client/kube-config-like.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { eventRecorder } from '../events/event-recorder.js';
 import { clientEventsApi } from '../events/client-events-api.js';
+import type { LogThreshold } from '../logging/default-logger.js';
+import { defaultLogger } from '../logging/default-logger.js';
 import type { Logger } from '../logging/logger.js';
-import { noopLogger } from '../logging/noop-logger.js';
 import type { ManagerMetrics } from '../metrics/metrics-registry.js';
 import { managerMetrics } from '../metrics/metrics-registry.js';
+import { processMetrics } from '../metrics/process-metrics.js';
 import type { HealthCheck } from './healthz-handler.js';
 import type { ManagerLeaderElectionConfig, ManagerLeaderElectionOptions } from './leader-election-options.js';
 import { resolveManagerLeaderElection } from './leader-election-options.js';
 import { kubeClientLeaseApi } from '../leader-election/kube-client-lease-api.js';
 import { leaseLeadership } from './lease-leadership.js';
-import { CheckerAfterStartError, ManagerConfigError } from './manager-errors.js';
-import type { RunnableLike } from '../api/runnable.js';
+import { CheckerAfterStartError, ManagerConfigError, StopEngagedError } from './manager-errors.js';
+import type { Runnable, RunnableLike } from '../api/runnable.js';
+import { toRunnable } from '../api/runnable.js';
+import { CacheMonitor } from './cache-monitor.js';
 import type { CandidacyOptions } from './manager-candidacy.js';
+import { managerDeps } from './manager-deps.js';
+import { managerPermissions } from './manager-permissions.js';
 import { ManagerRun } from './manager-run.js';
+import type { RbacRules } from './rbac.js';
 import { ProbeServers, type HealthServerOptions, type MetricsServerOptions } from './probe-servers.js';
 
 export type { HealthServerOptions, MetricsServerOptions } from './probe-servers.js';
@@ -40,14 +47,36 @@ export interface ManagerOptions {
   readonly registry?: Registry;
   /** Default 30 000; 0 = don't wait for runnables to stop; < 0 = wait forever. */
   readonly gracefulShutdownTimeoutMs?: number;
+  /**
+   * How long `start()` waits for the caches to sync before it fails with a
+   * `ManagerCacheSyncTimeoutError` naming each unsynced informer, its server and its last error.
+   * Default 120 000 (2 minutes); 0 waits forever.
+   */
+  readonly cacheSyncTimeoutMs?: number;
+  /**
+   * The manager's logger, handed to everything added to it. Default {@link defaultLogger}: readable
+   * lines on a terminal, JSON lines otherwise, on stderr, at `logLevel` (or `RXKUBE_LOG`, else `info`).
+   */
   readonly logger?: Logger;
-  /** Scheduler for the shutdown timer. Default `asyncScheduler`. */
+  /** Level of the default logger (ignored when `logger` is given); `off` silences it. */
+  readonly logLevel?: LogThreshold;
+  /**
+   * Add prom-client's default process and Node.js metrics (`process_*`, `nodejs_*`) to the
+   * registry. Default true.
+   */
+  readonly processMetrics?: boolean;
+  /** Scheduler for the shutdown and cache-sync timers and the log rate limits. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
 
 /** The manager (see {@link manager}). */
 export interface Manager {
-  /** Adds a runnable to its group (CR-12); after start it starts at once. Throws during stop. */
+  /**
+   * Adds a runnable to its group (CR-12); after start it starts at once. Throws during stop.
+   * A runnable with `inject` first receives the manager's shared parts: a controller takes the
+   * manager's logger, metrics registry, client and an event recorder (each unless its options gave
+   * one), an informer factory's runnable the logger and the informer monitor.
+   */
   add(runnable: RunnableLike): void;
   /** Adds a liveness check; only before start. */
   addHealthzCheck(name: string, check: HealthCheck): void;
@@ -76,6 +105,14 @@ export interface Manager {
   readonly scheduler: SchedulerLike;
   /** The resolved leader-election config, if enabled. */
   readonly leaderElection: ManagerLeaderElectionConfig | undefined;
+  /**
+   * The minimal RBAC rules for what this manager runs, derived from what it was given (call it
+   * after adding everything): get/list/watch of every informer its cache runnables run, the
+   * `permissions` its controllers and other runnables declare, create/patch of Events when it has
+   * event recorders, and get/create/update of its Lease with leader election. Resources without a
+   * plural or scope are resolved through the client's discovery. Print them with `rbacManifest`.
+   */
+  rbac(): Promise<RbacRules>;
 }
 
 /**
@@ -95,12 +132,20 @@ export interface Manager {
  * await mgr.start(setupSignalHandler().signal);
  */
 export function manager(options: ManagerOptions = {}): Manager {
-  const logger = options.logger ?? noopLogger;
+  const logger = options.logger ?? defaultLogger(options.logLevel === undefined ? {} : { level: options.logLevel });
   const scheduler = options.scheduler ?? asyncScheduler;
   const grace = gracefulShutdownTimeout(options);
+  const cacheSyncTimeoutMs = cacheSyncTimeout(options);
   const metrics = managerMetrics(options.registry);
+  if (options.processMetrics ?? true) processMetrics(metrics.registry);
+  // rest_client_* for every client the manager or its caches use, until the manager stopped.
+  const observed = new Map<KubeClient, () => void>();
+  const observeClient = (client: KubeClient): void => {
+    if (!observed.has(client)) observed.set(client, client.connection.observeRequests(metrics.restClient));
+  };
+  if (options.client !== undefined) observeClient(options.client);
   const leConfig = options.leaderElection ? resolveManagerLeaderElection(options.leaderElection) : undefined;
-  const getClient = lazyClient(options);
+  const getClient = lazyClient(options, observeClient);
   if (options.leaderElection && !options.leaderElection.elector && !options.client && !options.kubeConfig) {
     throw new ManagerConfigError('leader election needs `leaderElection.elector`, `client` or `kubeConfig`');
   }
@@ -112,13 +157,41 @@ export function manager(options: ManagerOptions = {}): Manager {
       return factory(config);
     },
   };
+  const caches = new CacheMonitor({ logger: logger.child({ component: 'cache' }), metrics, scheduler, observeClient });
   // The readiness check reads the run's caches group, created just below.
-  const probes = new ProbeServers(options, metrics, (): boolean => run.cachesSynced);
-  const run = new ManagerRun({ logger, scheduler, gracefulShutdownTimeoutMs: grace, probeServers: probes.servers, election });
+  const probes = new ProbeServers(options, metrics, (): readonly string[] => run.cacheSyncProblems());
+  const run = new ManagerRun({
+    logger,
+    scheduler,
+    gracefulShutdownTimeoutMs: grace,
+    probeServers: probes.servers,
+    election,
+    cacheSyncTimeoutMs,
+    caches,
+    onStopped: () => {
+      for (const stop of observed.values()) stop();
+      observed.clear();
+    },
+  });
   const addCheck = (kind: 'healthz' | 'readyz', name: string, check: HealthCheck): void => {
     if (run.phase !== 'new') throw new CheckerAfterStartError();
     probes.addCheck(kind, name, check);
   };
+  const recorders: EventRecorder[] = [];
+  const getEventRecorder = (component: string): EventRecorder => {
+    const recorder = eventRecorder({
+      api: clientEventsApi(getClient()),
+      source: { component },
+      scheduler,
+      logger: logger.child({ component }),
+    });
+    run.addRecorder(recorder);
+    recorders.push(recorder);
+    return recorder;
+  };
+  const hasClient = (): boolean => options.client !== undefined || options.kubeConfig !== undefined;
+  const deps = managerDeps({ logger, registry: metrics.registry, client: () => (hasClient() ? getClient() : undefined), getEventRecorder, monitor: caches });
+  const added: Runnable[] = [];
 
   return {
     metrics,
@@ -128,17 +201,21 @@ export function manager(options: ManagerOptions = {}): Manager {
       return getClient();
     },
     leaderElection: leConfig,
-    getEventRecorder(component) {
-      const recorder = eventRecorder({
-        api: clientEventsApi(getClient()),
-        source: { component },
-        scheduler,
-        logger: logger.child({ component }),
-      });
-      run.addRecorder(recorder);
-      return recorder;
+    getEventRecorder,
+    add: (runnable) => {
+      if (run.stopEngaged) throw new StopEngagedError();
+      const r = toRunnable(runnable);
+      r.inject?.(deps(r.name ?? 'runnable'));
+      added.push(r);
+      run.add(r);
     },
-    add: (runnable) => run.add(runnable),
+    rbac: () =>
+      managerPermissions({
+        runnables: added,
+        recorders: recorders.length,
+        leaderElection: leConfig !== undefined && options.leaderElection?.elector === undefined ? leConfig : undefined,
+        resolve: hasClient() ? (ref) => getClient().resolve(ref) : undefined,
+      }),
     addHealthzCheck: (name, check) => addCheck('healthz', name, check),
     addReadyzCheck: (name, check) => addCheck('readyz', name, check),
     start: (signal) => run.start(signal),
@@ -156,8 +233,16 @@ function gracefulShutdownTimeout(options: ManagerOptions): number {
   return grace;
 }
 
-/** The manager's client: `client`, else built from `kubeConfig` on first use. */
-function lazyClient(options: ManagerOptions): () => KubeClient {
+function cacheSyncTimeout(options: ManagerOptions): number {
+  const ms = options.cacheSyncTimeoutMs ?? 120_000;
+  if (typeof ms !== 'number' || Number.isNaN(ms) || ms < 0) {
+    throw new ManagerConfigError(`cacheSyncTimeoutMs must be a number of milliseconds ≥ 0, got ${String(ms)}`);
+  }
+  return ms;
+}
+
+/** The manager's client: `client`, else built from `kubeConfig` on first use (and handed to `created`). */
+function lazyClient(options: ManagerOptions, created: (client: KubeClient) => void): () => KubeClient {
   let client: KubeClient | undefined = options.client;
   return () => {
     if (client === undefined) {
@@ -165,6 +250,7 @@ function lazyClient(options: ManagerOptions): () => KubeClient {
         throw new ManagerConfigError('the manager has no client: pass `client` or `kubeConfig`');
       }
       client = KubeClient.fromKubeConfig(options.kubeConfig);
+      created(client);
     }
     return client;
   };

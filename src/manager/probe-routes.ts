@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { HealthCheck } from './healthz-handler.js';
-import { serveHealthz } from './healthz-handler.js';
+import { serveHealthz, type ServeHealthzOptions } from './healthz-handler.js';
 
 /** A route table entry: requests whose path is `prefix` or starts with `prefix/`. */
 export type Route = readonly [prefix: string, handler: (req: IncomingMessage, res: ServerResponse, subPath: string, query: URLSearchParams) => void];
@@ -22,11 +22,11 @@ export function routes(table: readonly Route[]): RequestListener {
 }
 
 /** A route serving {@link serveHealthz} for `checks` under `prefix` (e.g. `/readyz`). */
-export function healthzRoute(prefix: string, checks: ReadonlyMap<string, HealthCheck>): Route {
+export function healthzRoute(prefix: string, checks: ReadonlyMap<string, HealthCheck>, options: ServeHealthzOptions = {}): Route {
   return [
     prefix,
     (_req, res, subPath, query) => {
-      serveHealthz(checks, subPath, query).then(
+      serveHealthz(checks, subPath, query, options).then(
         ({ status, body }) => {
           res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
           res.end(body);

@@ -14,6 +14,13 @@ export interface HealthServerOptions {
   readonly livenessEndpoint?: string;
   /** Add the built-in readiness check `cache-sync` (fails until every cache synced). Default true. */
   readonly cacheSyncCheck?: boolean;
+  /**
+   * Write `reason withheld` for a failed check in the aggregate listing, as controller-runtime
+   * does. Default false: `/readyz` names each failed check and why (e.g. `[-]cache-sync failed:
+   * informer Pod/default (server https://…): last error: …`). The single-check endpoints
+   * (`/readyz/<name>`) always give the reason.
+   */
+  readonly withholdReasons?: boolean;
 }
 
 /** Where the metrics server listens and which registry it serves. */
@@ -44,9 +51,9 @@ export class ProbeServers {
   /** The metrics server, when `metrics` is given. */
   readonly metrics: HttpServerRunnable | undefined;
 
-  /** `cachesSynced` backs the built-in readiness check `cache-sync`. */
-  constructor(options: ProbeServerOptions, metrics: ManagerMetrics, cachesSynced: () => boolean) {
-    this.health = options.health && this.healthServer(options.health, cachesSynced);
+  /** `cacheSyncProblems` (empty when synced) backs the built-in readiness check `cache-sync`. */
+  constructor(options: ProbeServerOptions, metrics: ManagerMetrics, cacheSyncProblems: () => readonly string[]) {
+    this.health = options.health && this.healthServer(options.health, cacheSyncProblems);
     this.metrics = options.metrics && metricsServer(options.metrics, metrics);
   }
 
@@ -61,19 +68,21 @@ export class ProbeServers {
     (kind === 'healthz' ? this.healthzChecks : this.readyzChecks).set(name, check);
   }
 
-  private healthServer(h: HealthServerOptions, cachesSynced: () => boolean): HttpServerRunnable {
+  private healthServer(h: HealthServerOptions, cacheSyncProblems: () => readonly string[]): HttpServerRunnable {
     if (h.cacheSyncCheck ?? true) {
       this.readyzChecks.set('cache-sync', () => {
-        if (!cachesSynced()) throw new Error('caches are not synced');
+        const problems = cacheSyncProblems();
+        if (problems.length > 0) throw new Error(`caches are not synced: ${problems.join('; ')}`);
       });
     }
+    const reasons = { withholdReasons: h.withholdReasons ?? false };
     return httpServerRunnable({
       name: 'health probes',
       port: h.port,
       ...(h.host === undefined ? {} : { host: h.host }),
       handler: routes([
-        healthzRoute(h.readinessEndpoint ?? '/readyz', this.readyzChecks),
-        healthzRoute(h.livenessEndpoint ?? '/healthz', this.healthzChecks),
+        healthzRoute(h.readinessEndpoint ?? '/readyz', this.readyzChecks, reasons),
+        healthzRoute(h.livenessEndpoint ?? '/healthz', this.healthzChecks, reasons),
       ]),
     });
   }

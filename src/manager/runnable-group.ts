@@ -77,7 +77,7 @@ export class RunnableGroup {
   private started = false;
   private stopped = false;
   private synced = false;
-  private unready = 0;
+  private readonly unready = new Set<Runnable>();
 
   constructor(
     readonly name: string,
@@ -87,7 +87,12 @@ export class RunnableGroup {
 
   /** True once started and every runnable (also those added later) is ready, until stopped. */
   get isReady(): boolean {
-    return this.synced && this.unready === 0 && !this.stopped;
+    return this.synced && this.unready.size === 0 && !this.stopped;
+  }
+
+  /** Names of the started runnables that are not ready yet (caches not synced, servers not listening). */
+  unreadyNames(): string[] {
+    return [...this.unready].map((r) => r.name ?? this.name);
   }
 
   get isStopped(): boolean {
@@ -122,10 +127,10 @@ export class RunnableGroup {
     );
     this.running.add(done);
     void done.then(() => this.running.delete(done));
-    this.unready++;
+    this.unready.add(r);
     return whenReady(r, signal).then(
       (ok) => {
-        if (ok) this.unready--;
+        if (ok) this.unready.delete(r);
         else if (!signal.aborted) this.onError(new CacheSyncError(label), r);
       },
       (err: unknown) => {

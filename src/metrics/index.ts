@@ -42,3 +42,13 @@ export {
 export {
   reflectorStatusMetrics,
 } from './reflector-status-metrics.js';
+export {
+  REST_CLIENT_LATENCY_BUCKETS,
+  restClientMetrics,
+} from './rest-client-metrics.js';
+export {
+  processMetrics,
+} from './process-metrics.js';
+export {
+  METRICS_REGISTRY_KEY,
+} from './registry-key.js';

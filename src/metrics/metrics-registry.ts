@@ -3,6 +3,8 @@ import type { ControllerMetricsRecorder } from './controller-metrics.js';
 import { controllerMetrics } from './controller-metrics.js';
 import type { ReflectorMetricsRecorder } from './reflector-metrics.js';
 import { reflectorMetrics } from './reflector-metrics.js';
+import type { RequestObserver } from '../client/request-outcome.js';
+import { restClientMetrics } from './rest-client-metrics.js';
 
 /** A per-manager Prometheus registry plus the recorders bound to it. */
 export interface ManagerMetrics {
@@ -10,6 +12,8 @@ export interface ManagerMetrics {
   readonly registry: Registry;
   readonly controller: ControllerMetricsRecorder;
   readonly reflector: ReflectorMetricsRecorder;
+  /** Feeds `rest_client_*` (for `KubeConnection.observeRequests`). */
+  readonly restClient: RequestObserver;
   /** The Prometheus text exposition of every metric in the registry. */
   text(): Promise<string>;
 }
@@ -20,6 +24,7 @@ export function managerMetrics(registry: Registry = new Registry()): ManagerMetr
     registry,
     controller: controllerMetrics(registry),
     reflector: reflectorMetrics(registry),
+    restClient: restClientMetrics(registry),
     text: () => registry.metrics(),
   };
 }

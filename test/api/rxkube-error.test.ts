@@ -14,6 +14,10 @@ import { UnknownResourceError } from '../../src/client/discovery.js';
 import { NetworkError } from '../../src/client/network-error.js';
 import { ResponseDecodeError } from '../../src/client/response-decode-error.js';
 import { WatchDecodeError } from '../../src/client/watch-decode-error.js';
+import { InClusterConfigError, KubeConfigError } from '../../src/client/kubeconfig-errors.js';
+import { ManagerCacheSyncTimeoutError } from '../../src/manager/manager-errors.js';
+import { RbacDerivationError } from '../../src/manager/rbac.js';
+import { ListWatchError } from '../../src/informer/list-watch-error.js';
 import { EditConflictError } from '../../src/client/update-with-recipe.js';
 import { CacheSyncTimeoutError, ControllerBuildError, ControllerError, ControllerStartedTwiceError } from '../../src/controller/controller-errors.js';
 import { FinalizerConflictError } from '../../src/controller/finalizer.js';
@@ -99,6 +103,11 @@ const SAMPLES: Record<string, () => Error> = {
   NetworkError: () => new NetworkError('GET', '/api/v1/pods', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
   ResponseDecodeError: () => new ResponseDecodeError('GET', '/api/v1/pods', 'not JSON'),
   EditConflictError: () => new EditConflictError('default/cm', 5, new Error('409')),
+  KubeConfigError: () => new KubeConfigError('CLIENT_KUBECONFIG_NOT_FOUND', 'kubeconfig /nope: no such file', '/nope'),
+  InClusterConfigError: () => new InClusterConfigError('CLIENT_IN_CLUSTER_NO_ENV', 'not in a cluster: KUBERNETES_SERVICE_HOST is not set', 'KUBERNETES_SERVICE_HOST'),
+  ManagerCacheSyncTimeoutError: () => new ManagerCacheSyncTimeoutError(1000, ['informer Pod (server https://127.0.0.1:1): ECONNREFUSED']),
+  RbacDerivationError: () => new RbacDerivationError('no plural for example.com/v1 Widget'),
+  ListWatchError: () => new ListWatchError('Pod', 'relist', new Error('connect ECONNREFUSED')),
   WatchDecodeError: () => new WatchDecodeError('not JSON', 10, '{oops'),
   UnknownResourceError: () => new UnknownResourceError('v1', 'Pod'),
   VeryShortWatchError: () => new VeryShortWatchError(5, '10'),
@@ -172,7 +181,10 @@ describe('RxkubeError: every error class', () => {
       expect(err.message, name).not.toBe('');
       expect(Object.hasOwn(err, 'code') && Object.hasOwn(err, 'layer'), name).toBe(true);
       expect(err.layer).toBe(cls?.layer);
-      if (cls !== ApiError) expect(err.code, name).toBe(cls?.code);
+      // A few classes carry a finer code per instance (ApiError: the Status reason; the kubeconfig
+      // errors: what is wrong), always in their layer's family.
+      if (cls === KubeConfigError || cls === InClusterConfigError) expect(err.code, name).toMatch(/^CLIENT_(KUBECONFIG|IN_CLUSTER)_[A-Z_]+$/);
+      else if (cls !== ApiError) expect(err.code, name).toBe(cls?.code);
     }
   });
 

@@ -4,7 +4,8 @@ import { manager } from '../../src/manager/index.js';
 import type { Manager } from '../../src/manager/index.js';
 
 async function withProbes(setup: (m: Manager) => void, body: (get: (p: string) => Promise<[number, string]>) => Promise<void>) {
-  const mgr = manager({ health: { host: '127.0.0.1', port: 0, cacheSyncCheck: false } });
+  // controller-runtime withholds the reasons of failed checks; rxkube shows them unless asked not to.
+  const mgr = manager({ health: { host: '127.0.0.1', port: 0, cacheSyncCheck: false, withholdReasons: true } });
   setup(mgr);
   const ac = new AbortController();
   const done = mgr.start(ac.signal);

@@ -22,10 +22,10 @@ describe('manager HTTP endpoints (real sockets)', () => {
     expect(await get(health.port, '/healthz')).toMatchObject({ status: 200, body: 'ok' });
     const notReady = await get(health.port, '/readyz');
     expect(notReady.status).toBe(500);
-    expect(notReady.body).toBe('[-]cache-sync failed: reason withheld\n[+]db ok\nhealthz check failed\n');
+    expect(notReady.body).toBe('[-]cache-sync failed: caches are not synced: cache cache has not synced\n[+]db ok\nhealthz check failed\n');
     expect(await get(health.port, '/readyz/cache-sync')).toEqual({
       status: 500,
-      body: 'internal server error: caches are not synced\n',
+      body: 'internal server error: caches are not synced: cache cache has not synced\n',
       type: 'text/plain; charset=utf-8',
     });
 

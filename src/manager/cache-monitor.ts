@@ -1,0 +1,182 @@
+import { type SchedulerLike, Subscription } from 'rxjs';
+import type { KubeClient } from '../client/kube-client.js';
+import type { InformerMonitor, MonitoredInformers } from '../informer/informer-monitor.js';
+import type { SharedInformer } from '../informer/shared-informer.js';
+import { ListWatchError } from '../informer/list-watch-error.js';
+import type { Logger } from '../logging/logger.js';
+import type { ManagerMetrics } from '../metrics/metrics-registry.js';
+import { reflectorStatusMetrics } from '../metrics/reflector-status-metrics.js';
+
+/** Why one informer has not synced, as far as its monitor knows. */
+export interface UnsyncedInformer {
+  /** The informer's name (e.g. `Pod/default`). */
+  readonly informer: string;
+  /** The cache runnable that runs it. */
+  readonly cache: string;
+  /** The API server it lists from, when known. */
+  readonly server?: string;
+  /** The last failed list or watch (the client's error), if any. */
+  readonly lastError?: unknown;
+  /** What its reflector did last (`listing`, `backingOff`, …), if it reported anything. */
+  readonly lastStatus?: string;
+  /** How long it has run without syncing, in ms. */
+  readonly waitingMs: number;
+}
+
+/** Options of {@link CacheMonitor}. */
+export interface CacheMonitorOptions {
+  readonly logger: Logger;
+  readonly metrics: ManagerMetrics;
+  readonly scheduler: SchedulerLike;
+  /** A failing informer logs at most once per this many ms (the others are counted). Default 30 000. */
+  readonly errorLogIntervalMs?: number;
+  /** Attaches the REST client metrics to a client the informers use (once per client). */
+  readonly observeClient?: (client: KubeClient) => void;
+}
+
+interface Tracked {
+  readonly informer: SharedInformer;
+  readonly cache: string;
+  readonly server: string | undefined;
+  readonly startedAt: number;
+  syncedAt: number | undefined;
+  lastError: unknown;
+  lastStatus: string | undefined;
+  /** Failures since the last successful list. */
+  failures: number;
+  failingSince: number | undefined;
+  lastLoggedAt: number | undefined;
+  suppressed: number;
+}
+
+/**
+ * The manager's {@link InformerMonitor}: for every informer its caches run, it feeds the reflector
+ * metrics, logs failed lists and watches (rate-limited per informer on the manager's scheduler)
+ * and recoveries, and remembers the last error, so that a cache that does not sync can say why
+ * ({@link CacheMonitor.unsynced}).
+ */
+export class CacheMonitor implements InformerMonitor {
+  private readonly tracked = new Set<Tracked>();
+  private readonly intervalMs: number;
+
+  constructor(private readonly o: CacheMonitorOptions) {
+    this.intervalMs = o.errorLogIntervalMs ?? 30_000;
+  }
+
+  track(target: MonitoredInformers): Subscription {
+    const subscription = new Subscription();
+    if (target.client !== undefined) this.o.observeClient?.(target.client);
+    const server = target.client?.connection.server.origin;
+    for (const informer of target.informers) {
+      const t: Tracked = {
+        informer,
+        cache: target.name,
+        server,
+        startedAt: this.o.scheduler.now(),
+        syncedAt: undefined,
+        lastError: undefined,
+        lastStatus: undefined,
+        failures: 0,
+        failingSince: undefined,
+        lastLoggedAt: undefined,
+        suppressed: 0,
+      };
+      this.tracked.add(t);
+      subscription.add(() => this.tracked.delete(t));
+      const metrics = reflectorStatusMetrics(this.o.metrics.reflector, informer.name);
+      subscription.add(
+        informer.status$.subscribe((status) => {
+          metrics.next?.(status);
+          t.lastStatus = status.type;
+          if (status.type === 'error') {
+            t.lastError = status.error;
+            t.failures++;
+            t.failingSince ??= this.o.scheduler.now();
+          } else if (status.type === 'listed' && t.failures > 0) {
+            this.o.logger.info('list/watch recovered', {
+              informer: informer.name,
+              failures: t.failures,
+              downMs: this.o.scheduler.now() - (t.failingSince ?? t.startedAt),
+            });
+            t.failures = 0;
+            t.failingSince = undefined;
+            t.suppressed = 0;
+            t.lastLoggedAt = undefined;
+          }
+        }),
+      );
+      subscription.add(informer.errors$.subscribe((err) => this.logError(t, err)));
+      subscription.add(
+        informer.synced$.subscribe((synced) => {
+          if (!synced || t.syncedAt !== undefined) return;
+          t.syncedAt = this.o.scheduler.now();
+          this.o.logger.debug('informer synced', { informer: informer.name, objects: informer.store.size, durationMs: t.syncedAt - t.startedAt });
+        }),
+      );
+    }
+    return subscription;
+  }
+
+  /** Informers being tracked and the objects in their caches. */
+  summary(): { readonly informers: number; readonly objects: number } {
+    let objects = 0;
+    for (const t of this.tracked) objects += t.informer.store.size;
+    return { informers: this.tracked.size, objects };
+  }
+
+  /** The tracked informers that have not synced, with what is known about why. */
+  unsynced(): UnsyncedInformer[] {
+    const now = this.o.scheduler.now();
+    return [...this.tracked]
+      .filter((t) => !t.informer.hasSynced())
+      .map((t) => ({
+        informer: t.informer.name,
+        cache: t.cache,
+        waitingMs: now - t.startedAt,
+        ...(t.server === undefined ? {} : { server: t.server }),
+        ...(t.lastError === undefined ? {} : { lastError: t.lastError }),
+        ...(t.lastStatus === undefined ? {} : { lastStatus: t.lastStatus }),
+      }));
+  }
+
+  /** First failure at once, then at most one line per interval per informer, counting the rest. */
+  private logError(t: Tracked, err: Error): void {
+    const now = this.o.scheduler.now();
+    if (t.lastLoggedAt !== undefined && now - t.lastLoggedAt < this.intervalMs) {
+      t.suppressed++;
+      return;
+    }
+    const fields = {
+      informer: t.informer.name,
+      ...(t.server === undefined ? {} : { server: t.server }),
+      err: err instanceof ListWatchError ? err.cause : err,
+      ...(t.suppressed > 0 ? { suppressed: t.suppressed } : {}),
+      ...(t.failures > 1 ? { failures: t.failures } : {}),
+    };
+    t.lastLoggedAt = now;
+    t.suppressed = 0;
+    const message = err instanceof ListWatchError ? 'list/watch failed, retrying' : 'informer error';
+    this.o.logger.warn(message, fields);
+  }
+}
+
+/** One line per unsynced informer: `informer Pod/default (server https://…): <last error>`. */
+export function describeUnsynced(u: UnsyncedInformer): string {
+  const where = u.server === undefined ? '' : ` (server ${u.server})`;
+  let why: string;
+  if (u.lastError !== undefined) why = `last error: ${errorText(u.lastError)}`;
+  else if (u.lastStatus === undefined) why = 'not started';
+  else why = `no error reported, still ${u.lastStatus} after ${Math.round(u.waitingMs / 1000)}s`;
+  return `informer ${u.informer}${where}: ${why}`;
+}
+
+function errorText(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  let text = err.message || err.name;
+  let cause: unknown = err.cause;
+  for (let depth = 0; depth < 3 && cause instanceof Error; depth++) {
+    if (!text.includes(cause.message)) text += `: ${cause.message}`;
+    cause = cause.cause;
+  }
+  return text;
+}
