@@ -6,7 +6,7 @@ import type { Store } from '../cache/store.js';
 import type { Registry } from 'prom-client';
 import { KubeClient } from '../client/kube-client.js';
 import { InformerFactory } from '../informer/informer-factory.js';
-import type { WorkQueueAdd } from '../workqueue/request.js';
+import { parseRequestKey, type WorkQueueAdd } from '../workqueue/request.js';
 import { sourceName } from './controller-source.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { EventPredicate } from '../informer/predicates.js';
@@ -216,7 +216,7 @@ function inCluster(binding: Binding, cluster: string): Binding {
     toRequests: (events$) =>
       events$.pipe(
         binding.toRequests,
-        map((add): WorkQueueAdd => ({ ...add, request: typeof add.request === 'string' ? `${cluster}::${add.request}` : { ...add.request, cluster } })),
+        map((add): WorkQueueAdd => ({ ...add, request: { ...(typeof add.request === 'string' ? parseRequestKey(add.request) : add.request), cluster } })),
       ),
   };
 }

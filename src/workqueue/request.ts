@@ -10,7 +10,8 @@ export interface Request {
   readonly name: string;
   /**
    * The cluster the object lives in, for a controller over several clusters (`clusters` option);
-   * absent for a single-cluster controller. Part of the key: `cluster::namespace/name`.
+   * absent for a single-cluster controller. Part of the queue key (`cluster::namespace/name`), so
+   * equal names in two clusters are two items; such requests travel as objects, never as key strings.
    */
   readonly cluster?: string;
 }
@@ -60,37 +61,30 @@ export function requestKey(request: Request): string {
   return prefix + namespace + '/' + name;
 }
 
-/** Splits `cluster::rest` (a key of a multi-cluster request) into its cluster and the rest. */
-function splitCluster(key: string): { cluster: string | undefined; rest: string } {
-  const at = key.indexOf(CLUSTER_SEPARATOR);
-  return at <= 0 ? { cluster: undefined, rest: key } : { cluster: key.slice(0, at), rest: key.slice(at + CLUSTER_SEPARATOR.length) };
-}
 
 /**
  * Checks that `key` is a valid queue key (`"namespace/name"` or `"name"`) without allocating.
  * @throws InvalidRequestError otherwise.
  */
-export function checkRequestKey(whole: string): void {
-  if (typeof whole !== 'string' || whole === '') {
-    throw new InvalidRequestError(`a request key must be a non-empty string, got ${describe(whole)}`);
+export function checkRequestKey(key: string): void {
+  if (typeof key !== 'string' || key === '') {
+    throw new InvalidRequestError(`a request key must be a non-empty string, got ${describe(key)}`);
   }
-  const key = whole.includes(CLUSTER_SEPARATOR) ? splitCluster(whole).rest : whole;
   const slash = key.indexOf('/');
-  if (key === '' || slash === 0 || slash === key.length - 1 || (slash > 0 && key.indexOf('/', slash + 1) >= 0)) {
-    throw new InvalidRequestError(`request key must be "namespace/name" or "name", got ${JSON.stringify(whole)}`);
+  if (slash === 0 || slash === key.length - 1 || (slash > 0 && key.indexOf('/', slash + 1) >= 0)) {
+    throw new InvalidRequestError(`request key must be "namespace/name" or "name", got ${JSON.stringify(key)}`);
   }
 }
 
 /**
- * Parses a queue key (`"namespace/name"` or `"name"`, optionally after `"cluster::"`) into a {@link Request}.
+ * Parses a queue key (`"namespace/name"` or `"name"`) into a {@link Request}. A key string never
+ * carries a cluster: multi-cluster requests travel as objects (the queue keeps them).
  * @throws InvalidRequestError for an empty key, an empty part, or more than one `/`.
  */
-export function parseRequestKey(whole: string): Request {
-  checkRequestKey(whole);
-  const { cluster, rest: key } = whole.includes(CLUSTER_SEPARATOR) ? splitCluster(whole) : { cluster: undefined, rest: whole };
+export function parseRequestKey(key: string): Request {
+  checkRequestKey(key);
   const slash = key.indexOf('/');
-  const request: Request = slash < 0 ? { name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
-  return cluster === undefined ? request : { ...request, cluster };
+  return slash < 0 ? { name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
 function describe(value: unknown): string {
