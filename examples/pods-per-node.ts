@@ -80,7 +80,8 @@ export async function scenario(client: KubeClient, say: (line: string) => void, 
   await phase('job-2', 'Failed');
   await settled();
   say('── cache-1 is rescheduled from node-a to node-c');
-  await pods.delete('cache-1');
+  // Grace period 0: no kubelet runs here to confirm a graceful deletion of a pod bound to a node.
+  await pods.delete('cache-1', { gracePeriodSeconds: 0 });
   await pods.create(pod('cache-1', 'node-c'));
   await settled();
   say('── node-b is removed (its pods now have no node)');

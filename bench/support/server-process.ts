@@ -18,7 +18,7 @@ function need(): ApiServer {
 
 serveCommands({
   async start(args: { historyWindow?: number }) {
-    server = await startApiServer({ historyWindow: args.historyWindow ?? 50_000, bookmarkIntervalMs: 3_600_000 });
+    server = await startApiServer({ historyWindow: args.historyWindow ?? 50_000, bookmarkIntervalMs: 3_600_000, pageResourceVersionZeroLists: true });
     return { url: server.url };
   },
   /** Seeds pods number `from` … `to - 1`. */

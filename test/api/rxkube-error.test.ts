@@ -38,6 +38,7 @@ import { resolveManagerLeaderElection } from '../../src/manager/leader-election-
 import { ListTimeoutError } from '../../src/reflector/list-pages.js';
 import { resolveListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { ReflectorConfigError, ReflectorFatalError, UnusableWatchEventError, VeryShortWatchError, WatchStalledError } from '../../src/reflector/reflector-errors.js';
+import { ProtobufDecodeError } from '../../src/testing/api-server/protobuf/codec.js';
 import { StatusError } from '../../src/testing/api-server/status-error.js';
 import { bucketRateLimiter } from '../../src/workqueue/bucket-rate-limiter.js';
 import { InvalidRequestError } from '../../src/workqueue/invalid-request-error.js';
@@ -150,6 +151,7 @@ const SAMPLES: Record<string, () => Error> = {
   CacheSyncError: () => new CacheSyncError('informers'),
   ManagerConfigError: () => new ManagerConfigError('LeaderElectionID must be configured', { option: 'leaderElection.id' }),
   StatusError: () => new StatusError({ kind: 'Status', code: 404, reason: 'NotFound', message: 'not found' }),
+  ProtobufDecodeError: () => new ProtobufDecodeError('malformed protobuf message'),
 };
 
 describe('RxkubeError: every error class', () => {

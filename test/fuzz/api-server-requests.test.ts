@@ -172,6 +172,9 @@ describe('fuzz: embedded API server request handling', () => {
     let accepted = 0;
     const base = '/api/v1/namespaces/default/configmaps';
     // The random requests before may have deleted (legitimately) the namespace or the object.
+    // A random DELETE leaves it Terminating (no namespace controller runs): finalize it, as that controller would.
+    const ns = server.get('v1', 'Namespace', 'default');
+    if (ns?.metadata?.deletionTimestamp !== undefined) await send(server.url, 'PUT', '/api/v1/namespaces/default/finalize', JSON.stringify({ ...ns, spec: { finalizers: [] } }), 'application/json', 2000);
     if (server.get('v1', 'Namespace', 'default') === undefined) server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
     if (server.get('v1', 'ConfigMap', 'keep', 'default') === undefined) server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep', namespace: 'default' }, data: { k: 'v' } });
     await fc.assert(

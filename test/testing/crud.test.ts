@@ -140,12 +140,12 @@ describe('embedded API server: CRUD over HTTP', () => {
     expect(server.list('v1', 'Secret').map((s) => s.metadata?.name)).toEqual(['s1']);
   });
 
-  it('deleting a namespace deletes what it holds', async () => {
+  it('deleting a namespace marks it Terminating (its content waits for a namespace controller)', async () => {
     await call('POST', '/api/v1/namespaces', { metadata: { name: 'doomed' } });
     await call('POST', '/api/v1/namespaces/doomed/configmaps', { metadata: { name: 'c' } });
     expect((await call('DELETE', '/api/v1/namespaces/doomed')).status).toBe(200);
-    expect((await call('GET', '/api/v1/namespaces/doomed/configmaps/c')).status).toBe(404);
-    expect((await call('GET', '/api/v1/namespaces/doomed')).status).toBe(404);
+    expect((await call('GET', '/api/v1/namespaces/doomed/configmaps/c')).status).toBe(200);
+    expect((await call('GET', '/api/v1/namespaces/doomed')).body.status.phase).toBe('Terminating');
   });
 
   it('counts requests by method, path and watch', async () => {

@@ -116,7 +116,7 @@ describe.skipIf(!hasKubectl)('kubectl against the embedded API server', () => {
     };
     try {
       await waitFor('settings');
-      // `kubectl create configmap` would send protobuf, which the embedded server refuses (415): use a manifest.
+      // From a manifest (JSON); the protobuf generators are covered by kubectl-generators.test.ts.
       await writeFile(join(dir, 'watched.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: watched}\ndata: {a: b}\n');
       await kubectl('create', '-f', join(dir, 'watched.yaml'));
       await waitFor('ADDED');

@@ -72,7 +72,7 @@ describe('PATCH over HTTP', () => {
     expect(main.body.status).toEqual({ phase: 'Running' });
   });
 
-  it('server-side apply (simplified): creates, then merges; fieldManager is required', async () => {
+  it('server-side apply: creates, then applies; fieldManager is required', async () => {
     const cms = '/api/v1/namespaces/default/configmaps';
     const cfg = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa' }, data: { a: '1' } };
     const missing = await call('PATCH', `${cms}/ssa`, cfg, 'application/apply-patch+yaml');
@@ -82,6 +82,6 @@ describe('PATCH over HTTP', () => {
     expect(created.body.data).toEqual({ a: '1' });
     const updated = await call('PATCH', `${cms}/ssa?fieldManager=test&force=true`, { ...cfg, data: { b: '2' } }, 'application/apply-patch+yaml');
     expect(updated.status).toBe(200);
-    expect(updated.body.data).toEqual({ a: '1', b: '2' }); // documented: no field ownership, nothing removed
+    expect(updated.body.data).toEqual({ b: '2' }); // the manager stopped applying data.a: it is removed
   });
 });

@@ -22,7 +22,7 @@ describe('Table responses (kubectl get)', () => {
   it('lists as a Table with per-resource columns when asked, plain JSON otherwise', async () => {
     const t = await call('GET', '/api/v1/namespaces/default/pods', undefined, 'application/json', { Accept: TABLE });
     expect(t.body).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
-    expect(t.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age']);
+    expect(t.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates']);
     expect(t.body.rows[0].cells.slice(0, 4)).toEqual(['p', '1/2', 'Running', 3]);
     expect(t.body.rows[0].object).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'p' } });
     const full = await call('GET', '/api/v1/namespaces/default/configmaps/c?includeObject=Object', undefined, 'application/json', { Accept: TABLE });

@@ -7,7 +7,8 @@ import { startApiServer, type ApiServerOptions } from './start-api-server.js';
 const USAGE = `rxkube-apiserver: an embedded Kubernetes API server on loopback, for development and tests.
 
 Usage: rxkube-apiserver [--port N] [--host 127.0.0.1] [--token [VALUE]] [--tls]
-                        [--history-window N] [--bookmark-interval-ms N] [--kubeconfig PATH]
+                        [--history-window N] [--bookmark-interval-ms N] [--kubeconfig PATH] [--lenient]
+                        [--page-rv0-lists] [--controllers] [--stand-in-nodes N]
 
   --port N                 TCP port (default: a free port)
   --host H                 loopback address to bind (127.0.0.1, ::1 or localhost)
@@ -16,6 +17,13 @@ Usage: rxkube-apiserver [--port N] [--host 127.0.0.1] [--token [VALUE]] [--tls]
   --history-window N       changes kept for watch resumption (default 100000)
   --bookmark-interval-ms N interval of watch bookmarks (default 1000)
   --kubeconfig PATH        where to write the kubeconfig (default: a new temporary folder)
+  --lenient                store objects as sent (no defaulting or validation of built-in kinds)
+  --controllers            run rxkube-controller-manager in the same process (garbage collector,
+                           namespace, Deployment and ReplicaSet controllers)
+  --stand-in-nodes N       with --controllers: N fake nodes with a stand-in scheduler and kubelet
+                           (pods get bound, Running and Ready)
+  --page-rv0-lists         page resourceVersion=0 lists by limit (default: one response, as
+                           kube-apiserver's watch cache)
 
 Prints the URL and the kubeconfig path, then serves until SIGINT or SIGTERM.`;
 
@@ -36,9 +44,13 @@ export async function main(argv: readonly string[]): Promise<number> {
         host: { type: 'string' },
         token: { type: 'string' },
         tls: { type: 'boolean' },
+        lenient: { type: 'boolean' },
         'history-window': { type: 'string' },
         'bookmark-interval-ms': { type: 'string' },
         kubeconfig: { type: 'string' },
+        'page-rv0-lists': { type: 'boolean' },
+        controllers: { type: 'boolean' },
+        'stand-in-nodes': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: false,
@@ -63,8 +75,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       host: values.host,
       token: values.token === undefined ? undefined : values.token === '' ? true : values.token,
       tls: values.tls === true,
+      strict: values.lenient !== true,
       historyWindow: int('history-window', values['history-window']),
       bookmarkIntervalMs: int('bookmark-interval-ms', values['bookmark-interval-ms']),
+      pageResourceVersionZeroLists: values['page-rv0-lists'] === true,
+      ...(values.controllers === true ? { controllers: { standInNodes: int('stand-in-nodes', values['stand-in-nodes']) ?? 0 } } : {}),
     };
     server = await startApiServer(options);
   } catch (e) {
@@ -81,6 +96,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.on('SIGTERM', stop);
   });
   process.stdout.write(`rxkube-apiserver listening on ${server.url}\nKUBECONFIG=${path}\n`);
+  if (values.controllers === true) {
+    process.stdout.write(`controllers running${values['stand-in-nodes'] !== undefined ? ` with ${values['stand-in-nodes']} stand-in node(s)` : ''}; try:\n  export KUBECONFIG=${path}\n  kubectl create deployment web --image=nginx --replicas=3\n  kubectl rollout status deployment/web\n`);
+  }
   await stopped;
   await server.close();
   return 0;

@@ -1,15 +1,16 @@
+import { EMULATED_VERSION, GROUP_ORDER } from './builtin-resources.js';
 import type { ResourceRegistry, ServedResource } from './resource-registry.js';
 import { apiVersionOf } from './resource-registry.js';
 
 /** The Kubernetes version the embedded server reports at `/version`. */
 export const SERVER_VERSION = {
-  major: '1',
-  minor: '32',
-  gitVersion: 'v1.32.0-rxkube',
+  major: EMULATED_VERSION.major,
+  minor: EMULATED_VERSION.minor,
+  gitVersion: `${EMULATED_VERSION.gitVersion}+rxkube`,
   gitCommit: '0000000000000000000000000000000000000000',
   gitTreeState: 'clean',
   buildDate: '2026-01-01T00:00:00Z',
-  goVersion: 'go1.23',
+  goVersion: 'go1.15.5',
   compiler: 'gc',
   platform: 'linux/amd64',
 } as const;
@@ -30,12 +31,23 @@ function groupEntry(group: string, versions: readonly string[]): object {
   return { name: group, versions: vs, preferredVersion: vs[0] };
 }
 
+/** Built-in groups in kube-apiserver's order (kubectl resolves a resource served by two groups, e.g. ingresses, by it), then the others. */
+function groupRank(group: string, registered: number): number {
+  const i = GROUP_ORDER.indexOf(group);
+  return i >= 0 ? i : GROUP_ORDER.length + registered;
+}
+
 /** `/apis`. */
 export function apiGroupList(registry: ResourceRegistry): object {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: registry.groups().filter((g) => g.group !== '').map((g) => groupEntry(g.group, g.versions)),
+    groups: registry
+      .groups()
+      .filter((g) => g.group !== '')
+      .map((g, i) => ({ g, rank: groupRank(g.group, i) }))
+      .sort((a, b) => a.rank - b.rank)
+      .map(({ g }) => groupEntry(g.group, g.versions)),
   };
 }
 
@@ -51,7 +63,7 @@ function entries(r: ServedResource): object[] {
     singularName: r.singular,
     namespaced: r.namespaced,
     kind: r.kind,
-    verbs: ALL_VERBS,
+    verbs: r.verbs ?? ALL_VERBS,
     ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
     ...(r.categories.length > 0 ? { categories: r.categories } : {}),
   };
@@ -61,14 +73,17 @@ function entries(r: ServedResource): object[] {
   return [main, ...status];
 }
 
-/** `/api/v1` or `/apis/{group}/{version}`, or undefined when not served. */
-export function apiResourceList(registry: ResourceRegistry, group: string, version: string): object | undefined {
+/**
+ * `/api/v1` or `/apis/{group}/{version}`, or undefined when not served. `extra` adds entries of
+ * other subresources (e.g. `/scale`) after a resource's own.
+ */
+export function apiResourceList(registry: ResourceRegistry, group: string, version: string, extra: (r: ServedResource) => object[] = () => []): object | undefined {
   const rs = registry.all().filter((r) => r.group === group && r.versions.includes(version));
   if (rs.length === 0) return undefined;
   return {
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: apiVersionOf(group, version),
-    resources: rs.flatMap(entries),
+    resources: rs.flatMap((r) => [...entries(r), ...extra(r)]).sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1)),
   };
 }

@@ -1,8 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { decodeObject, ProtobufDecodeError } from './protobuf/codec.js';
+import { protobufBody, PROTOBUF } from './protobuf/negotiation.js';
 import { badRequest, StatusError, tooLarge } from './status-error.js';
 
 /** Writes a JSON body (a string is sent as is: stored objects are already serialized). */
 export function sendJson(res: ServerResponse, code: number, body: string | object, headers: Record<string, string> = {}): void {
+  // A client that asked for protobuf gets it for every kind the emulated version has a message for.
+  const pb = protobufBody(res, body);
+  if (pb !== undefined) {
+    res.writeHead(code, { 'Content-Type': PROTOBUF, 'Content-Length': pb.length, ...headers });
+    res.end(pb);
+    return;
+  }
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
@@ -69,6 +78,17 @@ export function parseJsonBody(buf: Buffer, r: { readonly kind: string } | undefi
   } catch (e) {
     const snippet = text.length > 30 ? `${text.slice(0, 30)} ...` : text;
     throw badRequest(`the object provided is unrecognized (must be of type ${r?.kind ?? 'object'}): couldn't get version/kind; json parse error: ${(e as Error).message} (${snippet})`);
+  }
+}
+
+/** Parses a JSON or Kubernetes protobuf (`application/vnd.kubernetes.protobuf`) request body. */
+export function parseBody(buf: Buffer, contentType: string, r: { readonly kind: string } | undefined): unknown {
+  if (contentType !== PROTOBUF) return parseJsonBody(buf, r);
+  try {
+    return decodeObject(buf);
+  } catch (e) {
+    if (e instanceof ProtobufDecodeError) throw badRequest(`the object provided is unrecognized (must be of type ${r?.kind ?? 'object'}): ${e.message}`);
+    throw e;
   }
 }
 

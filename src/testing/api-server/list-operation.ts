@@ -13,6 +13,11 @@ export interface ListQuery {
   readonly continueToken: string | undefined;
   readonly resourceVersion: string | undefined;
   readonly resourceVersionMatch: string | undefined;
+  /**
+   * Page a `resourceVersion=0` list by `limit` (default false: as kube-apiserver's watch cache,
+   * such a list is served whole in one response and `limit` is ignored).
+   */
+  readonly pageResourceVersionZero?: boolean;
 }
 
 /** One page of a list. */
@@ -73,7 +78,7 @@ function lowerBound(entries: readonly StoredEntry[], key: string): number {
 
 /**
  * Serves one page of a list with kube-apiserver's resourceVersion semantics:
- * unset → latest; `0` → any (latest here); `NotOlderThan` → latest, 504 if the version is in the
+ * unset → latest; `0` → any (latest here, whole: `limit` ignored, as the watch cache); `NotOlderThan` → latest, 504 if the version is in the
  * future; `Exact` (or a version with `limit` and no match, the legacy form) → the state at that
  * version, 410 Expired if compacted. `continue` resumes the snapshot of the first page.
  */
@@ -111,7 +116,10 @@ export function listPage(store: ObjectStore, q: ListQuery): ListPage {
   const nsPrefix = q.namespace !== undefined ? `${q.namespace}/` : '';
   let i = lowerBound(all, start > nsPrefix ? start : nsPrefix);
   const items: StoredEntry[] = [];
-  const limit = q.limit !== undefined && q.limit > 0 ? q.limit : Infinity;
+  // kube-apiserver serves `resourceVersion=0` (without continue) from its watch cache: everything
+  // in one response, limit ignored (informers' first list). An Exact match would have failed above.
+  const fromCache = rvParam === '0' && start === '' && (q.continueToken ?? '') === '' && q.pageResourceVersionZero !== true;
+  const limit = q.limit !== undefined && q.limit > 0 && !fromCache ? q.limit : Infinity;
   for (; i < all.length && items.length < limit; i++) {
     const e = all[i];
     if (e === undefined) continue;

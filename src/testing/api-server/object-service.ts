@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ObjectMeta, UnstructuredObject } from '../../api/kube-object.js';
 import { objectKey, type ObjectStore, type StoredEntry } from './object-store.js';
 import { apiVersionOf, resourceId, type ServedResource } from './resource-registry.js';
+import { namespaceTerminating, planDeletion, shouldDeleteDuringUpdate } from './deletion-lifecycle.js';
 import { alreadyExists, badRequest, conflict, failure, invalid, notFound, StatusError } from './status-error.js';
 
 /** `DeleteOptions` fields the server honours. */
@@ -9,6 +10,7 @@ export interface DeleteOptions {
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
   readonly propagationPolicy?: string;
   readonly gracePeriodSeconds?: number;
+  readonly orphanDependents?: boolean;
 }
 
 /** The outcome of a delete: the object is gone, or it waits for finalizers. */
@@ -58,6 +60,8 @@ export class ObjectService {
       readonly requireNamespace: boolean;
       /** Admission on create (e.g. CRD validation and status); may throw a StatusError. */
       readonly admitCreate?: (r: ServedResource, obj: UnstructuredObject) => UnstructuredObject;
+      /** Admission on update of the main resource (defaults, validation against the stored object); may throw. */
+      readonly admitUpdate?: (r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject) => UnstructuredObject;
     },
   ) {}
 
@@ -163,7 +167,10 @@ export class ObjectService {
     }
     this.validateName(r, name);
     const key = objectKey(ns, name ?? '');
-    if (ns !== undefined && !opts.skipNamespaceCheck) this.assertNamespaceExists(ns);
+    if (ns !== undefined && !opts.skipNamespaceCheck) {
+      this.assertNamespaceExists(ns);
+      if (this.store.get('/namespaces', ns)?.object.metadata?.deletionTimestamp !== undefined) throw namespaceTerminating(ns, r, name ?? '');
+    }
     if (this.store.get(resourceId(r), key) !== undefined) throw alreadyExists(this.target(r, name ?? ''));
     const newMeta: Mutable = { ...meta, name, uid: randomUUID(), creationTimestamp: now() };
     if (ns !== undefined) newMeta['namespace'] = ns;
@@ -236,6 +243,12 @@ export class ObjectService {
         if (old['status'] !== undefined) next['status'] = old['status'];
         else delete next['status'];
       }
+      if (this.options.admitUpdate !== undefined) {
+        // Admission returns a copy: keep `newMeta` as its metadata (the generation is set on it below).
+        next = { ...this.options.admitUpdate(r, next as UnstructuredObject, old) };
+        Object.assign(newMeta, next['metadata']);
+        next['metadata'] = newMeta;
+      }
       if (r.hasGeneration && specPart(next as UnstructuredObject) !== specPart(old)) {
         newMeta['generation'] = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
       }
@@ -252,9 +265,8 @@ export class ObjectService {
     if (JSON.stringify({ ...next, metadata: { ...nextMeta, resourceVersion: String(current.rv) } }) === current.json) {
       return current; // no-op update: kube-apiserver keeps the resourceVersion and sends no event
     }
-    const fin = nextMeta['finalizers'];
-    if (nextMeta['deletionTimestamp'] !== undefined && (!Array.isArray(fin) || fin.length === 0)) {
-      // The last finalizer went away from an object being deleted: it is deleted now.
+    if (shouldDeleteDuringUpdate(r, old, next as UnstructuredObject)) {
+      // The last finalizer went away from an object being deleted (or a namespace was finalized): it is deleted now.
       // One DELETED event, carrying the final state (as kube-apiserver: no MODIFIED first).
       return this.remove(resourceId(r), current.key, next as UnstructuredObject) ?? current;
     }
@@ -275,25 +287,11 @@ export class ObjectService {
     if (pre?.resourceVersion !== undefined && pre.resourceVersion !== String(current.rv)) {
       throw new StatusError(failure(409, 'Conflict', `Operation cannot be fulfilled on ${r.kind} "${name}": the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.rv}). The object might have been modified`, { name, ...(r.group !== '' ? { group: r.group } : {}), kind: r.kind }));
     }
-    const finalizers = meta.finalizers ?? [];
     const id = resourceId(r);
-    if (r.plural === 'namespaces') this.deleteNamespaceContents(name);
-    if (finalizers.length > 0) {
-      if (meta.deletionTimestamp !== undefined) return { entry: current, deleted: false };
-      const marked = { ...current.object, metadata: { ...meta, deletionTimestamp: now(), deletionGracePeriodSeconds: 0 } };
-      return { entry: this.put(id, current.key, marked), deleted: false };
-    }
+    const plan = planDeletion(r, current.object, opts);
+    if (plan.type === 'unchanged') return { entry: current, deleted: false };
+    if (plan.type === 'mark') return { entry: this.put(id, current.key, plan.object), deleted: false };
     const removed = this.remove(id, current.key);
     return { entry: removed ?? current, deleted: true };
-  }
-
-  /** Removes every namespaced object in a namespace (what the namespace controller does). */
-  private deleteNamespaceContents(ns: string): void {
-    const prefix = `${ns}/`;
-    for (const id of this.store.resourceIds()) {
-      for (const e of this.store.snapshot(id)) {
-        if (e.key.startsWith(prefix)) this.remove(id, e.key);
-      }
-    }
   }
 }

@@ -1,3 +1,4 @@
+import { definitionFor, OPENAPI_INFO, v2Definitions, v3Schemas } from './openapi-schemas.js';
 import type { ResourceRegistry } from './resource-registry.js';
 import { apiVersionOf } from './resource-registry.js';
 
@@ -28,8 +29,9 @@ const PARAMS = ['dryRun', 'fieldManager', 'fieldValidation', 'force'].map((name)
 /**
  * `/openapi/v3/{api/v1|apis/g/v}`: one PATCH (and POST / PUT) operation per resource, each tagged
  * with `x-kubernetes-group-version-kind` and declaring the `fieldValidation` query parameter, so
- * kubectl sees server-side field validation and does not need schemas. No component schemas:
- * kubectl then computes strategic merge patches from its built-in types.
+ * kubectl sees server-side field validation; the component schemas are those of the emulated
+ * version's built-in kinds of the group/version (with their patch strategies) and the structural
+ * schemas of its custom resources, for `kubectl explain`.
  */
 export function openApiV3Document(registry: ResourceRegistry, path: string): object | undefined {
   const parts = path.split('/').filter((p) => p !== '');
@@ -41,12 +43,60 @@ export function openApiV3Document(registry: ResourceRegistry, path: string): obj
   if (rs.length === 0) return undefined;
   const prefix = `/${gvPath(group, version)}`;
   const paths: Record<string, object> = {};
+  const roots: string[] = [];
+  const custom: Record<string, unknown> = {};
   for (const r of rs) {
+    const crSchema = r.custom ? r.schemas?.[version] : undefined;
+    if (crSchema !== undefined) {
+      // kube-apiserver publishes a CRD version's schema as `<reversed group>.<version>.<Kind>`, with
+      // apiVersion, kind and metadata added.
+      custom[`${group.split('.').reverse().join('.')}.${version}.${r.kind}`] = {
+        ...crSchema,
+        type: 'object',
+        properties: {
+          apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
+          kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
+          metadata: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
+          ...(crSchema.properties ?? {}),
+        },
+        'x-kubernetes-group-version-kind': [{ group, version, kind: r.kind }],
+      };
+      roots.push('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
+    }
+    const def = r.custom ? undefined : definitionFor(group, version, r.kind);
+    if (def !== undefined) roots.push(def, ...[definitionFor(group, version, `${r.kind}List`)].filter((d): d is string => d !== undefined));
     const gvk = { group, version, kind: r.kind };
     const op = (verb: string) => ({ operationId: `${verb}${r.kind}`, parameters: PARAMS, 'x-kubernetes-action': verb, 'x-kubernetes-group-version-kind': gvk, responses: {} });
     const base = r.namespaced ? `${prefix}/namespaces/{namespace}/${r.plural}` : `${prefix}/${r.plural}`;
     paths[base] = { post: op('post'), get: op('list') };
     paths[`${base}/{name}`] = { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes (rxkube embedded)', version: apiVersionOf(group, version) }, paths, components: { schemas: {} } };
+  return { openapi: '3.0.0', info: { title: 'Kubernetes (rxkube embedded)', version: apiVersionOf(group, version) }, paths, components: { schemas: { ...v3Schemas(roots), ...custom } } };
+}
+
+/** The `/openapi/v2` document. */
+export interface OpenApiV2Doc {
+  readonly swagger: string;
+  readonly info: { readonly title: string; readonly version: string };
+  readonly paths: Readonly<Record<string, object>>;
+  readonly definitions: Readonly<Record<string, Record<string, unknown>>>;
+}
+
+/**
+ * `/openapi/v2`: the emulated version's definitions, with one path per served resource (tagged with
+ * its group/version/kind). Custom resources have no schema here.
+ */
+export function openApiV2Document(registry: ResourceRegistry): OpenApiV2Doc {
+  const paths: Record<string, object> = {};
+  for (const r of registry.all()) {
+    for (const version of r.versions) {
+      const prefix = `/${gvPath(r.group, version)}`;
+      const gvk = { group: r.group, version, kind: r.kind };
+      const base = r.namespaced ? `${prefix}/namespaces/{namespace}/${r.plural}` : `${prefix}/${r.plural}`;
+      const op = (verb: string) => ({ operationId: `${verb}${r.kind}`, 'x-kubernetes-action': verb, 'x-kubernetes-group-version-kind': gvk, responses: {} });
+      paths[base] = { get: op('list'), post: op('post') };
+      paths[`${base}/{name}`] = { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
+    }
+  }
+  return { swagger: '2.0', info: OPENAPI_INFO, paths, definitions: v2Definitions() };
 }

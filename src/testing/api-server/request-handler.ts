@@ -1,16 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery.js';
 import type { Faults } from './faults.js';
-import { isTrue, optionalInt, parseJsonBody, readBody, sendJson, sendStatus } from './http-io.js';
+import { isTrue, optionalInt, parseBody, parseJsonBody, readBody, sendJson, sendStatus } from './http-io.js';
+import { negotiate, PROTOBUF } from './protobuf/negotiation.js';
 import { listJson, listPage } from './list-operation.js';
 import type { DeleteOptions, ObjectService } from './object-service.js';
-import { openApiV3Document, openApiV3Index } from './openapi.js';
-import { patchObject, serverSideApply } from './patch-request.js';
+import { openApiV2Document, openApiV3Document, openApiV3Index, type OpenApiV2Doc } from './openapi.js';
+import { OPENAPI_V2_PROTOBUF, openApiV2Protobuf } from './openapi-v2-protobuf.js';
+import { managerOf, patchObject, serverSideApply, withUpdateOwnership } from './patch-request.js';
 import type { RequestLog } from './request-log.js';
 import { requestSelectors } from './request-selectors.js';
-import { apiVersionOf, resourceId, type ResourceRegistry } from './resource-registry.js';
+import { apiVersionOf, resourceId, type ResourceRegistry, type ServedResource } from './resource-registry.js';
+import { CRD_RESOURCE_ID } from './crd-controller.js';
+import { bindPod } from './pod-binding.js';
+import { deleteQueryOptions, finalizeNamespace } from './namespace-finalize.js';
+import { allowAll, decodeAccessReviewProtobuf, selfSubjectAccessReview, SSAR_RESOURCE_ID, type Authorizer, type UserInfo } from './access-review.js';
+import { authenticate, forbidden, rbacAuthorizer, requestAttributes, type RbacOptions } from './rbac.js';
+import { scaleDiscoveryEntry, scaleSpecOf, serveScale, type ScaleSpec } from './scale-subresource.js';
 import { parseRoute, type ResolvedRoute } from './route.js';
-import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unauthorized, unknownPath, unsupportedMediaType } from './status-error.js';
+import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unknownPath, unsupportedMediaType } from './status-error.js';
 import type { WatchHub } from './watch-hub.js';
 import { serveWatch } from './watch-request.js';
 import { tableJson, wantsTable } from './table-view.js';
@@ -22,7 +30,26 @@ export interface HandlerSettings {
   readonly maxBodyBytes: number;
   readonly bookmarkIntervalMs: number;
   readonly defaultWatchTimeoutSeconds: number | undefined;
+  /** Page `resourceVersion=0` lists by `limit` (kube-apiserver serves them whole). */
+  readonly pageResourceVersionZeroLists?: boolean;
+  /** RBAC authorization with token users; off when absent. */
+  readonly rbac?: RbacOptions;
 }
+
+/** `/openapi/v2`: gnostic protobuf when asked for (kubectl), JSON otherwise. */
+function sendOpenApiV2(req: IncomingMessage, res: ServerResponse, doc: OpenApiV2Doc): void {
+  const accept = req.headers.accept ?? '';
+  if (accept.includes(OPENAPI_V2_PROTOBUF)) {
+    const bytes = openApiV2Protobuf(doc);
+    // kube-apiserver labels it application/octet-stream (the '@' of the asked type is not valid in a Content-Type).
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': bytes.length });
+    res.end(bytes);
+    return;
+  }
+  sendJson(res, 200, doc);
+}
+
+const ADMIN_USER: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -37,10 +64,15 @@ export class RequestHandler {
     private readonly faults: Faults,
     private readonly log: RequestLog,
     private readonly settings: HandlerSettings,
-  ) {}
+  ) {
+    this.authorizer = settings.rbac === undefined ? allowAll : rbacAuthorizer(service.store);
+  }
+
+  private readonly authorizer: Authorizer;
 
   /** Handles one HTTP request; never throws. */
   handle(req: IncomingMessage, res: ServerResponse): void {
+    negotiate(res, req.headers.accept);
     this.serve(req, res).catch((e: unknown) => {
       if (e instanceof StatusError) sendStatus(res, e);
       else sendStatus(res, new StatusError(failure(500, 'InternalError', `Internal error occurred: ${e instanceof Error ? e.message : String(e)}`)));
@@ -57,9 +89,12 @@ export class RequestHandler {
     this.log.record(method, url.pathname, url.search, watch, route.type === 'resource' ? `${route.group}/${route.plural}` : undefined);
 
     const open = route.type === 'health' || route.type === 'version';
-    if (this.settings.token !== undefined && !open) {
-      const auth = req.headers.authorization ?? '';
-      if (auth !== `Bearer ${this.settings.token}`) throw unauthorized();
+    const user = open ? ADMIN_USER : authenticate(req, this.settings.token, this.settings.rbac);
+    if (this.settings.rbac !== undefined && !open) {
+      const attrs = route.type === 'resource'
+        ? requestAttributes(method, watch, { ...route, name: route.name, subresource: route.subresource })
+        : { nonResourceAttributes: { path: url.pathname, verb: method.toLowerCase() } };
+      if (!this.authorizer(user, attrs).allowed) throw forbidden(user, attrs);
     }
     const delay = this.faults.latencyFor(method, url.pathname, watch);
     if (delay > 0) await sleep(delay);
@@ -91,12 +126,13 @@ export class RequestHandler {
         return sendJson(res, 200, g);
       }
       case 'groupVersion': {
-        const l = apiResourceList(this.registry, route.group, route.version);
+        const l = apiResourceList(this.registry, route.group, route.version, (r) => (this.scaleSpec(r) !== undefined ? [scaleDiscoveryEntry(r)] : []));
         if (l === undefined) throw unknownPath();
         return sendJson(res, 200, l);
       }
       case 'openapi': {
         if (url.pathname === '/openapi/v3' || url.pathname === '/openapi/v3/') return sendJson(res, 200, openApiV3Index(this.registry));
+        if (url.pathname === '/openapi/v2') return sendOpenApiV2(req, res, openApiV2Document(this.registry));
         const doc = url.pathname.startsWith('/openapi/v3/') ? openApiV3Document(this.registry, url.pathname.slice('/openapi/v3/'.length)) : undefined;
         if (doc === undefined) throw unknownPath();
         return sendJson(res, 200, doc);
@@ -106,17 +142,40 @@ export class RequestHandler {
       case 'resource': {
         const r = this.registry.find(route.group, route.version, route.plural);
         if (r === undefined) throw unknownPath();
-        return this.serveResource(req, res, { ...route, r, path: url.pathname }, method, q, watch);
+        return this.serveResource(req, res, { ...route, r, path: url.pathname }, method, q, watch, user);
       }
     }
   }
 
-  private async serveResource(req: IncomingMessage, res: ServerResponse, t: ResolvedRoute, method: string, q: URLSearchParams, watch: boolean): Promise<void> {
+  private async serveResource(req: IncomingMessage, res: ServerResponse, t: ResolvedRoute, method: string, q: URLSearchParams, watch: boolean, user: UserInfo): Promise<void> {
     const { r } = t;
     if (t.namespace !== undefined && !r.namespaced) throw unknownPath();
+    if (resourceId(r) === SSAR_RESOURCE_ID && !watch) {
+      const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+      const proto = type === 'application/vnd.kubernetes.protobuf';
+      if (type !== '' && type !== 'application/json' && type !== '*/*' && !proto) {
+        req.resume();
+        throw unsupportedMediaType(type);
+      }
+      const raw = method === 'POST' ? await readBody(req, this.settings.maxBodyBytes) : Buffer.alloc(0);
+      const body = raw.length === 0 ? undefined : proto ? decodeAccessReviewProtobuf(raw) : parseJsonBody(raw, r);
+      return sendJson(res, 201, selfSubjectAccessReview(method, body, user, this.authorizer));
+    }
+    if (t.subresource === 'scale' && t.name !== undefined && !watch) return this.scale(req, res, t, t.name, method, q);
+    if (t.subresource === 'finalize' && resourceId(r) === '/namespaces' && t.name !== undefined && !watch) {
+      if (method !== 'PUT') throw methodNotAllowed(method);
+      const obj = this.service.decode(r, t.version, parseJsonBody(await readBody(req, this.settings.maxBodyBytes), r));
+      return sendJson(res, 200, finalizeNamespace(this.service, r, t.name, obj).json);
+    }
+    if (t.subresource === 'binding' && resourceId(r) === '/pods' && t.name !== undefined && !watch) {
+      if (method !== 'POST') throw methodNotAllowed(method);
+      const name = t.name;
+      const raw = await readBody(req, this.settings.maxBodyBytes);
+      return sendJson(res, 201, bindPod(this.service, r, t.namespace, name, parseJsonBody(raw, { kind: 'Binding' })));
+    }
     if (t.subresource !== undefined && !(t.subresource === 'status' && r.hasStatus)) throw unknownPath();
     const bodyType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
-    if ((method === 'POST' || method === 'PUT') && bodyType !== '' && bodyType !== 'application/json' && bodyType !== '*/*') {
+    if ((method === 'POST' || method === 'PUT') && bodyType !== '' && bodyType !== 'application/json' && bodyType !== '*/*' && !(bodyType === PROTOBUF && !r.custom)) {
       req.resume();
       throw unsupportedMediaType(bodyType);
     }
@@ -144,24 +203,41 @@ export class RequestHandler {
     const dryRun = q.getAll('dryRun');
     const unsupported = dryRun.find((d) => d !== 'All');
     if (unsupported !== undefined) throw badRequest(`Unsupported value: "${unsupported}": supported values: "All"`);
-    const write = () => this.write(res, t, method, body, bodyType, q);
+    const write = () => this.write(res, t, method, body, bodyType, q, managerOf(q, req.headers['user-agent']));
     return dryRun.length > 0 ? this.service.dryRun(write) : write();
   }
 
+  private scaleSpec(r: ServedResource): ScaleSpec | undefined {
+    return scaleSpecOf(r, (x) => this.service.store.get(CRD_RESOURCE_ID, `${x.plural}.${x.group}`)?.object);
+  }
+
+  /** `/scale` of a Deployment, ReplicaSet, StatefulSet or custom resource declaring it. */
+  private async scale(req: IncomingMessage, res: ServerResponse, t: ResolvedRoute, name: string, method: string, q: URLSearchParams): Promise<void> {
+    const spec = this.scaleSpec(t.r);
+    if (spec === undefined) throw unknownPath();
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+    const raw = method === 'GET' ? Buffer.alloc(0) : await readBody(req, this.settings.maxBodyBytes);
+    const body = raw.length > 0 ? parseJsonBody(raw, { kind: 'Scale' }) : undefined;
+    const run = () => sendJson(res, 200, serveScale(this.service, t.r, spec, { namespace: t.namespace, name }, method, body, contentType));
+    return q.getAll('dryRun').length > 0 ? this.service.dryRun(run) : run();
+  }
+
   /** POST, PUT, PATCH and DELETE of one object (synchronous, so a dry run can wrap it). */
-  private write(res: ServerResponse, t: ResolvedRoute, method: string, raw: Buffer, contentType: string, q: URLSearchParams): void {
+  private write(res: ServerResponse, t: ResolvedRoute, method: string, raw: Buffer, contentType: string, q: URLSearchParams, manager: string): void {
     const { r } = t;
     const version = t.version;
     if (t.name === undefined) {
       if (method !== 'POST') throw methodNotAllowed(method);
-      const obj = this.service.decode(r, version, parseJsonBody(raw, r));
+      const obj = withUpdateOwnership(this.service, r, version, undefined, this.service.decode(r, version, parseBody(raw, contentType, r)), manager);
       return sendJson(res, 201, this.service.create(r, t.namespace, obj).json);
     }
     if (method === 'POST') throw methodNotAllowed(method);
     const sub = t.subresource === 'status' ? 'status' : undefined;
     switch (method) {
       case 'PUT': {
-        const obj = this.service.decode(r, version, parseJsonBody(raw, r));
+        const decoded = this.service.decode(r, version, parseBody(raw, contentType, r));
+        const old = this.service.store.get(resourceId(r), r.namespaced ? `${t.namespace ?? decoded.metadata?.namespace ?? ''}/${t.name}` : t.name)?.object;
+        const obj = old === undefined ? decoded : withUpdateOwnership(this.service, r, version, old, decoded, manager, sub);
         return sendJson(res, 200, this.service.update(r, t.namespace, t.name, obj, sub).json);
       }
       case 'PATCH':
@@ -169,11 +245,12 @@ export class RequestHandler {
           const applied = serverSideApply(this.service, t, raw, q, sub);
           return sendJson(res, applied.code, applied.entry.json);
         }
-        return sendJson(res, 200, patchObject(this.service, t, contentType, raw, sub).json);
+        return sendJson(res, 200, patchObject(this.service, t, contentType, raw, sub, manager).json);
       case 'DELETE': {
         if (sub !== undefined) throw methodNotAllowed(method);
-        const opts = raw.length > 0 ? (parseJsonBody(raw, undefined) as DeleteOptions) : {};
-        const { entry, deleted } = this.service.delete(r, t.namespace, t.name, typeof opts === 'object' && opts !== null ? opts : {});
+        const parsed = raw.length > 0 ? (parseBody(raw, contentType, undefined) as DeleteOptions) : {};
+        const opts = { ...deleteQueryOptions(q), ...(typeof parsed === 'object' && parsed !== null ? parsed : {}) };
+        const { entry, deleted } = this.service.delete(r, t.namespace, t.name, opts);
         if (!deleted || r.custom || r.plural === 'pods' || r.plural === 'namespaces') return sendJson(res, 200, entry.json);
         const uid = entry.object.metadata?.uid;
         return sendJson(res, 200, {
@@ -216,6 +293,7 @@ export class RequestHandler {
       continueToken: q.get('continue') ?? undefined,
       resourceVersion: q.get('resourceVersion') ?? undefined,
       resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+      pageResourceVersionZero: this.settings.pageResourceVersionZeroLists === true,
     });
     if (table !== undefined) {
       const meta = {

@@ -1,4 +1,6 @@
 import type { UnstructuredObject } from '../../api/kube-object.js';
+import { compareVersions, openApiResources } from './builtin-resources.js';
+import type { PrinterColumn, SchemaNode } from './crd-schema.js';
 import { COMMON_FIELDS, fieldPath, type FieldGetter } from './field-selector.js';
 
 /** A resource the embedded server serves (its registry entry: group, versions, names, behaviour). */
@@ -21,6 +23,12 @@ export interface ServedResource {
   readonly custom: boolean;
   /** Field selectors supported besides metadata.name / metadata.namespace. */
   readonly fields: Readonly<Record<string, FieldGetter>>;
+  /** Discovery verbs, when not the full set (e.g. componentstatuses: get, list). */
+  readonly verbs?: readonly string[];
+  /** Custom resources: the structural schema of each version (`openAPIV3Schema`). */
+  readonly schemas?: Readonly<Record<string, SchemaNode>>;
+  /** Custom resources: the `additionalPrinterColumns` of each version. */
+  readonly printerColumns?: Readonly<Record<string, readonly PrinterColumn[]>>;
 }
 
 /** `group/plural` — the storage id of a resource (core group is ''). */
@@ -68,9 +76,12 @@ const eventFields: Record<string, FieldGetter> = Object.fromEntries(
   ].map((f) => [f, f === 'source' ? fieldPath('source.component') : fieldPath(f)]),
 );
 
-/** The built-in resources: core/v1, apps/v1, coordination.k8s.io/v1, apiextensions.k8s.io/v1. */
+/**
+ * The built-in resources: the hand-described ones below (field selectors, short names), then every
+ * other resource of the emulated Kubernetes version's OpenAPI document (see builtin-resources.ts).
+ */
 export function builtinResources(): ServedResource[] {
-  return [
+  return withOpenApiResources([
     builtin('', 'v1', { plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], hasStatus: true, fields: { 'status.phase': fieldPath('status.phase') } }),
     builtin('', 'v1', { plural: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], hasStatus: true, fields: podFields }),
     builtin('', 'v1', { plural: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] }),
@@ -83,7 +94,19 @@ export function builtinResources(): ServedResource[] {
     builtin('apps', 'v1', { plural: 'replicasets', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'], hasStatus: true, hasGeneration: true, fields: { 'status.replicas': fieldPath('status.replicas') } }),
     builtin('coordination.k8s.io', 'v1', { plural: 'leases', kind: 'Lease', namespaced: true }),
     builtin('apiextensions.k8s.io', 'v1', { plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], hasStatus: true, hasGeneration: true }),
-  ];
+  ]);
+}
+
+/** Adds the resources of the OpenAPI data not described by hand, and the other versions of those that are. */
+function withOpenApiResources(listed: ServedResource[]): ServedResource[] {
+  const fromData = openApiResources();
+  const byId = new Map(fromData.map((r) => [resourceId(r), r]));
+  const known = new Set(listed.map(resourceId));
+  const merged = listed.map((r) => {
+    const d = byId.get(resourceId(r));
+    return d === undefined ? r : { ...r, versions: [...new Set([...r.versions, ...d.versions])].sort(compareVersions), ...(d.verbs !== undefined ? { verbs: d.verbs } : {}) };
+  });
+  return [...merged, ...fromData.filter((r) => !known.has(resourceId(r)))];
 }
 
 interface CrdVersion {
@@ -91,6 +114,8 @@ interface CrdVersion {
   readonly served?: boolean;
   readonly storage?: boolean;
   readonly subresources?: { readonly status?: unknown };
+  readonly schema?: { readonly openAPIV3Schema?: SchemaNode };
+  readonly additionalPrinterColumns?: readonly PrinterColumn[];
 }
 
 interface CrdSpec {
@@ -144,6 +169,8 @@ export function resourceFromCrd(crd: UnstructuredObject): ServedResource {
     hasGeneration: true,
     custom: true,
     fields: COMMON_FIELDS,
+    schemas: Object.fromEntries(versions.flatMap((v) => (v.schema?.openAPIV3Schema !== undefined ? [[v.name ?? '', v.schema.openAPIV3Schema]] : []))),
+    printerColumns: Object.fromEntries(versions.flatMap((v) => (v.additionalPrinterColumns !== undefined ? [[v.name ?? '', v.additionalPrinterColumns]] : []))),
   };
 }
 

@@ -5,7 +5,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { KubeObject, UnstructuredObject } from '../../api/kube-object.js';
 import type { KubeConfigLike } from '../../client/kube-config-like.js';
+import { BuiltinAdmission } from './admission/index.js';
 import { CRD_RESOURCE_ID, CrdController } from './crd-controller.js';
+import { admitCustomResource } from './crd-schema.js';
 import { Faults } from './faults.js';
 import { kubeConfigObject, kubeconfigYaml } from './kubeconfig.js';
 import { objectKey, ObjectStore } from './object-store.js';
@@ -13,7 +15,11 @@ import { ObjectService, type DeleteOptions } from './object-service.js';
 import { RequestHandler } from './request-handler.js';
 import { RequestLog } from './request-log.js';
 import { resourceId, ResourceRegistry, type ServedResource } from './resource-registry.js';
-import { StatusError } from './status-error.js';
+import { invalid, StatusError } from './status-error.js';
+import { lifecycleResources } from './access-review.js';
+import { rbacResources, type RbacOptions } from './rbac.js';
+import { KubeClient } from '../../client/kube-client.js';
+import { startControllerManager, type ControllerManagerOptions, type RunningControllerManager } from '../controller-manager/controller-manager.js';
 import { generateTlsMaterial } from './tls-certificate.js';
 import { WatchHub } from './watch-hub.js';
 
@@ -37,11 +43,40 @@ export interface ApiServerOptions {
   readonly defaultWatchTimeoutSeconds?: number;
   /** Refuse namespaced creates in a namespace that does not exist (404), as kube-apiserver. Default true. */
   readonly requireNamespace?: boolean;
+  /**
+   * Defaulting and validation of the built-in kinds as kube-apiserver 1.20 (pod, workload, service,
+   * secret… defaults; 422 Invalid with field causes; immutable fields). Default false: objects are
+   * stored as sent, so minimal test fixtures (a pod without containers) are accepted. The
+   * `rxkube-apiserver` command line turns it on unless `--lenient` is given.
+   */
+  readonly strict?: boolean;
   /** Namespaces created at start. Default `default`, `kube-system`, `kube-public`, `kube-node-lease`. */
   readonly namespaces?: readonly string[];
   /** How many request records `requests` keeps (the newest). Default 200000. */
   readonly requestLogLimit?: number;
+  /**
+   * Page lists at `resourceVersion=0` by `limit`. Default false: as kube-apiserver (1.20) serves
+   * them from its watch cache, such a list comes whole in one response and `limit` is ignored.
+   * Benchmarks that measure paged lists turn this on.
+   */
+  readonly pageResourceVersionZeroLists?: boolean;
+  /**
+   * Run rxkube-controller-manager against the server (garbage collector, namespace, Deployment
+   * and ReplicaSet controllers): `true`, or options (e.g. `{ standInNodes: 3 }` for a stand-in
+   * scheduler and kubelets that make pods Running and Ready). Default off: like a bare
+   * kube-apiserver, the server alone runs no controllers.
+   */
+  readonly controllers?: boolean | EmbeddedControllerOptions;
+  /**
+   * RBAC authorization (off by default): bearer tokens mapped to users and groups, whose requests
+   * are allowed by Roles, ClusterRoles and their bindings (`rbac.authorization.k8s.io/v1`), 403
+   * otherwise; the server's `token` stays an admin (`system:masters`).
+   */
+  readonly rbac?: RbacOptions;
 }
+
+/** Options of the controller manager {@link ApiServerOptions.controllers} starts. */
+export type EmbeddedControllerOptions = Omit<ControllerManagerOptions, 'client'>;
 
 /**
  * The embedded server's kubeconfig. At run time a `@kubernetes/client-node` `KubeConfig`; typed
@@ -125,6 +160,18 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/** Defaults, prunes and validates a custom resource against its CRD version's structural schema. */
+function admitCustom(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
+  const apiVersion = obj.apiVersion ?? '';
+  const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
+  const schema = r.schemas?.[version];
+  if (schema === undefined) return obj;
+  const copy = structuredClone(obj) as Record<string, unknown>;
+  const causes = admitCustomResource(copy, schema);
+  if (causes.length > 0) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', causes);
+  return copy as UnstructuredObject;
+}
+
 /**
  * Starts an in-process Kubernetes API server on loopback that speaks kube-apiserver's HTTP
  * protocol (CRUD, lists with paging and selectors, watches with bookmarks, Status errors), for
@@ -139,16 +186,27 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host)) throw new Error(`startApiServer binds loopback only; got host ${host}`);
-  const token = options.token === true ? randomBytes(16).toString('hex') : options.token;
+  // With RBAC on, the kubeconfig's user is an admin with a token of its own.
+  const token = options.token === true || (options.token === undefined && options.rbac !== undefined) ? randomBytes(16).toString('hex') : options.token;
   const tls = options.tls === true ? await generateTlsMaterial() : undefined;
 
   const store = new ObjectStore(options.historyWindow ?? 100_000);
   const registry = new ResourceRegistry();
+  for (const r of [...lifecycleResources(), ...rbacResources()]) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
   const hub = new WatchHub(store);
   const crds = new CrdController(registry, store, hub);
+  const admission = options.strict === true ? new BuiltinAdmission(store) : undefined;
   const service = new ObjectService(store, {
     requireNamespace: options.requireNamespace ?? true,
-    admitCreate: (r, obj) => (resourceId(r) === CRD_RESOURCE_ID ? crds.admitCreate(r, obj) : obj),
+    admitCreate: (r, obj) => {
+      if (resourceId(r) === CRD_RESOURCE_ID) return crds.admitCreate(r, obj);
+      if (r.custom) return admitCustom(r, obj);
+      return admission !== undefined ? admission.admitCreate(r, obj) : obj;
+    },
+    admitUpdate: (r, obj, old) => {
+      if (r.custom) return admitCustom(r, obj);
+      return admission !== undefined ? admission.admitUpdate(r, obj, old) : obj;
+    },
   });
   const requests = new RequestLog(options.requestLogLimit);
   const sockets = new Set<Socket>();
@@ -168,6 +226,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
     defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds,
+    pageResourceVersionZeroLists: options.pageResourceVersionZeroLists,
+    ...(options.rbac !== undefined ? { rbac: options.rbac } : {}),
   });
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => handler.handle(req, res);
   const server: Server = tls !== undefined ? createHttpsServer({ cert: tls.cert, key: tls.key }, onRequest) : createHttpServer(onRequest);
@@ -188,6 +248,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const url = `${tls !== undefined ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const kcParams = { server: url, token, ca: tls?.ca };
   const yaml = kubeconfigYaml(kcParams);
+
+  let controllers: RunningControllerManager | undefined;
+  let controllerClient: KubeClient | undefined;
+  if (options.controllers !== undefined && options.controllers !== false) {
+    controllerClient = KubeClient.fromKubeConfig(kubeConfigObject(kcParams) as KubeConfigLike);
+    controllers = await startControllerManager({ ...(options.controllers === true ? {} : options.controllers), client: controllerClient });
+  }
 
   const createOne = (o: KubeObject, skipNamespaceCheck: boolean): UnstructuredObject => {
     const r = resolveKind(registry, o.apiVersion, o.kind);
@@ -249,6 +316,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     },
     openWatches: (id) => hub.connections(id).length,
     async close() {
+      await controllers?.stop();
+      controllerClient?.close();
       for (const c of hub.connections()) c.destroy();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();

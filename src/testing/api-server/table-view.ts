@@ -1,12 +1,16 @@
 import type { UnstructuredObject } from '../../api/kube-object.js';
+import { jsonPathValue, type PrinterColumn } from './crd-schema.js';
 import type { ServedResource } from './resource-registry.js';
+import { EXTRA_COLUMNS, MORE_COLUMNS } from './table-columns.js';
 
 /** One column of a `meta.k8s.io/v1 Table`. */
 interface Column {
   readonly name: string;
   readonly type: 'string' | 'integer' | 'date';
   readonly format?: string;
-  readonly cell: (o: Record<string, unknown>, now: number) => string | number;
+  readonly priority?: number;
+  readonly description?: string;
+  readonly cell: (o: Record<string, unknown>, now: number) => string | number | boolean | null;
 }
 
 type Obj = Record<string, unknown>;
@@ -110,8 +114,31 @@ const COLUMNS: Readonly<Record<string, readonly Column[]>> = {
   'coordination.k8s.io/leases': [NAME, { name: 'Holder', type: 'string', cell: (o) => str(o, 'spec.holderIdentity', '') }, AGE],
 };
 
+/** A custom printer column's cell: dates as ages, missing values as null (kubectl prints <none>). */
+function printerCell(c: PrinterColumn, o: Obj, now: number): string | number | boolean | null {
+  const v = jsonPathValue(o, c.jsonPath);
+  if (v === undefined || v === null) return null;
+  if (c.type === 'date' && typeof v === 'string') return Number.isNaN(Date.parse(v)) ? '<unknown>' : humanDuration(now - Date.parse(v));
+  if (typeof v === 'object') return JSON.stringify(v);
+  return v as string | number | boolean;
+}
+
 function columnsFor(r: ServedResource): readonly Column[] {
-  return COLUMNS[`${r.group}/${r.plural}`] ?? [NAME, AGE];
+  const custom = r.printerColumns?.[r.versions[0] ?? ''];
+  if (custom !== undefined && custom.length > 0) {
+    return [NAME, ...custom.map((c): Column => ({ name: c.name, type: (c.type === 'date' ? 'date' : c.type) as Column['type'], ...(c.format !== undefined ? { format: c.format } : {}), priority: c.priority ?? 0, description: c.description ?? '', cell: (o, now) => printerCell(c, o, now) }))];
+  }
+  const id = `${r.group}/${r.plural}`;
+  const base = COLUMNS[id];
+  if (base === undefined) {
+    const more = MORE_COLUMNS[id];
+    // Events list with Last Seen first and the name as a wide column, as kubectl shows them.
+    if (more !== undefined) return id === '/events' ? more : [NAME, ...more];
+    return [NAME, AGE];
+  }
+  const extra = EXTRA_COLUMNS[id];
+  if (extra === undefined) return base;
+  return [...base.slice(0, -1), ...(extra.before ?? []), base[base.length - 1] ?? AGE, ...(extra.after ?? [])];
 }
 
 /** True when the Accept header asks for a server-side `Table` (as kubectl get does). */
@@ -120,7 +147,7 @@ export function wantsTable(accept: string | undefined): boolean {
 }
 
 function columnDefinitions(r: ServedResource): object[] {
-  return columnsFor(r).map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: '', priority: 0 }));
+  return columnsFor(r).map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 }));
 }
 
 function row(r: ServedResource, o: UnstructuredObject, includeObject: string, now: number): object {

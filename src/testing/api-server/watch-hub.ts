@@ -83,17 +83,22 @@ export class WatchConnection {
   /** Translates a store event through the filter: leaving the selector is DELETED, entering is ADDED. */
   deliver(event: StoreEvent): void {
     if (this.closed || !this.inScope(event.entry) || event.rv <= (this.options.afterRv ?? 0)) return;
-    this.seenRv = Math.max(this.seenRv, event.rv);
     const m = this.options.filter.matches;
+    let type: 'ADDED' | 'MODIFIED' | 'DELETED' | undefined;
     if (event.type === 'DELETED') {
-      if (m(event.entry.object)) this.push(`{"type":"DELETED","object":${this.render(event.entry)}}\n`);
-      return;
+      if (m(event.entry.object)) type = 'DELETED';
+    } else {
+      const now = m(event.entry.object);
+      const before = event.prev !== undefined && m(event.prev.object);
+      if (now && before) type = 'MODIFIED';
+      else if (now) type = 'ADDED';
+      else if (before) type = 'DELETED';
     }
-    const now = m(event.entry.object);
-    const before = event.prev !== undefined && m(event.prev.object);
-    if (now && before) this.push(`{"type":"MODIFIED","object":${this.render(event.entry)}}\n`);
-    else if (now) this.push(`{"type":"ADDED","object":${this.render(event.entry)}}\n`);
-    else if (before) this.push(`{"type":"DELETED","object":${this.render(event.entry)}}\n`);
+    // Only an event the client gets brings it up to date: one the selector filtered out leaves
+    // the resourceVersion ahead of it, so the next tick sends a BOOKMARK (as kube-apiserver).
+    if (type === undefined) return;
+    this.seenRv = Math.max(this.seenRv, event.rv);
+    this.push(`{"type":"${type}","object":${this.render(event.entry)}}\n`);
   }
 
   /**

@@ -3,6 +3,8 @@ import type { Status } from '../../api/status.js';
 import type { Faults } from './faults.js';
 import { isTrue, optionalInt } from './http-io.js';
 import { invalidListOptions } from './list-operation.js';
+import { messageFor } from './protobuf/codec.js';
+import { watchResponse } from './protobuf/watch-stream.js';
 import type { ObjectStore, StoredEntry } from './object-store.js';
 import { requestSelectors } from './request-selectors.js';
 import { apiVersionOf, resourceId, type ServedResource } from './resource-registry.js';
@@ -51,9 +53,11 @@ export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRout
   const timeoutParam = optionalInt(q, 'timeoutSeconds');
   const timeoutSeconds = timeoutParam ?? deps.defaultWatchTimeoutSeconds;
   const apiVersion = apiVersionOf(r.group, t.version);
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  // Protobuf clients get length-prefixed frames (not for Table watches or kinds without a message).
+  const out = table === undefined ? watchResponse(res, messageFor(apiVersion, r.kind) !== undefined) : { res, contentType: 'application/json' };
+  res.writeHead(200, { 'Content-Type': out.contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
-  const conn = deps.hub.open(res, {
+  const conn = deps.hub.open(out.res, {
     filter: { resourceId: resourceId(r), namespace: t.namespace, matches: sel.matches },
     // A metadata-only watch (Accept as=PartialObjectMetadata) sends every object, bookmarks too, as PartialObjectMetadata.
     kind: metadataOnly ? 'PartialObjectMetadata' : r.kind,
