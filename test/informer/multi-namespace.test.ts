@@ -4,6 +4,7 @@
  * `new InformerFactory(client, { namespaces })` against the embedded API server (one list and one
  * watch per namespace, one merged cache and event stream).
  */
+import { KubeConfig } from '@kubernetes/client-node';
 import { NEVER, Subject, type Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../../src/api/builtin-resources.js';
@@ -133,6 +134,50 @@ describe('InformerFactory({ namespaces }) against the embedded API server', () =
     await sleep(100);
     expect(informer.store.has('t-c/new')).toBe(false);
     expect(informer.store.listKeys()).toHaveLength(7);
+    sub.unsubscribe();
+  });
+});
+
+describe('a tenant whose RBAC forbids cluster-wide lists (embedded server with RBAC)', () => {
+  let server: ApiServer;
+  let admin: KubeClient;
+  let tenant: KubeClient;
+  beforeAll(async () => {
+    server = await startApiServer({ tls: true, rbac: { users: { 'tenant-token': { name: 'tenant' } } } });
+    admin = KubeClient.fromKubeConfig(server.kubeConfig);
+    const kc = new KubeConfig();
+    kc.loadFromString(server.kubeconfigYaml.replace(/token: \S+/, 'token: tenant-token'));
+    tenant = KubeClient.fromKubeConfig(kc);
+    for (const ns of ['r-a', 'r-b', 'r-c']) {
+      server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: ns } });
+    }
+    for (const ns of ['r-a', 'r-b']) {
+      server.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'read', namespace: ns }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }] });
+      server.create({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'read', namespace: ns },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'read' },
+        subjects: [{ kind: 'User', name: 'tenant', apiGroup: 'rbac.authorization.k8s.io' }],
+      });
+    }
+  });
+  afterAll(async () => {
+    admin.close();
+    tenant.close();
+    await server.close();
+  });
+
+  it('lists the namespaces it may, where a cluster-wide informer is forbidden', async () => {
+    await expect(tenant.objects(resources.configMaps).list()).rejects.toMatchObject({ statusCode: 403 });
+    const factory = new InformerFactory(tenant, { namespaces: ['r-a', 'r-b'] });
+    const informer = factory.configMaps();
+    const sub = informer.events$.subscribe();
+    expect(await informer.waitForSync(10_000)).toBe(true);
+    expect(informer.store.listKeys().sort()).toEqual(['r-a/cm', 'r-b/cm']);
+    await admin.objects(resources.configMaps, 'r-b').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late', namespace: 'r-b' } });
+    await until(() => informer.store.has('r-b/late'));
     sub.unsubscribe();
   });
 });
