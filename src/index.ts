@@ -41,12 +41,27 @@ export type { LogFields, Logger, LogLevel } from './logging/logger.js';
 
 // Talking to an API server.
 export { KubeClient } from './client/kube-client.js';
-export type { KubeConnectionOptions } from './client/kube-connection.js';
+export type { KubeConnectionOptions, RequestOptions } from './client/kube-connection.js';
 export type { KubeConfigCluster, KubeConfigContext, KubeConfigLike, KubeConfigUser } from './client/kube-config-like.js';
 export { InClusterConfigError, KubeConfigError } from './client/kubeconfig-errors.js';
 export type { InClusterConfigErrorCode, KubeConfigErrorCode } from './client/kubeconfig-errors.js';
 export type { RequestObserver, RequestOutcome } from './client/request-outcome.js';
-export type { CallOptions, DeleteOptions, ObjectClient, ObjectListOptions, PatchType, WriteOptions } from './client/object-client.js';
+export type {
+  ApplyOptions,
+  CallOptions,
+  DeleteOptions,
+  ObjectClient,
+  ObjectClientOptions,
+  ObjectListOptions,
+  PatchOptions,
+  PatchType,
+  WriteOptions,
+} from './client/object-client.js';
+export type { ApplyConfiguration, DeepPartial } from './client/apply-configuration.js';
+export type { CreateOrUpdateResult, MutateFn, OperationResult } from './client/create-or-update.js';
+export { retryOnConflict } from './client/retry-on-conflict.js';
+export type { RetryOnConflictOptions } from './client/retry-on-conflict.js';
+export type { RetryPolicy } from './client/retry-policy.js';
 export type { Discovery } from './client/discovery.js';
 export { UnknownResourceError } from './client/discovery.js';
 export { fromClientNode, toClientNode } from './client/client-node-models.js';
@@ -75,7 +90,7 @@ export { reflector } from './reflector/reflector.js';
 export type { Reflector } from './reflector/reflector.js';
 export type { ListWatchOptions } from './reflector/list-watch-options.js';
 export type { ReflectorEvent } from './reflector/reflector-event.js';
-export type { ReflectorNextStep, ReflectorStatus } from './reflector/reflector-status.js';
+export type { BackoffCause, ReflectorNextStep, ReflectorStatus } from './reflector/reflector-status.js';
 export type { BackoffOptions } from './reflector/backoff.js';
 export { ListTimeoutError } from './reflector/list-pages.js';
 export { ReflectorFatalError, WatchStalledError } from './reflector/reflector-errors.js';
@@ -116,6 +131,11 @@ export { eventKey, objectOf } from './informer/event-object.js';
 export type { MapChange } from './cache/persistent-map.js';
 export type { SyncSource, WaitForCacheSyncOptions } from './informer/wait-for-cache-sync.js';
 export { dropManagedFields } from './informer/drop-managed-fields.js';
+// Waiting on a cache: for a condition, and for this process's own writes (read-your-writes).
+export { until } from './informer/wait.js';
+export type { WaitTimeoutError } from './informer/until.js';
+export type { CacheSource, WaitOptions } from './informer/until.js';
+export type { CachedWrite } from './informer/until-cached.js';
 export { InformerConfigError, InformerError, InformerStartedError, ListenerError } from './informer/informer-errors.js';
 export { ListWatchError } from './informer/list-watch-error.js';
 export {
@@ -162,8 +182,8 @@ export type { ReflectorMetricsRecorder } from './metrics/reflector-metrics.js';
 
 // Events.
 export { eventRecorder } from './events/event-recorder.js';
-export type { EventRecorder, EventRecorderOptions } from './events/event-recorder.js';
-export { clientEventsApi } from './events/client-events-api.js';
+export type { EventOptions, EventRecorder, EventRecorderOptions } from './events/event-recorder.js';
+export type { ClientEventsApi, ClientEventsApiOptions, EventsApiVersion } from './events/client-events-api.js';
 export type { EventsApi } from './events/events-api.js';
 export type { CoreEvent, EventType, ObjectReference } from './events/core-event.js';
 
@@ -190,6 +210,13 @@ export { informerSource } from './controller/informer-source.js';
 export type { ControllerSource, SourceRegistration } from './controller/controller-source.js';
 export type { OwnerRequestOptions, RequestMapper } from './controller/event-requests.js';
 export { finalizer, FinalizerConflictError } from './controller/finalizer.js';
+// The controller author's toolkit: owner references, status conditions (one object each).
+export { ownerRefs } from './controller/owner-references.js';
+export type { AlreadyOwnedError } from './controller/owner-references.js';
+export type { ClaimDecision, OwnerReferenceOptions } from './controller/owner-references.js';
+export { conditions } from './controller/conditions.js';
+export type { ControllerExpectations, ExpectationsOptions, PendingExpectations } from './controller/expectations.js';
+export type { Condition } from './controller/conditions.js';
 export type { FinalizerOptions } from './controller/finalizer.js';
 export { indexMapper } from './controller/index-mapper.js';
 export { nameIndex, ownerUidIndex, uidIndex } from './controller/indexes.js';

@@ -11,6 +11,12 @@
  * - `floor-no-managed-fields`: the floor, each item copied without `metadata.managedFields`.
  * - `server`: the same requests, bodies read but not parsed (list pages: only the continue token
  *   is picked out; watch: newlines counted). Its rate is what the server can deliver.
+ * - `server-unpaged`, `floor-unpaged`: the same with one request for the whole list (a `limit`
+ *   larger than the list); the floor also reports the time spent in `JSON.parse` ("client
+ *   parses").
+ * - `rxkube-sequential`: rxkube's informer with pages fetched one after another
+ *   (`pagesInFlight: 1`); `rxkube-unpaged`: with one page for the whole list (parsed at its end);
+ *   `rxkube-unpaged-items`: the same, each item parsed as soon as it has arrived.
  * - `rxkube`: rxkube's informer (see `rxkube-informer.ts`), default options;
  *   `rxkube-no-transform`: the same without the default transform (managedFields kept);
  *   `rxkube-metadata`: a metadata-only informer (PartialObjectMetadata lists and watches).
@@ -29,13 +35,35 @@ export interface Contender {
   start(onEvent: () => void): Promise<void>;
   /** Objects held (for sanity checks). */
   size(): number;
+  /** Milliseconds spent in `JSON.parse` of list bodies (floor contenders only). */
+  parseMs?(): number;
   stop(): Promise<void>;
 }
 
-export type ContenderName = 'floor' | 'floor-map' | 'server' | 'rxkube' | 'rxkube-no-transform' | 'rxkube-metadata' | 'floor-no-managed-fields' | 'client-node';
+export type ContenderName =
+  | 'floor'
+  | 'floor-map'
+  | 'server'
+  | 'rxkube'
+  | 'rxkube-no-transform'
+  | 'rxkube-sequential'
+  | 'rxkube-per-page'
+  | 'floor-no-managed-fields'
+  | 'client-node'
+  | 'server-unpaged'
+  | 'floor-unpaged'
+  | 'rxkube-unpaged'
+  | 'rxkube-unpaged-items'
+  | 'floor-pipelined'
+  | 'floor-deferred'
+  | 'floor-batch20'
+  | 'floor-batch50'
+  | 'rxkube-metadata';
 
 const PATH = '/api/v1/pods';
 const PAGE = 500;
+/** A page size larger than any list of the benchmarks: one page. */
+const ONE_PAGE = 10_000_000;
 
 /** The contender named `name`, against the server at `url`. */
 export function makeContender(name: ContenderName, url: string): Contender {
@@ -54,6 +82,26 @@ export function makeContender(name: ContenderName, url: string): Contender {
       return rxkubeContender(url, 'no-transform');
     case 'rxkube-metadata':
       return rxkubeContender(url, 'metadata');
+    case 'rxkube-sequential':
+      return rxkubeContender(url, 'sequential');
+    case 'rxkube-per-page':
+      return rxkubeContender(url, 'per-page');
+    case 'rxkube-unpaged':
+      return rxkubeContender(url, 'unpaged');
+    case 'rxkube-unpaged-items':
+      return rxkubeContender(url, 'unpaged-items');
+    case 'server-unpaged':
+      return new FloorContender(url, 'raw', false);
+    case 'floor-unpaged':
+      return new FloorContender(url, 'parse', false);
+    case 'floor-pipelined':
+      return new PipelinedFloor(url, false);
+    case 'floor-deferred':
+      return new PipelinedFloor(url, true);
+    case 'floor-batch20':
+      return new PipelinedFloor(url, true, 20);
+    case 'floor-batch50':
+      return new PipelinedFloor(url, true, 50);
     case 'client-node':
       return clientNodeContender(url);
   }
@@ -80,26 +128,35 @@ class FloorContender implements Contender {
   private readonly map = new Map<string, KubeObject>();
   private count = 0;
   private watchReq: http.ClientRequest | undefined;
+  private parsing = 0;
 
   constructor(
     private readonly url: string,
     private readonly mode: FloorMode,
+    /** false: one request for the whole list (`limit` larger than the list), as an unpaged list. */
+    private readonly paged = true,
   ) {}
+
+  parseMs(): number {
+    return this.parsing;
+  }
 
   async start(onEvent: () => void): Promise<void> {
     let cont: string | undefined;
     let rv = '';
     do {
-      const query = `?limit=${PAGE}${cont ? `&continue=${encodeURIComponent(cont)}` : ''}&resourceVersion=0`;
+      const query = `?limit=${this.paged ? PAGE : ONE_PAGE}${cont ? `&continue=${encodeURIComponent(cont)}` : ''}&resourceVersion=0`;
       const body = await this.get(PATH + query);
       if (this.mode === 'raw') {
         // the continue token and resourceVersion sit in the list's metadata, before the items
         const head = body.toString('latin1', 0, 1024);
         cont = /"continue":"([^"]*)"/.exec(head)?.[1];
         rv = /"resourceVersion":"([^"]*)"/.exec(head)?.[1] ?? rv;
-        this.count += PAGE;
+        this.count += this.paged ? PAGE : 0;
       } else {
+        const t0 = performance.now();
         const list = JSON.parse(body.toString('utf8')) as { metadata?: { continue?: string; resourceVersion?: string }; items?: KubeObject[] };
+        this.parsing += performance.now() - t0;
         cont = list.metadata?.continue || undefined;
         rv = list.metadata?.resourceVersion ?? rv;
         for (const item of list.items ?? []) {
@@ -201,4 +258,89 @@ function clientNodeContender(url: string): Contender {
     size: () => informer.list().length,
     stop: () => informer.stop(),
   };
+}
+
+/** Experiment: pipelined pages (next page requested when this one's continue token is read); deferred: one parse at the end. */
+class PipelinedFloor implements Contender {
+  private readonly agent = new http.Agent({ keepAlive: true });
+  private items: KubeObject[] = [];
+  constructor(
+    private readonly url: string,
+    private readonly deferred: boolean,
+    private readonly batch = Infinity,
+  ) {}
+
+  async start(onEvent: () => void): Promise<void> {
+    const bodies: Array<Promise<Buffer>> = [];
+    const request = (cont: string | undefined): void => {
+      const query = `?limit=${PAGE}${cont ? `&continue=${encodeURIComponent(cont)}` : ''}&resourceVersion=0`;
+      bodies.push(
+        new Promise<Buffer>((resolve, reject) => {
+          const req = http.get(this.url + PATH + query, { agent: this.agent, headers: { Accept: 'application/json' } }, (res) => {
+            const chunks: Buffer[] = [];
+            let headDone = false;
+            res.on('data', (c: Buffer) => {
+              chunks.push(c);
+              if (!headDone) {
+                const head = Buffer.concat(chunks).toString('latin1', 0, 2048);
+                const at = head.indexOf('"items"');
+                if (at >= 0) {
+                  headDone = true;
+                  const next = /"continue":"([^"]*)"/.exec(head.slice(0, at))?.[1];
+                  if (next) request(next);
+                }
+              }
+            });
+            res.on('end', () => resolve(Buffer.concat(chunks)));
+            res.on('error', reject);
+          });
+          req.on('error', reject);
+        }),
+      );
+    };
+    request(undefined);
+    const parts: Buffer[] = [];
+    for (let i = 0; i < bodies.length; i++) {
+      const body = await (bodies[i] as Promise<Buffer>);
+      if (this.deferred) {
+        const at = body.indexOf('"items":[');
+        const inner = body.subarray(at + 9, body.length - 2);
+        if (inner.length > 0) parts.push(inner);
+        if (parts.length >= this.batch) this.parseParts(parts.splice(0), onEvent);
+      } else {
+        const list = JSON.parse(body.toString('utf8')) as { items?: KubeObject[] };
+        for (const item of list.items ?? []) {
+          this.items.push(item);
+          onEvent();
+        }
+      }
+    }
+    if (this.deferred) this.parseParts(parts, onEvent);
+  }
+
+  private parseParts(parts: Buffer[], onEvent: () => void): void {
+    {
+      const sep = Buffer.from(',');
+      const all: Buffer[] = [Buffer.from('[')];
+      parts.forEach((p, i) => {
+        if (i > 0) all.push(sep);
+        all.push(p);
+      });
+      all.push(Buffer.from(']'));
+      const items = JSON.parse(Buffer.concat(all).toString('utf8')) as KubeObject[];
+      for (const item of items) {
+        this.items.push(item);
+        onEvent();
+      }
+    }
+  }
+
+  size(): number {
+    return this.items.length;
+  }
+
+  async stop(): Promise<void> {
+    this.agent.destroy();
+    this.items = [];
+  }
 }

@@ -1,15 +1,24 @@
 /**
  * rxkube's side of the informer benchmarks: one pods `sharedInformer` over HTTP (`KubeClient`),
  * one subscriber whose handler counts deliveries. `variant` 'default' uses the informer's default
- * options (transform drops managedFields, deep freeze); 'no-transform' keeps objects whole;
- * 'metadata' lists and watches PartialObjectMetadata (the default transform on top).
+ * options (transform drops managedFields, deep freeze, pipelined pages of 500); 'no-transform'
+ * keeps objects whole; 'sequential' fetches pages one after another (`pagesInFlight: 1`);
+ * 'unpaged' asks for one page holding everything (as kube-apiserver answers a list at
+ * resourceVersion 0 from its watch cache), parsed at its end; 'unpaged-items' the same, each
+ * item parsed as soon as it has arrived; 'metadata' lists and watches PartialObjectMetadata (the
+ * default transform on top).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
 import { KubeClient } from '../../src/client/index.js';
+import { HttpListWatcher } from '../../src/client/http-list-watcher.js';
+import type { ListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 
-export type InformerVariant = 'default' | 'no-transform' | 'metadata';
+export type InformerVariant = 'default' | 'no-transform' | 'sequential' | 'per-page' | 'unpaged' | 'unpaged-items' | 'metadata';
+
+/** A page size larger than any list of the benchmarks: one page. */
+const ONE_PAGE = 10_000_000;
 
 export interface BenchInformer {
   /** Subscribes `onEvent`, resolves when the informer has synced. */
@@ -20,12 +29,19 @@ export interface BenchInformer {
 
 export function rxkubeInformer(kc: KubeConfig, variant: InformerVariant): BenchInformer {
   const client = KubeClient.fromKubeConfig(kc);
-  const informer = sharedInformer(
-    variant === 'metadata'
-      ? { listWatcher: client.listWatcher({ apiVersion: 'v1', kind: 'Pod', plural: 'pods', namespaced: true }, { metadataOnly: true }) }
-      : { client, resource: { apiVersion: 'v1', kind: 'Pod' } },
-    { name: 'pods', ...(variant === 'no-transform' ? { transform: null } : {}) },
-  );
+  const resource = { apiVersion: 'v1', kind: 'Pod' } as const;
+  const listWatch: ListWatchOptions = {
+    ...(variant === 'sequential' ? { pagesInFlight: 1 } : {}),
+    ...(variant === 'per-page' ? { listParse: 'perPage' as const } : {}),
+    ...(variant === 'unpaged' || variant === 'unpaged-items' ? { pageSize: ONE_PAGE } : {}),
+  };
+  const source =
+    variant === 'unpaged-items'
+      ? { listWatcher: new HttpListWatcher(client.connection, client.discovery, resource, {}, 'items'), listWatch }
+      : variant === 'metadata'
+        ? { listWatcher: client.listWatcher({ ...resource, plural: 'pods', namespaced: true }, { metadataOnly: true }), listWatch }
+        : { client, resource, listWatch };
+  const informer = sharedInformer(source, { name: 'pods', ...(variant === 'no-transform' ? { transform: null } : {}) });
   let sub: Subscription | undefined;
   return {
     async start(onEvent) {

@@ -1,38 +1,13 @@
 /**
- * Feeds pod events into the {@link Expectations} before the controller turns them into requests,
- * as kube-controller-manager's pod event handlers do (observe first, then enqueue the owner), so
- * the reconcile an event triggers already sees the expectation lowered.
+ * Which ReplicaSet a pod's events count for (its controller owner). The controller itself lowers
+ * its expectations (`ctx.expectations`) from the pod events of its `owns` source this way, before
+ * it turns them into requests, as kube-controller-manager's pod event handlers do.
  */
-import { tap } from 'rxjs';
-import { DeletedFinalStateUnknown, type ControllerSource, type InformerEvent } from 'rxkube';
-import type { Expectations } from './expectations.js';
-import { controllerRef, keyOf, REPLICA_SETS, type Pod } from './types.js';
+import { controllerRef, REPLICA_SETS, type Pod } from './types.js';
 
 /** The `namespace/name` of the ReplicaSet controlling `pod`, if one does. */
 export function ownerKey(pod: Pod): string | undefined {
   const ref = controllerRef(pod);
   if (ref === undefined || ref.kind !== REPLICA_SETS.kind || !ref.apiVersion.startsWith('apps/')) return undefined;
   return `${pod.metadata?.namespace ?? ''}/${ref.name}`;
-}
-
-/** Lowers expectations for one pod event. */
-export function observePodEvent(expectations: Expectations, event: InformerEvent<Pod>): void {
-  const pod = event.object instanceof DeletedFinalStateUnknown ? event.object.object : event.object;
-  if (pod === null || pod === undefined) return;
-  const owner = ownerKey(pod);
-  if (owner === undefined) return;
-  const terminating = pod.metadata?.deletionTimestamp !== undefined;
-  if (event.type === 'delete' || terminating) expectations.deletionObserved(owner, keyOf(pod));
-  else if (event.type === 'add') expectations.creationObserved(owner);
-}
-
-/** `source` with every registration's events observed by `expectations` first. */
-export function observePods(source: ControllerSource<Pod>, expectations: Expectations): ControllerSource<Pod> {
-  return {
-    ...source,
-    register: () => {
-      const registration = source.register();
-      return { ...registration, events$: registration.events$.pipe(tap((e) => observePodEvent(expectations, e))) };
-    },
-  };
 }

@@ -19,14 +19,13 @@ import {
   type InformerFactory,
   type KubeClient,
   type Logger,
+  type PendingExpectations,
   type ReconcileContext,
   type ReconcileResult,
   type Request,
 } from 'rxkube';
 import type { Registry } from 'prom-client';
 import { claimPods } from './adoption.js';
-import { Expectations, type Pending } from './expectations.js';
-import { observePods } from './observe-pods.js';
 import { createPods, deletePods, type PodChanges } from './pod-control.js';
 import { calculateStatus, updateStatus } from './status.js';
 import { controllerRef, isActive, PODS, REPLICA_SETS, type Pod, type ReplicaSet, type ReplicaSetStatus } from './types.js';
@@ -42,7 +41,7 @@ export interface SyncReport {
   readonly changes?: PodChanges;
   readonly adopted?: readonly string[];
   readonly released?: readonly string[];
-  readonly pending?: Pending;
+  readonly pending?: PendingExpectations;
   readonly statusWritten?: boolean;
   readonly requeueAfter?: number;
   readonly error?: unknown;
@@ -58,7 +57,7 @@ export interface ReplicaSetControllerOptions {
   readonly recorder?: EventRecorder;
   readonly logger?: Logger;
   readonly metricsRegistry?: Registry;
-  /** Wall clock for availability and expectations (ms). */
+  /** Wall clock for availability (ms). */
   readonly now?: () => number;
   /** Called after every sync. */
   readonly onSync?: (report: SyncReport) => void;
@@ -74,7 +73,6 @@ export const BY_NAMESPACE = 'namespace';
 export function replicaSetController(options: ReplicaSetControllerOptions): Controller<ReplicaSet> {
   const now = options.now ?? Date.now;
   const burst = options.burstReplicas ?? 500;
-  const expectations = new Expectations(now);
   const replicaSets = informerSource(options.informers.replicaSets());
   const podInformer = options.informers.pods({ indexers: { [BY_NAMESPACE]: (p) => [p.metadata?.namespace ?? ''] } });
   const pods = informerSource(podInformer);
@@ -90,6 +88,8 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
 
   const sync = async (request: Request, ctx: ReconcileContext<ReplicaSet>): Promise<Omit<SyncReport, 'durationMs'> & { result?: ReconcileResult }> => {
     const key = `${request.namespace ?? ''}/${request.name}`;
+    // The controller's expectations of its own writes; pod events (owns) lower them.
+    const expectations = ctx.expectations;
     const rs = ctx.object;
     if (rs === undefined) {
       expectations.forget(key);
@@ -145,7 +145,7 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
     name: options.name ?? 'replicaset',
     ...(options.skipNameValidation === undefined ? {} : { skipNameValidation: options.skipNameValidation }),
     for: replicaSets,
-    owns: [observePods(pods, expectations)],
+    owns: [pods],
     watches: [{ source: pods, map: (pod) => matchingReplicaSets(pod as Pod) }],
     client: options.client,
     concurrency: options.concurrency ?? 5,

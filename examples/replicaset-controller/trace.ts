@@ -62,7 +62,7 @@ export class Trace {
     if (r.kind === 'gone') return this.line(head, this.paint('dim', 'gone, expectations forgotten'));
     if (r.kind === 'error') return this.line(head, this.paint('red', `error: ${r.error instanceof Error ? r.error.message : String(r.error)} (retried with backoff)`));
     const parts: string[] = [];
-    if (r.kind === 'waiting') parts.push(this.paint('yellow', `waiting for own writes (${r.pending?.adds ?? 0} creates, ${r.pending?.deletes ?? 0} deletes unseen)`));
+    if (r.kind === 'waiting') parts.push(this.paint('yellow', `waiting for own writes (${r.pending?.creations ?? 0} creates, ${r.pending?.deletions ?? 0} deletes unseen)`));
     if ((r.adopted ?? []).length > 0) parts.push(this.paint('blue', `adopted ${(r.adopted ?? []).join(' ')}`));
     if ((r.released ?? []).length > 0) parts.push(this.paint('blue', `released ${(r.released ?? []).join(' ')}`));
     const c = r.changes;

@@ -1,12 +1,13 @@
-import { defer, from, Observable, switchMap } from 'rxjs';
-import type { KubeList, KubeObject } from '../api/kube-object.js';
+import { defer, filter, from, map, Observable, type OperatorFunction, switchMap } from 'rxjs';
+import type { KubeObject } from '../api/kube-object.js';
 import type { ResolvedResourceType, ResourceType } from '../api/resource.js';
-import type { ListOptions, ListPage, ListWatcher, WatchEvent, WatchOptions } from '../api/list-watcher.js';
+import type { ListOptions, ListPage, WatchEvent, WatchOptions } from '../api/list-watcher.js';
 import type { Discovery } from './discovery.js';
 import type { KubeConnection } from './kube-connection.js';
 import { resourcePath } from './resource-path.js';
 import { decodeWatchLines } from './watch-line-decoder.js';
-import { ResponseDecodeError } from './response-decode-error.js';
+import { ListBodyDecoder, type ListDecodeMode } from './list-body-decoder.js';
+import type { ListPagePart, ListPartsOptions, PipelinedListWatcher } from './list-parts.js';
 
 /** What a {@link HttpListWatcher} lists and watches. */
 export interface ListWatchScope {
@@ -27,59 +28,48 @@ export const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataLi
 export const METADATA_WATCH_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 /**
- * The {@link ListWatcher} over HTTP: `list` sends one `GET …?limit=&continue=` and emits its page;
- * `watch` sends `GET …?watch=true` and emits the decoded events of the streamed body. Both are
- * cold and abort their request on unsubscribe. A resource given as `{ apiVersion, kind }` is
- * resolved through discovery on first use (cached).
+ * The `ListWatcher` over HTTP: `list` sends one `GET …?limit=&continue=` and emits its page;
+ * `listParts` does the same but first emits the page's head (resourceVersion and continue token,
+ * read from the body's first bytes) so a pager can pipeline its requests; `watch` sends
+ * `GET …?watch=true` and emits the decoded events of the streamed body. All are cold and abort
+ * their request on unsubscribe. A resource given as `{ apiVersion, kind }` is resolved through
+ * discovery on first use (cached).
  */
-export class HttpListWatcher<T extends KubeObject = KubeObject> implements ListWatcher<T> {
+export class HttpListWatcher<T extends KubeObject = KubeObject> implements PipelinedListWatcher<T> {
   constructor(
     private readonly connection: KubeConnection,
     private readonly discovery: Discovery,
     private readonly resource: ResourceType<T>,
     private readonly scope: ListWatchScope = {},
+    private readonly decode: ListDecodeMode = 'whole',
   ) {}
 
   list(options: ListOptions): Observable<ListPage<T>> {
+    return this.listParts(options).pipe(
+      filter((part): part is Extract<ListPagePart<T>, { type: 'page' }> => part.type === 'page'),
+      map((part) => part.page),
+    );
+  }
+
+  /**
+   * `list`, with the page's head (resourceVersion, continue token) emitted as soon as the list's
+   * `metadata` has arrived, before its items; then the page. With `decode: 'items'` (the
+   * connection's `listDecode` option) every item is parsed as soon as it has arrived.
+   */
+  listParts(options: ListOptions, parts: ListPartsOptions = {}): Observable<ListPagePart<T>> {
     return this.resolved().pipe(
-      switchMap(
-        (resource) =>
-          new Observable<ListPage<T>>((subscriber) => {
-            const abort = new AbortController();
-            const path = resourcePath(resource, { namespace: this.scope.namespace });
-            this.connection
-              .request<KubeList<T>>(
-                {
-                  path,
-                  ...(this.scope.metadataOnly === true ? { accept: METADATA_LIST_ACCEPT } : {}),
-                  query: {
-                    labelSelector: this.scope.labelSelector || undefined,
-                    fieldSelector: this.scope.fieldSelector || undefined,
-                    limit: options.limit || undefined,
-                    continue: options.continue || undefined,
-                    resourceVersion: options.resourceVersion,
-                    resourceVersionMatch: options.resourceVersionMatch,
-                  },
-                },
-                abort.signal,
-              )
-              .then(
-                (list) => {
-                  let page: ListPage<T>;
-                  try {
-                    page = toPage(list, path);
-                  } catch (err) {
-                    subscriber.error(err);
-                    return;
-                  }
-                  subscriber.next(page);
-                  subscriber.complete();
-                },
-                (err: unknown) => subscriber.error(err),
-              );
-            return () => abort.abort();
-          }),
-      ),
+      switchMap((resource) => {
+        const path = resourcePath(resource, { namespace: this.scope.namespace });
+        const query = {
+          labelSelector: this.scope.labelSelector || undefined,
+          fieldSelector: this.scope.fieldSelector || undefined,
+          limit: options.limit || undefined,
+          continue: options.continue || undefined,
+          resourceVersion: options.resourceVersion,
+          resourceVersionMatch: options.resourceVersionMatch,
+        };
+        return this.connection.stream({ path, query, ...(this.scope.metadataOnly === true ? { accept: METADATA_LIST_ACCEPT } : {}) }).pipe(decodeListBody<T>(this.decode, path, parts.unparsed === true));
+      }),
     );
   }
 
@@ -110,19 +100,37 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements ListW
   }
 }
 
-/** A list body as a page; fields of the wrong type are dropped, a body without an items array is refused. */
-function toPage<T extends KubeObject>(list: KubeList<T>, path: string): ListPage<T> {
-  const body: unknown = list;
-  const items: unknown = typeof body === 'object' && body !== null ? (body as { items?: unknown }).items : undefined;
-  // An empty list may come without `items` (kube-apiserver omits an empty array in some versions).
-  if (items !== undefined && items !== null && !Array.isArray(items)) throw new ResponseDecodeError('GET', path, 'list response without an items array');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ResponseDecodeError('GET', path, 'list response is not an object');
-  const rawMeta: unknown = (body as { metadata?: unknown }).metadata;
-  const meta = (typeof rawMeta === 'object' && rawMeta !== null ? rawMeta : {}) as { resourceVersion?: unknown; continue?: unknown; remainingItemCount?: unknown };
-  return {
-    items: (items ?? []) as T[],
-    resourceVersion: typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '',
-    ...(typeof meta.continue === 'string' && meta.continue !== '' ? { continue: meta.continue } : {}),
-    ...(typeof meta.remainingItemCount === 'number' ? { remainingItemCount: meta.remainingItemCount } : {}),
-  };
+/** Decodes a streamed list body: a `head` part as soon as the list's metadata is read, then the `page`. */
+function decodeListBody<T extends KubeObject>(mode: ListDecodeMode, path: string, unparsed: boolean): OperatorFunction<Buffer, ListPagePart<T>> {
+  return (chunks) =>
+    new Observable<ListPagePart<T>>((subscriber) => {
+      const decoder = new ListBodyDecoder<T>(mode, path, (head) => subscriber.next({ type: 'head', ...head }));
+      return chunks.subscribe({
+        next(chunk) {
+          try {
+            decoder.push(chunk);
+          } catch (err) {
+            subscriber.error(err);
+          }
+        },
+        error: (err: unknown) => subscriber.error(err),
+        complete() {
+          const raw = unparsed ? decoder.endUnparsed() : undefined;
+          if (raw !== undefined) {
+            subscriber.next({ type: 'body', body: raw.body, path });
+            subscriber.complete();
+            return;
+          }
+          let page: ListPage<T>;
+          try {
+            page = decoder.end();
+          } catch (err) {
+            subscriber.error(err);
+            return;
+          }
+          subscriber.next({ type: 'page', page });
+          subscriber.complete();
+        },
+      });
+    });
 }

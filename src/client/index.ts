@@ -35,6 +35,7 @@ export {
 export type {
   KubeConnectionOptions,
   KubeRequest,
+  RequestOptions,
   QueryParams,
 } from './kube-connection.js';
 export {
@@ -46,12 +47,19 @@ export {
   PATCH_CONTENT_TYPES,
 } from './object-client.js';
 export type {
+  ApplyOptions,
   CallOptions,
   DeleteOptions,
+  ObjectClientOptions,
   ObjectListOptions,
+  PatchOptions,
   PatchType,
   WriteOptions,
 } from './object-client.js';
+export type {
+  ApplyConfiguration,
+  DeepPartial,
+} from './apply-configuration.js';
 export {
   resourcePath,
 } from './resource-path.js';
@@ -74,6 +82,33 @@ export {
 export {
   ResponseDecodeError,
 } from './response-decode-error.js';
+export {
+  createOrPatch,
+  createOrUpdate,
+  deepEqual,
+  mergePatchOf,
+} from './create-or-update.js';
+export type {
+  CreateOrUpdateResult,
+  MutateFn,
+  OperationResult,
+} from './create-or-update.js';
+export {
+  retryOnConflict,
+} from './retry-on-conflict.js';
+export type {
+  RetryOnConflictOptions,
+} from './retry-on-conflict.js';
+export {
+  DEFAULT_RETRY_POLICY,
+  delayOn,
+  resolveRetryPolicy,
+  retryDelayMs,
+} from './retry-policy.js';
+export type {
+  ResolvedRetryPolicy,
+  RetryPolicy,
+} from './retry-policy.js';
 export {
   draftPatch,
   jsonPointer,

@@ -4,7 +4,7 @@ import { Discovery } from './discovery.js';
 import { HttpListWatcher, type ListWatchScope } from './http-list-watcher.js';
 import type { KubeConfigLike } from './kube-config-like.js';
 import { KubeConnection, type KubeConnectionOptions } from './kube-connection.js';
-import { ObjectClient } from './object-client.js';
+import { ObjectClient, type ObjectClientOptions } from './object-client.js';
 
 /**
  * Entry point of the client: one {@link KubeConnection} (auth, one keep-alive agent), one
@@ -57,10 +57,11 @@ export class KubeClient {
   /**
    * A typed object client for writes and reads of one resource in one namespace (or cluster-wide).
    * `T` comes from the resource type; a type without one (`{ apiVersion, kind }`) gives
-   * {@link UnstructuredObject}s.
+   * {@link UnstructuredObject}s. `options.fieldManager` names the field manager of its writes
+   * (required by `apply`).
    */
-  objects<T extends KubeObject = UnstructuredObject>(type: ResourceType<T>, namespace?: string): ObjectClient<T> {
-    return new ObjectClient<T>(this.connection, this.discovery, type, namespace);
+  objects<T extends KubeObject = UnstructuredObject>(type: ResourceType<T>, namespace?: string, options?: ObjectClientOptions): ObjectClient<T> {
+    return new ObjectClient<T>(this.connection, this.discovery, type, namespace, options);
   }
 
   /** Closes the connection's sockets. */

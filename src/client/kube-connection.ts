@@ -9,6 +9,7 @@ import { NetworkError } from './network-error.js';
 import type { RequestObserver, RequestOutcome } from './request-outcome.js';
 import { ResponseDecodeError } from './response-decode-error.js';
 import type { KubeConfigLike } from './kube-config-like.js';
+import { delayOn, type ResolvedRetryPolicy, resolveRetryPolicy, type RetryPolicy, retryDelayMs } from './retry-policy.js';
 
 /** Query parameters; `undefined` values are left out. */
 export type QueryParams = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -27,10 +28,22 @@ export interface KubeRequest {
   readonly accept?: string;
 }
 
+/** Per-request options of {@link KubeConnection.request}. */
+export interface RequestOptions {
+  /** Overrides the connection's retry policy for this request; `false`: no retries. */
+  readonly retry?: RetryPolicy | false;
+}
+
 /** Options of {@link KubeConnection}. */
 export interface KubeConnectionOptions {
   /** Clock used to turn a `Retry-After` date into seconds. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * Retries of `request()` answered 429, 503 or 504 (with backoff, honouring `Retry-After`; a POST
+   * only on 429). Default `DEFAULT_RETRY_POLICY` (5 attempts, 500 ms doubling, at most 30 s, jittered); `false` turns retries off. Streams
+   * (watches) are never retried here.
+   */
+  readonly retry?: RetryPolicy | false;
   /** Extra options for the keep-alive agent (e.g. `maxSockets`). TLS options come from the kubeconfig. */
   readonly agentOptions?: Omit<https.AgentOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'>;
 }
@@ -64,6 +77,7 @@ export class KubeConnection {
   /** The namespace of the current context, if it names one. */
   readonly namespace: string | undefined;
   private readonly scheduler: SchedulerLike;
+  private readonly retry: ResolvedRetryPolicy | undefined;
   private readonly authConfig: KubeConfigLike;
   private readonly agentOptions: https.AgentOptions;
   private agent: http.Agent | undefined;
@@ -80,6 +94,7 @@ export class KubeConnection {
     const context = kubeConfig.getContextObject(kubeConfig.getCurrentContext());
     this.namespace = context?.namespace || undefined;
     this.scheduler = options.scheduler ?? asyncScheduler;
+    this.retry = resolveRetryPolicy(options.retry);
     this.agentOptions = { keepAlive: true, keepAliveMsecs: 30_000, ...options.agentOptions };
     // client-node refuses plain http:// unless skip-tls-verify is set; TLS settings mean nothing
     // without TLS, so for http:// servers credentials come from a copy that allows it.
@@ -135,8 +150,24 @@ export class KubeConnection {
   /**
    * Sends a request and resolves with its parsed JSON body (undefined when empty); rejects with
    * `ApiError`, `NetworkError`, or `ResponseDecodeError` for a 2xx body that is not JSON.
+   * Answers of 429, 503 and 504 are retried as the connection's retry policy (or `options.retry`)
+   * says, waiting on the connection's scheduler; `signal` also cancels a wait between attempts.
    */
-  async request<T>(request: KubeRequest, signal?: AbortSignal): Promise<T> {
+  async request<T>(request: KubeRequest, signal?: AbortSignal, options: RequestOptions = {}): Promise<T> {
+    const policy = options.retry === undefined ? this.retry : resolveRetryPolicy(options.retry);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.requestOnce<T>(request, signal);
+      } catch (err) {
+        const delay = policy === undefined ? undefined : retryDelayMs(policy, err, methodOf(request), attempt);
+        if (delay === undefined || signal?.aborted) throw err;
+        await delayOn(this.scheduler, delay, signal);
+      }
+    }
+  }
+
+  /** One attempt of {@link request} (no retries). */
+  protected async requestOnce<T>(request: KubeRequest, signal: AbortSignal | undefined): Promise<T> {
     const { response } = await this.open(request, signal);
     const body = await readBody(response, request, signal);
     const text = body.toString('utf8');

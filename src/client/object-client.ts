@@ -1,11 +1,14 @@
 import type { KubeList, KubeObject } from '../api/kube-object.js';
 import type { ResolvedResourceType, ResourceType } from '../api/resource.js';
 import type { Status } from '../api/status.js';
-import { isExpired } from './api-error.js';
+import { isExpired, isNotFound } from './api-error.js';
+import type { ApplyConfiguration } from './apply-configuration.js';
+import { createOrPatch, createOrUpdate, type CreateOrUpdateResult, type MutateFn } from './create-or-update.js';
 import type { Discovery } from './discovery.js';
 import type { Recipe } from './draft-patch.js';
 import type { KubeConnection, KubeRequest, QueryParams } from './kube-connection.js';
 import { resourcePath } from './resource-path.js';
+import type { RetryPolicy } from './retry-policy.js';
 import { editObject, type EditOptions } from './update-with-recipe.js';
 
 /** Patch flavours and their content types. */
@@ -21,14 +24,42 @@ export type PatchType = keyof typeof PATCH_CONTENT_TYPES;
 
 /** Options every call accepts. */
 export interface CallOptions {
-  /** Aborts the request. */
+  /** Aborts the request (and any wait between retries). */
   readonly signal?: AbortSignal;
+  /**
+   * Retries after 429, 503 and 504 answers: default the connection's policy (on, see
+   * `KubeConnectionOptions.retry`); `false` for none. A create (POST) is retried only on 429.
+   */
+  readonly retry?: RetryPolicy | false;
 }
 
 /** Options of writes. */
 export interface WriteOptions extends CallOptions {
+  /** Who makes the change (server-side field ownership); default the client's `fieldManager`. */
   readonly fieldManager?: string;
   readonly dryRun?: boolean;
+}
+
+/** Options of `patch` and `patchStatus`. */
+export interface PatchOptions extends WriteOptions {
+  /** Server-side apply (`type: 'apply'`) only: take over fields other managers own instead of failing with 409 Conflict. */
+  readonly force?: boolean;
+}
+
+/** Options of `apply` and `applyStatus`. */
+export interface ApplyOptions extends WriteOptions {
+  /**
+   * Take over fields another field manager owns with a different value. Without it such an apply
+   * fails with 409 Conflict (`ApiError`, reason `Conflict`, one `FieldManagerConflict` cause per
+   * field). Controllers usually force: they are the authority for the fields they apply.
+   */
+  readonly force?: boolean;
+}
+
+/** Options of an {@link ObjectClient} (see `KubeClient.objects`). */
+export interface ObjectClientOptions {
+  /** Field manager of every write that names none (required by `apply`). */
+  readonly fieldManager?: string;
 }
 
 /** Options of `list`. */
@@ -48,6 +79,8 @@ export interface DeleteOptions extends CallOptions {
   /** Delete only if the object still has this uid / resourceVersion (else 409 Conflict). */
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
   readonly dryRun?: boolean;
+  /** Resolve with `undefined` instead of failing with 404 NotFound when the object is already gone (kubectl's `--ignore-not-found`). */
+  readonly ignoreNotFound?: boolean;
 }
 
 /**
@@ -64,11 +97,27 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
     private readonly resource: ResourceType<T>,
     /** Namespace for namespaced resources; objects carrying `metadata.namespace` use their own on create/replace. */
     readonly namespace?: string,
+    private readonly options: ObjectClientOptions = {},
   ) {}
+
+  /** The field manager of writes that name none, if any. */
+  get fieldManager(): string | undefined {
+    return this.options.fieldManager;
+  }
+
+  /** This client with another default field manager (see {@link ObjectClientOptions.fieldManager}). */
+  withFieldManager(fieldManager: string): ObjectClient<T> {
+    return new ObjectClient<T>(this.connection, this.discovery, this.resource, this.namespace, { ...this.options, fieldManager });
+  }
+
+  /** This client for another namespace (same resource and options). */
+  inNamespace(namespace: string | undefined): ObjectClient<T> {
+    return namespace === this.namespace ? this : new ObjectClient<T>(this.connection, this.discovery, this.resource, namespace, this.options);
+  }
 
   /** GET one object. */
   get(name: string, options: CallOptions = {}): Promise<T> {
-    return this.send({ name }, { method: 'GET' }, options.signal);
+    return this.send({ name }, { method: 'GET' }, options);
   }
 
   /** GET all objects, following `continue` tokens page by page; restarts as one unpaged list if a token expires. */
@@ -85,11 +134,11 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
           : { ...base, limit: options.limit ?? 500, continue: token };
       let page: KubeList<T>;
       try {
-        page = await this.connection.request<KubeList<T>>({ path, query }, options.signal);
+        page = await this.connection.request<KubeList<T>>({ path, query }, options.signal, retryOption(options));
       } catch (err) {
         if (token === undefined || !isExpired(err)) throw err;
         const query = { ...base, resourceVersion: options.resourceVersion, resourceVersionMatch: options.resourceVersionMatch };
-        return this.connection.request<KubeList<T>>({ path, query }, options.signal);
+        return this.connection.request<KubeList<T>>({ path, query }, options.signal, retryOption(options));
       }
       items.push(...(page.items ?? []));
       token = page.metadata?.continue || undefined;
@@ -99,15 +148,15 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
 
   /** POST a new object. */
   create(object: T, options: WriteOptions = {}): Promise<T> {
-    return this.send({ namespace: namespaceOf(object) }, { method: 'POST', body: object, query: writeQuery(options) }, options.signal, false);
+    return this.send({ namespace: namespaceOf(object) }, { method: 'POST', body: object, query: this.writeQuery(options) }, options, false);
   }
 
   /** PUT the whole object; its `metadata.resourceVersion`, when set, must be current or the server answers 409 Conflict. */
   replace(object: T, options: WriteOptions = {}): Promise<T> {
     return this.send(
       { name: nameOf(object), namespace: namespaceOf(object) },
-      { method: 'PUT', body: object, query: writeQuery(options) },
-      options.signal,
+      { method: 'PUT', body: object, query: this.writeQuery(options) },
+      options,
     );
   }
 
@@ -115,27 +164,115 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
   replaceStatus(object: T, options: WriteOptions = {}): Promise<T> {
     return this.send(
       { name: nameOf(object), namespace: namespaceOf(object), subresource: 'status' },
-      { method: 'PUT', body: object, query: writeQuery(options) },
-      options.signal,
+      { method: 'PUT', body: object, query: this.writeQuery(options) },
+      options,
     );
   }
 
-  /** PATCH an object; `type` picks the content type (default `merge`). `apply` needs `fieldManager`. */
-  patch(name: string, patch: unknown, type: PatchType = 'merge', options: WriteOptions & { force?: boolean } = {}): Promise<T> {
+  /** PATCH an object; `type` picks the content type (default `merge`). `apply` needs a field manager (prefer {@link apply}). */
+  patch(name: string, patch: unknown, type: PatchType = 'merge', options: PatchOptions = {}): Promise<T> {
     return this.send(
       { name },
-      { method: 'PATCH', body: patch, contentType: PATCH_CONTENT_TYPES[type], query: { ...writeQuery(options), force: options.force } },
-      options.signal,
+      { method: 'PATCH', body: patch, contentType: PATCH_CONTENT_TYPES[type], query: this.patchQuery(type, options) },
+      options,
     );
   }
 
   /** PATCH the `status` subresource. */
-  patchStatus(name: string, patch: unknown, type: PatchType = 'merge', options: WriteOptions = {}): Promise<T> {
+  patchStatus(name: string, patch: unknown, type: PatchType = 'merge', options: PatchOptions = {}): Promise<T> {
     return this.send(
       { name, subresource: 'status' },
-      { method: 'PATCH', body: patch, contentType: PATCH_CONTENT_TYPES[type], query: writeQuery(options) },
-      options.signal,
+      { method: 'PATCH', body: patch, contentType: PATCH_CONTENT_TYPES[type], query: this.patchQuery(type, options) },
+      options,
     );
+  }
+
+  /**
+   * Server-side apply: sends `configuration`, the fields this field manager wants to own with the
+   * values it wants, and resolves with the whole object as stored. Creates the object when it
+   * does not exist. Fields this manager applied before and leaves out now are removed (unless
+   * another manager owns them too); fields other managers own are left alone, and changing one
+   * fails with 409 Conflict unless `force` (see {@link ApplyOptions.force}).
+   *
+   * `apiVersion` and `kind` default to the client's resource; the namespace is
+   * `metadata.namespace`, else the client's. The field manager is `options.fieldManager`, else the
+   * client's (`ctx.objects()` in a controller: the controller's name); one is required.
+   * Changes to `status` are ignored for resources with a status subresource: use
+   * {@link applyStatus}. Works with kube-apiserver ≥ 1.18 (server-side apply is on by default
+   * from 1.16 as beta, GA in 1.22).
+   *
+   * @example
+   * ```ts
+   * await ctx.objects<ConfigMap>(CONFIG_MAPS, 'copies').apply(
+   *   { metadata: { name: 'settings', labels: { app: 'web' } }, data: { mode: 'fast' } },
+   *   { force: true },
+   * );
+   * ```
+   * @throws TypeError without a field manager or `metadata.name`.
+   */
+  apply(configuration: ApplyConfiguration<T>, options: ApplyOptions = {}): Promise<T> {
+    return this.applyTo(configuration, options, undefined);
+  }
+
+  /** {@link apply} to the `status` subresource: only the `status` fields of `configuration` count. */
+  applyStatus(configuration: ApplyConfiguration<T>, options: ApplyOptions = {}): Promise<T> {
+    return this.applyTo(configuration, options, 'status');
+  }
+
+  /**
+   * Creates the object named by `object` or brings the existing one in line, by running `mutate`
+   * on a draft (of `object` when it does not exist, else of the current object), and says what it
+   * did: `'created'`, `'updated'` (replaced, guarded by the resourceVersion read: a concurrent
+   * write gives 409 Conflict, see `retryOnConflict`) or `'unchanged'` (nothing written).
+   *
+   * @example
+   * ```ts
+   * const { result } = await ctx.objects<ConfigMap>(CONFIG_MAPS, ns).createOrUpdate(
+   *   { metadata: { name: 'settings', namespace: ns } },
+   *   (cm) => { cm.data = { mode: 'fast' }; },
+   * );
+   * ```
+   */
+  createOrUpdate(object: T, mutate: MutateFn<T>, options: WriteOptions = {}): Promise<CreateOrUpdateResult<T>> {
+    return createOrUpdate(this, object, mutate, options);
+  }
+
+  /**
+   * As {@link createOrUpdate}, but an existing object gets only the changes, as JSON merge patches
+   * (one for the object, one for `status` through the subresource), without a resourceVersion guard.
+   */
+  createOrPatch(object: T, mutate: MutateFn<T>, options: WriteOptions = {}): Promise<CreateOrUpdateResult<T>> {
+    return createOrPatch(this, object, mutate, options);
+  }
+
+  private async applyTo(configuration: ApplyConfiguration<T>, options: ApplyOptions, subresource: 'status' | undefined): Promise<T> {
+    const fieldManager = options.fieldManager ?? this.options.fieldManager;
+    if (fieldManager === undefined || fieldManager === '') {
+      throw new TypeError('apply needs a field manager: pass options.fieldManager or create the client with one');
+    }
+    const config = configuration as KubeObject;
+    const name = config.metadata?.name;
+    if (typeof name !== 'string' || name === '') throw new TypeError('apply needs metadata.name');
+    const resource = await this.resolve(options.signal);
+    const body = { ...config, apiVersion: config.apiVersion ?? resource.apiVersion, kind: config.kind ?? resource.kind };
+    return this.send(
+      { name, namespace: namespaceOf(config), ...(subresource === undefined ? {} : { subresource }) },
+      {
+        method: 'PATCH',
+        body,
+        contentType: PATCH_CONTENT_TYPES.apply,
+        query: { ...writeQuery({ ...options, fieldManager }), force: options.force === true ? true : undefined },
+      },
+      options,
+    );
+  }
+
+  private patchQuery(type: PatchType, options: PatchOptions): QueryParams {
+    return { ...this.writeQuery(options), force: type === 'apply' && options.force === true ? true : undefined };
+  }
+
+  private writeQuery(options: WriteOptions): QueryParams {
+    return writeQuery({ ...options, fieldManager: options.fieldManager ?? this.options.fieldManager });
   }
 
   /**
@@ -187,14 +324,24 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
     if (this.namespace !== undefined && this.namespace !== '') {
       throw new TypeError(`edit: the object is in namespace ${ns}, the client in ${this.namespace}`);
     }
-    return new ObjectClient<T>(this.connection, this.discovery, this.resource, ns);
+    return new ObjectClient<T>(this.connection, this.discovery, this.resource, ns, this.options);
   }
 
   /**
    * DELETE an object. Resolves with the object when deletion is pending (finalizers, graceful
-   * deletion) or with the server's success Status.
+   * deletion) or with the server's success Status; with `ignoreNotFound`, with `undefined` when
+   * there was nothing to delete.
    */
-  delete(name: string, options: DeleteOptions = {}): Promise<T | Status> {
+  delete(name: string, options: DeleteOptions & { readonly ignoreNotFound: true }): Promise<T | Status | undefined>;
+  delete(name: string, options?: DeleteOptions): Promise<T | Status>;
+  delete(name: string, options: DeleteOptions = {}): Promise<T | Status | undefined> {
+    if (options.ignoreNotFound === true) {
+      const { ignoreNotFound: _ignore, ...rest } = options;
+      return this.delete(name, rest).catch((err: unknown) => {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      });
+    }
     const body = {
       apiVersion: 'v1',
       kind: 'DeleteOptions',
@@ -203,7 +350,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
       ...(options.preconditions !== undefined ? { preconditions: options.preconditions } : {}),
       ...(options.dryRun ? { dryRun: ['All'] } : {}),
     };
-    return this.send({ name }, { method: 'DELETE', body }, options.signal);
+    return this.send({ name }, { method: 'DELETE', body }, options);
   }
 
   private async resolve(signal?: AbortSignal): Promise<ResolvedResourceType<T>> {
@@ -213,9 +360,10 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
   private async send<R>(
     target: { name?: string | undefined; namespace?: string | undefined; subresource?: string },
     request: Omit<KubeRequest, 'path'>,
-    signal: AbortSignal | undefined,
+    options: CallOptions,
     named = true,
   ): Promise<R> {
+    const { signal } = options;
     const resource = await this.resolve(signal);
     const namespace = target.namespace ?? this.namespace;
     if (resource.namespaced && (namespace === undefined || namespace === '')) {
@@ -225,8 +373,12 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
       throw new TypeError(`${resource.kind}: an object name is required`);
     }
     const path = resourcePath(resource, { namespace, name: named ? target.name : undefined, subresource: target.subresource });
-    return this.connection.request<R>({ ...request, path }, signal);
+    return this.connection.request<R>({ ...request, path }, signal, retryOption(options));
   }
+}
+
+function retryOption(options: CallOptions): { retry?: RetryPolicy | false } {
+  return options.retry === undefined ? {} : { retry: options.retry };
 }
 
 function nameOf(object: KubeObject): string | undefined {

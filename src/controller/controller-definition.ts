@@ -18,10 +18,11 @@ import type { WorkQueueMetrics } from '../workqueue/metrics.js';
 import type { WorkQueueOptions } from '../workqueue/work-queue.js';
 import { ControllerBuildError } from './controller-errors.js';
 import type { ClusterTarget, ControllerOptions, ControllerReconciler } from './controller-options.js';
-import type { ResourceType } from '../api/resource.js';
+import { splitApiVersion, type ResourceType } from '../api/resource.js';
 import { noopEventRecorder } from './noop-event-recorder.js';
 import { resolveSources, type ResolvedSources } from './resolve-sources.js';
 import { bindSources, type Binding } from './source-bindings.js';
+import { ControllerExpectations } from './expectations.js';
 
 const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
 
@@ -31,6 +32,10 @@ const usedNames = new Set<string>();
 /** A checked controller definition with every default applied: what each run works from. */
 export interface ControllerDefinition<T extends KubeObject> {
   readonly name: string;
+  /** Expectations of the controller's own writes (`ctx.expectations`), lowered by `owns` events. */
+  readonly expectations: ControllerExpectations;
+  /** Field manager of the writes through `ctx.objects()`: `options.fieldManager`, else `name`. */
+  readonly fieldManager: string;
   readonly needLeaderElection: boolean;
   readonly reconcile: ControllerReconciler<T>;
   /** The `for` type (owner of `owns` objects, type of `ctx.objects()`), if any. */
@@ -106,6 +111,19 @@ export function withInjectedParts<T extends KubeObject>(
 }
 
 /**
+ * The key (`namespace/name`, or `name` for a cluster-scoped owner) of the controller owner of the
+ * `owner` type of an object, if it has one.
+ */
+function controllerOwnerKey(owner: ResourceType): (object: KubeObject) => string | undefined {
+  const group = splitApiVersion(owner.apiVersion).group;
+  return (object) => {
+    const ref = object.metadata?.ownerReferences?.find((r) => r.controller === true);
+    if (ref === undefined || ref.kind !== owner.kind || splitApiVersion(ref.apiVersion).group !== group) return undefined;
+    return owner.namespaced === false ? ref.name : `${object.metadata?.namespace ?? ''}/${ref.name}`;
+  };
+}
+
+/**
  * Checks `options` (CR-7), resolves and binds the sources, applies the defaults and reserves the
  * name (unless `skipNameValidation`).
  * @throws ControllerBuildError for an invalid definition.
@@ -147,14 +165,31 @@ export function defineController<T extends KubeObject>(options: ControllerOption
   const reportEventError = (err: unknown, event: InformerEvent): void => {
     eventLog.current.error('event dropped: a filter, predicate or request mapping threw', { err, event: event.type });
   };
+  if (options.fieldManager !== undefined && (typeof options.fieldManager !== 'string' || options.fieldManager === '')) {
+    throw new ControllerBuildError(`fieldManager must be a non-empty string, got ${String(options.fieldManager)}`);
+  }
+  if (options.expectationsTtlMs !== undefined && !(options.expectationsTtlMs >= 0)) {
+    throw new ControllerBuildError(`expectationsTtlMs must be a number ≥ 0, got ${String(options.expectationsTtlMs)}`);
+  }
+  // Expectations of the controller's own writes, lowered by the events of owned objects before
+  // they are turned into requests (as kube-controller-manager's handlers do).
+  const expectations = new ControllerExpectations({ scheduler, ...(options.expectationsTtlMs === undefined ? {} : { ttlMs: options.expectationsTtlMs }) });
+  const owner = ownerType as ResourceType | undefined;
+  const observed = (s: ResolvedSources<T>): ResolvedSources<T> =>
+    owner === undefined || s.owns.length === 0
+      ? s
+      : { ...s, owns: s.owns.map((o) => ({ ...o, source: expectations.observe(o.source, controllerOwnerKey(owner)) })) };
+  // Over clusters: each cluster's sources, their requests tagged with the cluster.
   const bindings =
     perCluster === undefined
-      ? bindSources(sources, common, reportEventError)
-      : perCluster.flatMap((c) => bindSources(c.sources, common, reportEventError).map((b) => inCluster(b, c.name)));
+      ? bindSources(observed(sources), common, reportEventError)
+      : perCluster.flatMap((c) => bindSources(observed(c.sources), common, reportEventError).map((b) => inCluster(b, c.name)));
 
   if (options.skipNameValidation !== true) usedNames.add(name);
   return {
     name,
+    expectations,
+    fieldManager: options.fieldManager ?? name,
     needLeaderElection: options.needLeaderElection ?? true,
     reconcile: (request, ctx) => options.reconcile(request, ctx),
     forType: sources.for?.source.resource,
@@ -174,6 +209,7 @@ export function defineController<T extends KubeObject>(options: ControllerOption
       scheduler,
       ...(options.rateLimiter === undefined ? {} : { rateLimiter: options.rateLimiter }),
       ...(options.reconcileTimeoutMs === undefined ? {} : { reconcileTimeoutMs: options.reconcileTimeoutMs }),
+      ...(options.supersede === true ? { supersede: true } : {}),
       ...(options.shutdownGracePeriodMs === undefined ? {} : { shutdownGracePeriodMs: options.shutdownGracePeriodMs }),
       ...(queueMetrics === undefined ? {} : { metrics: queueMetrics }),
     },

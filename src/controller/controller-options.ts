@@ -91,6 +91,20 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly rateLimiter?: RateLimiter;
   /** How long to wait for the caches to sync before failing; default 120 000 (2 minutes, CR-4). */
   readonly cacheSyncTimeoutMs?: number;
+  /**
+   * Superseding reconciles (default false): a newer event for a key aborts its running reconcile
+   * through `ctx.signal` (reason `ReconcileAbortedError('superseded')`) and runs it again once it
+   * settled, never two at once per key. For level-based, idempotent reconciles that honour
+   * `ctx.signal` (pass it to every client call), e.g. long ones whose input changes while they
+   * run. Not for reconciles whose partial work the next run cannot see (see the work queue's
+   * `supersede`).
+   */
+  readonly supersede?: boolean;
+  /**
+   * Time-to-live of `ctx.expectations` records (ms): an expectation not met by then counts as
+   * met, so a lost watch event cannot stall an owner. Default 300 000 (kube-controller-manager's).
+   */
+  readonly expectationsTtlMs?: number;
   /** Per-reconcile deadline (CR-3); default none. */
   readonly reconcileTimeoutMs?: number;
   /** On stop, how long running reconciles may finish before being aborted; default 30 000. */
@@ -101,6 +115,11 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly skipNameValidation?: boolean;
   /** Client handed to reconciles (`ctx.client`, `ctx.objects()`); default the manager's. */
   readonly client?: KubeClient;
+  /**
+   * Field manager of the writes made through `ctx.objects()` (server-side apply ownership,
+   * `managedFields`); default the controller's `name`. Exposed as `ctx.fieldManager`.
+   */
+  readonly fieldManager?: string;
   /** Event recorder handed to reconciles; default the manager's (reporting as the controller's name), else a no-op recorder. */
   readonly recorder?: EventRecorder;
   /** Default the manager's logger; a no-op logger when run without a manager. */

@@ -50,7 +50,7 @@ function reconcileContext<T extends KubeObject>(
   request: Request,
   signal: AbortSignal,
 ): ReconcileContext<T> {
-  const { forType, name } = def;
+  const { forType, name, fieldManager } = def;
   const cluster = request.cluster === undefined ? undefined : def.clusters?.get(request.cluster);
   if (def.clusters !== undefined && cluster === undefined) throw new ControllerError(`controller ${name}: request for unknown cluster ${String(request.cluster)}`);
   const client = cluster === undefined ? def.client : cluster.client;
@@ -62,9 +62,9 @@ function reconcileContext<T extends KubeObject>(
     if (client === undefined) throw new ControllerError(`controller ${name} has no client: pass options.client`);
     if (ref === undefined) {
       if (forType === undefined) throw new ControllerError(`controller ${name} has no for type: pass a resource to objects()`);
-      return client.objects(forType, forType.namespaced === false ? undefined : request.namespace);
+      return client.objects(forType, forType.namespaced === false ? undefined : request.namespace, { fieldManager });
     }
-    return client.objects(ref, namespace);
+    return client.objects(ref, namespace, { fieldManager });
   }
   return withEdits({
     request,
@@ -76,6 +76,8 @@ function reconcileContext<T extends KubeObject>(
     storeOf: (source) => source.store,
     recorder: def.recorder,
     client,
+    fieldManager,
+    expectations: def.expectations,
     objects,
   });
 }

@@ -67,3 +67,24 @@ export type {
 export {
   indexMapper,
 } from './index-mapper.js';
+export {
+  AlreadyOwnedError,
+  ownerRefs,
+} from './owner-references.js';
+export type {
+  ClaimDecision,
+  OwnerReferenceOptions,
+} from './owner-references.js';
+export {
+  conditions,
+} from './conditions.js';
+export type {
+  Condition,
+} from './conditions.js';
+export {
+  ControllerExpectations,
+} from './expectations.js';
+export type {
+  ExpectationsOptions,
+  PendingExpectations,
+} from './expectations.js';

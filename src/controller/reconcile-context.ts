@@ -9,6 +9,7 @@ import type { EventRecorder } from '../events/event-recorder.js';
 import type { Logger } from '../logging/logger.js';
 import type { Request } from '../workqueue/request.js';
 import type { ControllerSource } from './controller-source.js';
+import type { ControllerExpectations } from './expectations.js';
 
 /** What a controller's reconcile function gets besides the request. */
 export interface ReconcileContext<T extends KubeObject = KubeObject> {
@@ -28,11 +29,27 @@ export interface ReconcileContext<T extends KubeObject = KubeObject> {
   storeOf<U extends KubeObject>(source: ControllerSource<U>): Store<U>;
   /** Records Events about objects (a no-op recorder when the controller has none). */
   readonly recorder: EventRecorder;
+  /**
+   * Expectations of this controller's own writes, per owner key (`namespace/name`), as
+   * kube-controller-manager's `ControllerExpectations`: call `expectCreations(key, n)` /
+   * `expectDeletions(key, keys)` before creating or deleting owned objects, and act on the owner
+   * again only once `satisfied(key)` (or return `{ requeueAfter: ctx.expectations.expiresIn(key) }`).
+   * The events of `owns` sources lower them (an add is a creation; a delete, or the start of a
+   * deletion, a deletion) before they become requests. Records expire after `expectationsTtlMs`
+   * on the controller's scheduler.
+   */
+  readonly expectations: ControllerExpectations;
   /** The client given to the controller, if any. */
   readonly client: KubeClient | undefined;
   /**
+   * The field manager of this controller's writes: its `fieldManager` option, else its name.
+   * Clients from {@link objects} use it for every write (and `apply` needs one).
+   */
+  readonly fieldManager: string;
+  /**
    * A typed client for writes: the `for` type in the request's namespace, or `type` in `namespace`
-   * (typed by the resource type: `ctx.objects(resources.pods, ns)` is an `ObjectClient<K8s.Pod>`).
+   * (typed by the resource type: `ctx.objects(resources.pods, ns)` is an `ObjectClient<K8s.Pod>`);
+   * its writes carry {@link fieldManager}.
    * @throws ControllerError when the controller was built without a `client`.
    */
   objects(): ObjectClient<T>;

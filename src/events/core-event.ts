@@ -35,6 +35,10 @@ export interface CoreEvent extends KubeObject {
   readonly type: EventType;
   readonly reportingComponent?: string;
   readonly reportingInstance?: string;
+  /** What was done (or failed) to the object; events.k8s.io/v1 requires one (the reason when unset). */
+  readonly action?: string;
+  /** A second object the event is about (e.g. the pod a ReplicaSet created). */
+  readonly related?: ObjectReference;
 }
 
 /** The patch sent for a repeated event: new count, lastTimestamp and message. */

@@ -2,6 +2,8 @@ import type { Observable, SchedulerLike } from 'rxjs';
 import { EMPTY, Subject, asyncScheduler, catchError, concatMap, defer, switchMap, tap, throwError, timer } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import { ApiError, isNotFound } from '../client/api-error.js';
+import { KubeClient } from '../client/kube-client.js';
+import { clientEventsApi } from './client-events-api.js';
 import type { Logger } from '../logging/logger.js';
 import { noopLogger } from '../logging/noop-logger.js';
 import type { CoreEvent, EventSource, EventType, ObjectReference } from './core-event.js';
@@ -11,7 +13,11 @@ import type { EventsApi } from './events-api.js';
 
 /** Options of {@link eventRecorder}. Durations in ms. */
 export interface EventRecorderOptions {
-  readonly api: EventsApi;
+  /**
+   * Where Events go: a client (events.k8s.io/v1 Events where the server serves them, core/v1
+   * otherwise; see `clientEventsApi`), or any {@link EventsApi} (a fake in tests).
+   */
+  readonly api: EventsApi | KubeClient;
   /** Who reports: `component` (e.g. the controller name) and optional `host`. */
   readonly source: EventSource;
   readonly scheduler?: SchedulerLike;
@@ -26,10 +32,21 @@ export interface EventRecorderOptions {
   readonly maxQueued?: number;
 }
 
-/** Records core/v1 Events about objects; writes happen in the background, one at a time. */
+/** Optional parts of an event. */
+export interface EventOptions {
+  /** What was done (or failed), machine-readable (events.k8s.io/v1 `action`); default the reason. */
+  readonly action?: string;
+  /** A second object the event is about (e.g. the pod a ReplicaSet created). */
+  readonly related?: KubeObject | ObjectReference;
+}
+
+/**
+ * Records Events about objects; writes happen in the background, one at a time, as
+ * events.k8s.io/v1 Events (with `series` for repeats) or core/v1 Events, as its `api` writes them.
+ */
 export interface EventRecorder {
   /** Records an event about `object` (an object with apiVersion/kind/metadata, or a reference). */
-  event(object: KubeObject | ObjectReference, type: EventType, reason: string, message: string): void;
+  event(object: KubeObject | ObjectReference, type: EventType, reason: string, message: string, options?: EventOptions): void;
   /** As {@link EventRecorder.event} with annotations on the Event. */
   annotatedEvent(
     object: KubeObject | ObjectReference,
@@ -80,10 +97,11 @@ function withoutResourceVersion(e: CoreEvent): CoreEvent {
  * other than Normal/Warning or about an object without kind or name are logged and dropped.
  *
  * @example
- * const recorder = eventRecorder({ api: clientEventsApi(client), source: { component: 'rs-controller' } });
+ * const recorder = eventRecorder({ api: client, source: { component: 'rs-controller' } });
  * recorder.event(replicaSet, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
  */
 export function eventRecorder(options: EventRecorderOptions): EventRecorder {
+  const api: EventsApi = options.api instanceof KubeClient ? clientEventsApi(options.api) : options.api;
   if (!options.source.component) throw new TypeError('eventRecorder needs source.component');
   const scheduler = options.scheduler ?? asyncScheduler;
   const logger = options.logger ?? noopLogger;
@@ -118,10 +136,10 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
         return EMPTY;
       }
       const ns = result.event.metadata.namespace;
-      const create$ = defer(() => options.api.create(ns, withoutResourceVersion(result.event)));
+      const create$ = defer(() => api.create(ns, withoutResourceVersion(result.event)));
       const once$ =
         result.action === 'patch'
-          ? defer(() => options.api.patch(ns, result.event.metadata.name, result.patch)).pipe(
+          ? defer(() => api.patch(ns, result.event.metadata.name, result.patch)).pipe(
               catchError((err: unknown) => (isNotFound(err) ? create$ : throwError(() => err))),
             )
           : create$;
@@ -160,6 +178,7 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
     type: EventType,
     reason: string,
     message: string,
+    extra: EventOptions = {},
   ) => {
     if (stopped) return;
     if (type !== 'Normal' && type !== 'Warning') {
@@ -171,6 +190,7 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
       logger.error('could not construct a reference to the object; will not report event', { reason });
       return;
     }
+    const related = extra.related === undefined ? undefined : referenceOf(extra.related);
     if (pending >= maxQueued) {
       logger.warn('event queue full; dropping event', { reason, object: ref.name });
       return;
@@ -195,13 +215,15 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
       type,
       reportingComponent: options.source.component,
       reportingInstance: options.source.host ?? '',
+      ...(extra.action === undefined ? {} : { action: extra.action }),
+      ...(related === undefined ? {} : { related }),
     };
     pending++;
     queue.next(event);
   };
 
   return {
-    event: (object, type, reason, message) => record(object, undefined, type, reason, message),
+    event: (object, type, reason, message, extra) => record(object, undefined, type, reason, message, extra),
     annotatedEvent: (object, annotations, type, reason, message) => record(object, annotations, type, reason, message),
     flush: () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
     shutdown() {

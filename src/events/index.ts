@@ -28,12 +28,24 @@ export {
   kubeTime,
 } from './event-recorder.js';
 export type {
+  EventOptions,
   EventRecorder,
   EventRecorderOptions,
 } from './event-recorder.js';
 export {
   clientEventsApi,
 } from './client-events-api.js';
+export type {
+  ClientEventsApi,
+  ClientEventsApiOptions,
+  EventsApiVersion,
+} from './client-events-api.js';
+export {
+  fromEventsV1,
+  microTime,
+  seriesPatch,
+  toEventsV1,
+} from './events-v1.js';
 export {
   EVENT_RECORDERS_KEY,
 } from './recorder-key.js';

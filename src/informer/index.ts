@@ -122,3 +122,22 @@ export type {
   FactoryView,
   InformerScope,
 } from './informer-factory-runnable.js';
+export {
+  WaitTimeoutError,
+  storeOf,
+  waitFor,
+} from './until.js';
+export {
+  until,
+} from './wait.js';
+export type {
+  CacheSource,
+  WaitOptions,
+} from './until.js';
+export {
+  compareResourceVersions,
+  untilCached,
+} from './until-cached.js';
+export type {
+  CachedWrite,
+} from './until-cached.js';

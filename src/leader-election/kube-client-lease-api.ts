@@ -19,8 +19,9 @@ export const LEASE_RESOURCE: ResourceType<Lease> = { apiVersion: 'coordination.k
 export function kubeClientLeaseApi(client: KubeClient): LeaseApi {
   const leases = (namespace: string | undefined) => client.objects(LEASE_RESOURCE, namespace);
   return {
-    get: (ref) => abortable((signal) => leases(ref.namespace).get(ref.name, { signal })),
-    create: (lease) => abortable((signal) => leases(lease.metadata?.namespace).create(lease, { signal })),
-    update: (lease) => abortable((signal) => leases(lease.metadata?.namespace).replace(lease, { signal })),
+    // No client retries: the elector retries on its own period, within its renew deadline.
+    get: (ref) => abortable((signal) => leases(ref.namespace).get(ref.name, { signal, retry: false })),
+    create: (lease) => abortable((signal) => leases(lease.metadata?.namespace).create(lease, { signal, retry: false })),
+    update: (lease) => abortable((signal) => leases(lease.metadata?.namespace).replace(lease, { signal, retry: false })),
   };
 }

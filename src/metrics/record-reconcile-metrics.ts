@@ -8,7 +8,7 @@ import type { ControllerMetricsRecorder } from './controller-metrics.js';
  * `controller` (CR-1, CR-3, CR-6): `success` / `requeue` / `requeue_after` / `error` as the
  * `result` label, `terminal_error` as `error` plus the terminal counter, `timedOut` as a timeout,
  * the duration (ms → s) in the reconcile-time histogram. `aborted` reconciles (stopped by shutdown)
- * are not counted. Calls `recorder.init(controller, maxConcurrentReconciles)` on subscribe.
+ * and `superseded` ones (aborted by a newer event, and run again) are not counted. Calls `recorder.init(controller, maxConcurrentReconciles)` on subscribe.
  *
  * ```
  * outcomes: -s--e--t--a-|     s success, e error, t terminal_error, a aborted
@@ -26,7 +26,7 @@ export function recordReconcileMetrics(
       recorder.init(controller, maxConcurrentReconciles);
       return source.pipe(
         tap((o) => {
-          if (o.kind === 'aborted') return;
+          if (o.kind === 'aborted' || o.kind === 'superseded') return;
           const terminal = o.kind === 'terminal_error';
           recorder.reconciled(controller, {
             result: terminal ? 'error' : o.kind,

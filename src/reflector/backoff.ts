@@ -2,7 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 
 /** Exponential backoff settings (docs/semantics.md BO-1, BO-2). All durations in milliseconds. */
 export interface BackoffOptions {
-  /** First delay before jitter. Default 800. */
+  /** First delay before jitter. Default 800 (the general backoff; see the per-cause defaults). */
   readonly initialMs?: number;
   /** Upper bound of the un-jittered delay. Default 30 000. */
   readonly maxMs?: number;
@@ -13,7 +13,8 @@ export interface BackoffOptions {
   /**
    * The delay returns to `initialMs` when more than this long passed since the PREVIOUS delay
    * request ("no backoff for 2 minutes means the server is healthy"; client-go ≤ 1.35
-   * `ExponentialBackoffManager`). Default 120 000.
+   * `ExponentialBackoffManager`). Default 120 000. Independent of this, the reflector resets its
+   * backoffs as soon as a list or watch is healthy again (unless `sharedBackoff` is set).
    */
   readonly resetMs?: number;
 }
@@ -29,9 +30,16 @@ export interface BackoffStep {
 /** A stateful backoff: each `next()` call is one delay request. */
 export interface Backoff {
   next(): BackoffStep;
+  /** Starts over: the next delay is `initialMs` again (attempt 1). */
+  reset(): void;
+  /** Delays handed out since the last reset (explicit, or by `resetMs`). */
+  readonly attempts: number;
 }
 
-/** Resolved backoff defaults (client-go reflector values). */
+/**
+ * Resolved defaults of the general backoff (client-go's reflector values): relists after errors
+ * other than the two classes below, expired resourceVersions, very short watches, 4xx answers.
+ */
 export const DEFAULT_BACKOFF: Required<BackoffOptions> = {
   initialMs: 800,
   maxMs: 30_000,
@@ -41,19 +49,49 @@ export const DEFAULT_BACKOFF: Required<BackoffOptions> = {
 };
 
 /**
- * Creates the reflector's backoff. The clock is `scheduler.now()`, the jitter source `random`
- * (values in `[0, 1)`), so the sequence is deterministic under a virtual-time scheduler.
+ * Resolved defaults of the connection backoff: the server did not answer at all (connection
+ * refused or reset, unreachable, a request or watch that went silent). Short and capped low, so
+ * a restarted API server is found again within about 2–3 s of it listening: 100, 200, 400, 800,
+ * 1600, then 2000 forever, each jittered into `[d, 1.5d)`.
+ */
+export const DEFAULT_CONNECTION_BACKOFF: Required<BackoffOptions> = {
+  initialMs: 100,
+  maxMs: 2_000,
+  factor: 2,
+  jitter: 0.5,
+  resetMs: 120_000,
+};
+
+/**
+ * Resolved defaults of the server-error backoff: the server answered 429 or 5xx (a 429's
+ * Retry-After is still honoured as a lower bound). 250, 500, 1000, 2000, then 4000 forever, each
+ * jittered into `[d, 1.5d)`.
+ */
+export const DEFAULT_SERVER_ERROR_BACKOFF: Required<BackoffOptions> = {
+  initialMs: 250,
+  maxMs: 4_000,
+  factor: 2,
+  jitter: 0.5,
+  resetMs: 120_000,
+};
+
+/**
+ * Creates a backoff. The clock is `scheduler.now()`, the jitter source `random` (values in
+ * `[0, 1)`), so the sequence is deterministic under a virtual-time scheduler. `defaults` fills
+ * the fields `options` leaves out (default {@link DEFAULT_BACKOFF}).
  *
- * Sequence before jitter: 800, 1600, 3200, 6400, 12800, 25600, then 30000 forever.
- * Reset semantics: client-go ≤ 1.35 — reset when the previous delay request is more than
- * `resetMs` ago (the construction time counts as the first "request").
+ * Sequence before jitter with the general defaults: 800, 1600, 3200, 6400, 12800, 25600, then
+ * 30000 forever. Time-based reset: client-go ≤ 1.35 — reset when the previous delay request is
+ * more than `resetMs` ago (the construction time counts as the first "request"); `reset()` starts
+ * over at once.
  */
 export function createBackoff(
   options: BackoffOptions = {},
   scheduler: SchedulerLike,
   random: () => number = Math.random,
+  defaults: Required<BackoffOptions> = DEFAULT_BACKOFF,
 ): Backoff {
-  const o = { ...DEFAULT_BACKOFF, ...options };
+  const o = { ...defaults, ...options };
   let current = o.initialMs;
   let attempt = 0;
   let lastRequest = scheduler.now();
@@ -70,6 +108,13 @@ export function createBackoff(
       attempt += 1;
       const delayMs = o.jitter > 0 ? base + random() * o.jitter * base : base;
       return { delayMs, attempt };
+    },
+    reset(): void {
+      current = o.initialMs;
+      attempt = 0;
+    },
+    get attempts(): number {
+      return scheduler.now() - lastRequest > o.resetMs ? 0 : attempt;
     },
   };
 }

@@ -1,5 +1,7 @@
 export {
   DEFAULT_BACKOFF,
+  DEFAULT_CONNECTION_BACKOFF,
+  DEFAULT_SERVER_ERROR_BACKOFF,
   createBackoff,
 } from './backoff.js';
 export type {
@@ -23,6 +25,7 @@ export {
   listWatch,
 } from './list-watch.js';
 export {
+  DEFAULT_IDLE_TIMEOUT_MS,
   MIN_WATCH_TIMEOUT_SECONDS,
   resolveListWatchOptions,
 } from './list-watch-options.js';
@@ -57,6 +60,7 @@ export type {
   ReflectorEvent,
 } from './reflector-event.js';
 export type {
+  BackoffCause,
   ReflectorNextStep,
   ReflectorStatus,
 } from './reflector-status.js';

@@ -11,6 +11,21 @@ export interface ListWatchOptions {
    */
   readonly pageSize?: number;
   /**
+   * Pipelined paging: with a transport that reads a page's continue token before its items (the
+   * HTTP transport does), the next page is requested as soon as that token is known, while this
+   * page is still arriving and being parsed; at most this many page requests are open at once.
+   * Pages are still assembled, in order, into one `replace`. Default 2; 1 requests pages strictly
+   * one after another, as client-go's pager does.
+   */
+  readonly pagesInFlight?: number;
+  /**
+   * With pipelined paging, when list pages are parsed: `'atEnd'` keeps each page's body as it came
+   * and parses them all in one go when the last page is in (about half the CPU at 100k objects,
+   * for a higher peak memory: the raw bodies are held until then); `'perPage'` parses each page
+   * as it arrives. Default `'atEnd'`. A single-page list is parsed once either way.
+   */
+  readonly listParse?: 'atEnd' | 'perPage';
+  /**
    * Try a streaming list first (`sendInitialEvents=true`, WL-1..WL-4) and fall back to list+watch
    * when the server refuses it. Default false (servers before 1.27 ignore the parameter and would
    * never send the end-of-initial-events bookmark). Ignored when the ListWatcher declares
@@ -26,8 +41,12 @@ export interface ListWatchOptions {
    */
   readonly stallMarginMs?: number;
   /**
-   * Optional: a watch silent this long is treated as dead, regardless of its timeout. Useful with
-   * servers that send periodic bookmarks (kube-apiserver does about once a minute). Default off.
+   * A watch silent this long is treated as dead, whatever its timeout: aborted, reported as
+   * `WatchStalledError`, and reopened from the last resourceVersion (no relist) after the
+   * connection backoff. The reflector asks for bookmarks, and kube-apiserver 1.21 and later sends
+   * one to every watch about once a minute, so a healthy watch is never silent this long; on an
+   * older server a quiet resource costs one extra watch request per period. Default 120 000;
+   * 0 turns it off (then only `stallMarginMs` past the watch's timeout applies).
    */
   readonly idleTimeoutMs?: number;
   /**
@@ -35,8 +54,33 @@ export interface ListWatchOptions {
    * kube-apiserver ends requests after 60 s (`--request-timeout`). Default 90 000; 0 disables.
    */
   readonly listTimeoutMs?: number;
-  /** Backoff between failed attempts (BO-1, BO-2). */
+  /**
+   * The general backoff (BO-1, BO-2): before relists after errors that are neither connection
+   * failures nor 429/5xx answers — an expired resourceVersion (the first relist after a healthy
+   * watch goes at once), a very short watch, a 4xx answer, an undecodable body. Defaults: 800 ms,
+   * ×2, capped at 30 s, jitter `[d, 2d)` (client-go's values). With `sharedBackoff` it is the one
+   * backoff for every retry.
+   */
   readonly backoff?: BackoffOptions;
+  /**
+   * Backoff when the server did not answer: connection refused, reset or unreachable, a list page
+   * without answer, a stalled watch. Defaults: 100 ms, ×2, capped at 2 s, jitter `[d, 1.5d)`.
+   * Ignored with `sharedBackoff`.
+   */
+  readonly connectionBackoff?: BackoffOptions;
+  /**
+   * Backoff when the server answered 429 or 5xx (at least the answer's Retry-After). Defaults:
+   * 250 ms, ×2, capped at 4 s, jitter `[d, 1.5d)`. Ignored with `sharedBackoff`.
+   */
+  readonly serverErrorBackoff?: BackoffOptions;
+  /**
+   * `true` restores client-go's backoff: one backoff (`backoff`) shared by every retry — refused
+   * re-watches, stalls and relists alike — that starts over only after `backoff.resetMs` (2
+   * minutes) without a delay request, so its delay depends on the fault history. Default false:
+   * three backoffs by cause (`connectionBackoff`, `serverErrorBackoff`, `backoff`); a successful
+   * list resets the first two and every event or bookmark a watch delivers resets all three.
+   */
+  readonly sharedBackoff?: boolean;
   /** Re-watch immediately after 500 InternalError events for up to this long (RE-10). Default 0 (never). */
   readonly maxInternalErrorRetryMs?: number;
   /** Consecutive 401/403 answers tolerated before the stream errors with `ReflectorFatalError`. Default 2. */
@@ -54,12 +98,17 @@ export interface ListWatchOptions {
 /** Options with defaults applied. */
 export interface ResolvedListWatchOptions {
   readonly pageSize: number | undefined;
+  readonly pagesInFlight: number;
+  readonly listParse: 'atEnd' | 'perPage';
   readonly streamingList: boolean;
   readonly minWatchTimeoutSeconds: number;
   readonly stallMarginMs: number;
   readonly idleTimeoutMs: number | undefined;
   readonly listTimeoutMs: number | undefined;
   readonly backoff: BackoffOptions;
+  readonly connectionBackoff: BackoffOptions;
+  readonly serverErrorBackoff: BackoffOptions;
+  readonly sharedBackoff: boolean;
   readonly maxInternalErrorRetryMs: number;
   readonly authRetries: number;
   readonly isFatal: (error: unknown) => boolean;
@@ -67,6 +116,9 @@ export interface ResolvedListWatchOptions {
   readonly random: () => number;
   readonly status: Partial<Observer<ReflectorStatus>> | undefined;
 }
+
+/** Default `idleTimeoutMs`: two missed bookmarks of kube-apiserver's one-a-minute schedule. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 
 /** client-go's minimum watch timeout (RE-7). */
 export const MIN_WATCH_TIMEOUT_SECONDS = 300;
@@ -79,30 +131,46 @@ function nonNegative(value: number | undefined, name: string): void {
   if (value !== undefined) check(Number.isFinite(value) && value >= 0, name, `${name} must be a finite number >= 0, got ${value}`);
 }
 
+function checkBackoff(b: BackoffOptions | undefined, name: string): BackoffOptions {
+  const o = b ?? {};
+  nonNegative(o.initialMs, `${name}.initialMs`);
+  nonNegative(o.maxMs, `${name}.maxMs`);
+  nonNegative(o.jitter, `${name}.jitter`);
+  nonNegative(o.resetMs, `${name}.resetMs`);
+  if (o.factor !== undefined) check(Number.isFinite(o.factor) && o.factor >= 1, `${name}.factor`, `${name}.factor must be >= 1, got ${o.factor}`);
+  return o;
+}
+
 /** Validates `options` and applies defaults; throws `ReflectorConfigError` on bad input. */
 export function resolveListWatchOptions(options: ListWatchOptions): ResolvedListWatchOptions {
   nonNegative(options.pageSize, 'pageSize');
   if (options.pageSize !== undefined) check(Number.isInteger(options.pageSize), 'pageSize', 'pageSize must be an integer');
+  if (options.pagesInFlight !== undefined) {
+    check(Number.isInteger(options.pagesInFlight) && options.pagesInFlight >= 1, 'pagesInFlight', `pagesInFlight must be an integer >= 1, got ${options.pagesInFlight}`);
+  }
+  if (options.listParse !== undefined) check(options.listParse === 'atEnd' || options.listParse === 'perPage', 'listParse', `listParse must be 'atEnd' or 'perPage', got ${String(options.listParse)}`);
   nonNegative(options.minWatchTimeoutSeconds, 'minWatchTimeoutSeconds');
   nonNegative(options.stallMarginMs, 'stallMarginMs');
   nonNegative(options.idleTimeoutMs, 'idleTimeoutMs');
   nonNegative(options.listTimeoutMs, 'listTimeoutMs');
   nonNegative(options.maxInternalErrorRetryMs, 'maxInternalErrorRetryMs');
   nonNegative(options.authRetries, 'authRetries');
-  const b = options.backoff ?? {};
-  nonNegative(b.initialMs, 'backoff.initialMs');
-  nonNegative(b.maxMs, 'backoff.maxMs');
-  nonNegative(b.jitter, 'backoff.jitter');
-  nonNegative(b.resetMs, 'backoff.resetMs');
-  if (b.factor !== undefined) check(Number.isFinite(b.factor) && b.factor >= 1, 'backoff.factor', `backoff.factor must be >= 1, got ${b.factor}`);
+  const b = checkBackoff(options.backoff, 'backoff');
+  const connection = checkBackoff(options.connectionBackoff, 'connectionBackoff');
+  const serverError = checkBackoff(options.serverErrorBackoff, 'serverErrorBackoff');
   return {
     pageSize: options.pageSize === 0 ? undefined : options.pageSize,
+    pagesInFlight: options.pagesInFlight ?? 2,
+    listParse: options.listParse ?? 'atEnd',
     streamingList: options.streamingList ?? false,
     minWatchTimeoutSeconds: Math.max(options.minWatchTimeoutSeconds ?? 0, MIN_WATCH_TIMEOUT_SECONDS),
     stallMarginMs: options.stallMarginMs ?? 30_000,
-    idleTimeoutMs: options.idleTimeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs === 0 ? undefined : (options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS),
     listTimeoutMs: options.listTimeoutMs === 0 ? undefined : (options.listTimeoutMs ?? 90_000),
     backoff: b,
+    connectionBackoff: connection,
+    serverErrorBackoff: serverError,
+    sharedBackoff: options.sharedBackoff ?? false,
     maxInternalErrorRetryMs: options.maxInternalErrorRetryMs ?? 0,
     authRetries: options.authRetries ?? 2,
     isFatal: options.isFatal ?? (() => false),

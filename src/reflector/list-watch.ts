@@ -10,12 +10,17 @@ import { ReflectorRun } from './reflector-run.js';
  *
  * ```
  * subscribe ──list(rv=0)──▶ replace{items, rv} ──watch(rv)──▶ added / modified / deleted / bookmark …
- *   watch closed normally      → watch again from the last resourceVersion (no relist)
- *   410 Gone / Expired         → back off, relist (new replace)
- *   429, connection refused    → back off (≥ Retry-After), watch again (no relist)
- *   other errors               → back off (800ms ×2, jitter [d, 2d), cap 30s), relist
- *   silent past the deadline   → abort, back off, watch again
+ *   watch closed normally        → watch again from the last resourceVersion (no relist)
+ *   no answer (refused, reset)   → connection backoff (100ms ×2, cap 2s), watch again (no relist)
+ *   429, 5xx                     → server-error backoff (250ms ×2, cap 4s, ≥ Retry-After; a list's too)
+ *   410 Gone / Expired           → relist (at once after a healthy watch, else general backoff)
+ *   other errors                 → general backoff (800ms ×2, jitter [d, 2d), cap 30s), relist
+ *   silent for 2 minutes         → abort, connection backoff, watch again from the last version
  * ```
+ *
+ * Backoffs reset as soon as the server is healthy again: a successful list resets the connection
+ * and server-error backoffs, any event or bookmark on a watch resets all three. `sharedBackoff:
+ * true` restores client-go's single backoff that resets only after 2 quiet minutes.
  *
  * - Each (re)list emits one `replace`. Paged lists are assembled first (client-go's pager, RE-5):
  *   `replace` always carries the complete state at one resourceVersion, so a consumer can swap its

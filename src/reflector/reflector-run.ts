@@ -1,10 +1,10 @@
 import type { Subscriber, Subscription } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import { ApiError, isExpired, isTooLargeResourceVersion, isTooManyRequests, retryAfter } from '../client/api-error.js';
-import { type Backoff, createBackoff } from './backoff.js';
+import { type Backoff, createBackoff, DEFAULT_CONNECTION_BACKOFF, DEFAULT_SERVER_ERROR_BACKOFF } from './backoff.js';
 import { watchEventError } from '../client/watch-event-error.js';
 import { isConnectionError, isConnectionRefused } from './connection-errors.js';
-import { type AssembledList, listPages } from './list-pages.js';
+import { type AssembledList, ListTimeoutError, listPages } from './list-pages.js';
 import type { ResolvedListWatchOptions } from './list-watch-options.js';
 import type { ListOptions, ListWatcher, WatchEvent, WatchOptions } from '../api/list-watcher.js';
 import { objectKey } from './object-key.js';
@@ -15,7 +15,7 @@ import {
   WatchStalledError,
 } from './reflector-errors.js';
 import type { ReflectorEvent } from './reflector-event.js';
-import type { ReflectorNextStep, ReflectorStatus } from './reflector-status.js';
+import type { BackoffCause, ReflectorNextStep, ReflectorStatus } from './reflector-status.js';
 
 const WATCH_EVENT_TYPES: ReadonlySet<unknown> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
@@ -53,6 +53,17 @@ function isAuthError(err: unknown): boolean {
 }
 
 /**
+ * Which backoff an error calls for: `connection` when the server did not answer (refused, reset,
+ * unreachable, a list page or watch that went silent), `serverError` for 429 and 5xx answers,
+ * `general` for the rest.
+ */
+export function backoffCause(err: unknown): BackoffCause {
+  if (err instanceof ApiError) return err.statusCode === 429 || err.statusCode >= 500 || isTooManyRequests(err) ? 'serverError' : 'general';
+  if (err instanceof WatchStalledError || err instanceof ListTimeoutError || isConnectionError(err)) return 'connection';
+  return 'general';
+}
+
+/**
  * The reflector's state machine for one subscription of `listWatch()`. Internal: the public
  * surface is `listWatch()`. Every continuation runs on `options.scheduler`; at most one request
  * and one timer are live at any time, and `stop()` cancels both.
@@ -64,7 +75,7 @@ export class ReflectorRun<T extends KubeObject> {
   private authFailures = 0;
   private internalFirst: number | undefined;
   private internalLast: number | undefined;
-  private readonly backoff: Backoff;
+  private readonly backoffs: Readonly<Record<BackoffCause, Backoff>>;
   private request: Subscription | undefined;
   private timer: Subscription | undefined;
   private watchdog: Subscription | undefined;
@@ -75,7 +86,14 @@ export class ReflectorRun<T extends KubeObject> {
     private readonly o: ResolvedListWatchOptions,
     private readonly out: Subscriber<ReflectorEvent<T>>,
   ) {
-    this.backoff = createBackoff(o.backoff, o.scheduler, o.random);
+    const general = createBackoff(o.backoff, o.scheduler, o.random);
+    this.backoffs = o.sharedBackoff
+      ? { general, connection: general, serverError: general }
+      : {
+          general,
+          connection: createBackoff(o.connectionBackoff, o.scheduler, o.random, DEFAULT_CONNECTION_BACKOFF),
+          serverError: createBackoff(o.serverErrorBackoff, o.scheduler, o.random, DEFAULT_SERVER_ERROR_BACKOFF),
+        };
   }
 
   start(): void {
@@ -118,11 +136,26 @@ export class ReflectorRun<T extends KubeObject> {
     }, delayMs);
   }
 
-  private backoffThen(next: ReflectorNextStep, fn: () => void, minDelayMs = 0): void {
-    const step = this.backoff.next();
+  private backoffThen(next: ReflectorNextStep, fn: () => void, cause: BackoffCause, minDelayMs = 0): void {
+    const backoff = this.backoffs[cause];
+    const step = backoff.next();
     const delayMs = Math.max(step.delayMs, minDelayMs);
-    this.status({ type: 'backingOff', attempt: step.attempt, delayMs, next });
+    this.status({ type: 'backingOff', attempt: step.attempt, delayMs, next, backoff: this.o.sharedBackoff ? 'general' : cause });
     this.after(delayMs, fn);
+  }
+
+  /**
+   * The server answered a list (`'list'`) or a watch delivered an event (`'watch'`): the faults
+   * behind earlier delays are over, so their backoffs start again from the beginning. A list
+   * resets the connection and server-error backoffs only; the general one waits for a watch event,
+   * so a server whose lists work but whose watches fail at once is still relisted ever more slowly.
+   * Not with `sharedBackoff` (client-go: only 2 minutes without a delay reset it).
+   */
+  private healthy(what: 'list' | 'watch'): void {
+    if (this.o.sharedBackoff) return;
+    this.backoffs.connection.reset();
+    this.backoffs.serverError.reset();
+    if (what === 'watch') this.backoffs.general.reset();
   }
 
   /** Ends the stream with a typed error when `err` is fatal. Returns true if it was. */
@@ -153,13 +186,11 @@ export class ReflectorRun<T extends KubeObject> {
     else this.list();
   };
 
-  /** `listAndWatch` returned: report, back off, start over with a relist (RE-1). */
+  /** `listAndWatch` returned: report, back off (by the error's cause, at least the server's Retry-After), start over with a relist (RE-1). */
   private endCycle(err: unknown): void {
-    if (err !== undefined) {
-      if (this.failIfFatal(err)) return;
-      this.report(err, 'relist');
-    }
-    this.backoffThen('relist', this.cycle);
+    if (this.failIfFatal(err)) return;
+    this.report(err, 'relist');
+    this.backoffThen('relist', this.cycle, backoffCause(err), (retryAfter(err) ?? 0) * 1000);
   }
 
   // ---- list (RE-3..RE-6) -----------------------------------------------------------------------
@@ -180,6 +211,8 @@ export class ReflectorRun<T extends KubeObject> {
     this.request?.unsubscribe();
     this.request = listPages(this.lw, options, {
       ...(this.o.listTimeoutMs !== undefined ? { pageTimeoutMs: this.o.listTimeoutMs } : {}),
+      pagesInFlight: this.o.pagesInFlight,
+      parse: this.o.listParse,
       scheduler: this.o.scheduler,
     }).subscribe({
       next: (result) => this.after(0, () => this.listed(result, rv)),
@@ -190,6 +223,7 @@ export class ReflectorRun<T extends KubeObject> {
   private listed(result: AssembledList<T>, requestRV: string): void {
     this.rvUnavailable = false;
     this.authFailures = 0;
+    this.healthy('list');
     if (requestRV === '0' && result.paginated) this.paginatedResult = true;
     this.emit({ type: 'replace', items: result.items, resourceVersion: result.resourceVersion });
     this.lastSyncRV = result.resourceVersion;
@@ -299,10 +333,10 @@ export class ReflectorRun<T extends KubeObject> {
     const err = new WatchStalledError(silentMs, this.lastSyncRV ?? session.resourceVersion);
     if (session.mode === 'streaming') {
       this.report(err, 'streamingList');
-      this.backoffThen('streamingList', this.streamList);
+      this.backoffThen('streamingList', this.streamList, 'connection');
     } else {
       this.report(err, 'rewatch');
-      this.backoffThen('rewatch', this.watch);
+      this.backoffThen('rewatch', this.watch, 'connection');
     }
   }
 
@@ -342,6 +376,7 @@ export class ReflectorRun<T extends KubeObject> {
       return;
     }
     this.authFailures = 0;
+    this.healthy('watch');
     const rv = event.object.metadata?.resourceVersion ?? '';
     if (session.mode === 'streaming') {
       this.onInitialEvent(session, event, rv);
@@ -417,13 +452,22 @@ export class ReflectorRun<T extends KubeObject> {
     this.noteInternalError(err);
     if (isExpired(err)) {
       this.report(err, 'relist');
-      this.backoffThen('relist', this.cycle);
+      if (!this.o.sharedBackoff && this.backoffs.general.attempts === 0) {
+        // The resume version expired after a healthy watch (a compaction, a restarted server):
+        // relist at once. Counted, so that a watch expiring again before any event backs off.
+        this.backoffs.general.next();
+        this.after(0, this.cycle);
+      } else {
+        this.backoffThen('relist', this.cycle, 'general');
+      }
     } else if (isTooManyRequests(err)) {
       this.report(err, 'rewatch');
-      this.backoffThen('rewatch', this.watch, (retryAfter(err) ?? 0) * 1000);
-    } else if (session.events === 0 && isConnectionRefused(err)) {
-      this.report(err, 'rewatch'); // RE-8
-      this.backoffThen('rewatch', this.watch);
+      this.backoffThen('rewatch', this.watch, 'serverError', (retryAfter(err) ?? 0) * 1000);
+    } else if (session.events === 0 && (isConnectionRefused(err) || (!(err instanceof ApiError) && isConnectionError(err)))) {
+      // RE-8, widened: no answer at all (refused, reset, unreachable) says nothing against the
+      // resume version, so watch again from it rather than relist.
+      this.report(err, 'rewatch');
+      this.backoffThen('rewatch', this.watch, 'connection');
     } else if (isInternalError(err) && this.shouldRetryInternalError()) {
       this.report(err, 'rewatch');
       this.after(0, this.watch);
@@ -449,7 +493,7 @@ export class ReflectorRun<T extends KubeObject> {
     }
     if (isTooManyRequests(err) || (session.events === 0 && isConnectionRefused(err))) {
       this.report(err, 'streamingList');
-      this.backoffThen('streamingList', this.streamList, (retryAfter(err) ?? 0) * 1000);
+      this.backoffThen('streamingList', this.streamList, backoffCause(err), (retryAfter(err) ?? 0) * 1000);
     } else if (isExpired(err) || isTooLargeResourceVersion(err)) {
       this.rvUnavailable = true;
       this.report(err, 'streamingList');

@@ -1,3 +1,9 @@
+/**
+ * Which backoff a delay came from: `connection` (the server did not answer), `serverError` (429
+ * or 5xx), `general` (everything else). With `sharedBackoff` every delay is `general`.
+ */
+export type BackoffCause = 'connection' | 'serverError' | 'general';
+
 /** Which request the reflector makes after a backoff. */
 export type ReflectorNextStep = 'relist' | 'rewatch' | 'streamingList';
 
@@ -9,7 +15,8 @@ export type ReflectorNextStep = 'relist' | 'rewatch' | 'streamingList';
  * - `listed`: a list finished; `replace` has been emitted.
  * - `streaming`: a streaming-list watch (`sendInitialEvents=true`) is requested.
  * - `watching`: a watch request is sent.
- * - `backingOff`: waiting `delayMs` before `next`; `attempt` counts delays since the last reset.
+ * - `backingOff`: waiting `delayMs` before `next`; `attempt` counts delays of that backoff since
+ *   its last reset; `backoff` names the backoff.
  * - `error`: a recoverable error, and what the reflector does about it.
  */
 export type ReflectorStatus =
@@ -28,6 +35,8 @@ export type ReflectorStatus =
       readonly attempt: number;
       readonly delayMs: number;
       readonly next: ReflectorNextStep;
+      /** Which backoff the delay came from (always set by the reflector). */
+      readonly backoff?: BackoffCause;
     }
   | {
       readonly type: 'error';

@@ -34,3 +34,10 @@ export { added, deleted, fakeSource, updated } from './controller-harness.js';
 export type { FakeSource, FakeSourceOptions } from './controller-harness.js';
 export { fakeInformer } from './fake-informer.js';
 export type { FakeInformer, FakeInformerOptions } from './fake-informer.js';
+// Async reconciles in virtual time: an embedded API server reached in process, and a virtual
+// clock that also runs Promises.
+export { inProcessCluster } from './in-process-cluster.js';
+export type { InProcessCluster, InProcessClusterOptions } from './in-process-cluster.js';
+export { virtualTime } from './virtual-time.js';
+export type { VirtualTimeHelpers, VirtualTimeOptions } from './virtual-time.js';
+export type { DirectApi } from './api-server/api-core.js';

@@ -17,9 +17,12 @@ import type { ReconcileReturn, Reconciler } from './work-queue.js';
  * - `timedOut`: its deadline passed and its signal is aborted. An Observable reconcile is
  *   unsubscribed and ends at once; a Promise keeps the key until it settles, and then counts as
  *   failed with the timeout error whatever it returned.
+ * - `superseded`: a newer add of its key aborted its signal (`supersede` on). An Observable
+ *   reconcile is unsubscribed and ends at once; a Promise keeps the key until it settles, and then
+ *   counts as superseded whatever it returned.
  * - `ended`: settled, or ended from outside (aborted or abandoned); anything it does later is ignored.
  */
-export type ReconcileState = 'running' | 'timedOut' | 'ended';
+export type ReconcileState = 'running' | 'timedOut' | 'superseded' | 'ended';
 
 /**
  * Called once when a reconcile settles: `failed` with `value` as the error, or not with `value`
@@ -89,10 +92,35 @@ export class InFlightReconcile {
     this.subscription?.unsubscribe();
   }
 
+  /** Whether a newer add of the key superseded this reconcile. */
+  get superseded(): boolean {
+    return this.wasSuperseded;
+  }
+
+  private wasSuperseded = false;
+
+  /**
+   * running → superseded: aborts the signal with `reason`; an Observable reconcile is unsubscribed
+   * and settles at once, a Promise when it settles. Returns false when it is not running.
+   */
+  supersede(reason: unknown): boolean {
+    if (this.state !== 'running') return false;
+    this.state = 'superseded';
+    this.wasSuperseded = true;
+    this.deadline?.unsubscribe();
+    this.controller.abort(reason);
+    if (this.subscription !== undefined) {
+      this.subscription.unsubscribe();
+      this.settle(true, reason);
+    }
+    return true;
+  }
+
   private settle(failed: boolean, value: unknown): void {
     const was = this.end();
     if (was === undefined) return;
     if (was === 'timedOut') this.onSettled(this, true, this.controller.signal.reason, true);
+    else if (was === 'superseded') this.onSettled(this, true, this.controller.signal.reason, false);
     else this.onSettled(this, failed, value, false);
   }
 

@@ -15,10 +15,12 @@ export interface ReconcileResult {
 
 /**
  * How a reconcile ended, named like controller-runtime's `reconcile_total{result}` label plus:
- * `terminal_error` (a {@link TerminalError}, not requeued) and `aborted` (still running when the
- * queue stopped; its signal was aborted and nothing was requeued).
+ * `terminal_error` (a {@link TerminalError}, not requeued), `aborted` (still running when the
+ * queue stopped; its signal was aborted and nothing was requeued) and `superseded` (with
+ * `supersede` on: a newer add of its key aborted it; the key runs again at once, and the rate
+ * limiter is not consulted).
  */
-export type ReconcileOutcomeKind = 'success' | 'requeue' | 'requeue_after' | 'error' | 'terminal_error' | 'aborted';
+export type ReconcileOutcomeKind = 'success' | 'requeue' | 'requeue_after' | 'error' | 'terminal_error' | 'aborted' | 'superseded';
 
 /** One finished (or abandoned) reconcile, as emitted by the `workQueue` operator. */
 export interface ReconcileOutcome {
@@ -28,7 +30,7 @@ export interface ReconcileOutcome {
   readonly kind: ReconcileOutcomeKind;
   /** The reconcile's result, for the non-error kinds. */
   readonly result?: ReconcileResult;
-  /** The error, for `error`, `terminal_error` and `aborted`. */
+  /** The error, for `error`, `terminal_error`, `aborted` and `superseded`. */
   readonly error?: unknown;
   /** 1 + the rate limiter's `numRequeues(key)` when the reconcile started. */
   readonly attempt: number;

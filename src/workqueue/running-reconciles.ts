@@ -33,6 +33,12 @@ export class RunningReconciles implements Iterable<InFlightReconcile> {
     return [...this.runs];
   }
 
+  /** The run of `key`, if one runs (at most one per key). */
+  byKey(key: string): InFlightReconcile | undefined {
+    for (const run of this.runs) if (run.item.key === key) return run;
+    return undefined;
+  }
+
   add(run: InFlightReconcile): void {
     this.runs.add(run);
     if (this.reportsUnfinished && this.ticker === undefined) {

@@ -20,6 +20,7 @@ export interface ResolvedWorkQueueOptions {
   /** `Infinity`: wait for running reconciles however long they take. */
   readonly shutdownGracePeriodMs: number;
   readonly drain: boolean;
+  readonly supersede: boolean;
   readonly shutdown: AbortSignal | ObservableInput<unknown> | undefined;
   readonly metrics: WorkQueueMetrics;
 }
@@ -38,6 +39,7 @@ export function resolveWorkQueueOptions(options: WorkQueueOptions): ResolvedWork
     reconcileTimeoutMs: timeout !== undefined && timeout <= MAX_TIMER_DELAY_MS ? timeout : undefined,
     shutdownGracePeriodMs: grace <= MAX_TIMER_DELAY_MS ? grace : Infinity,
     drain: options.drain === true,
+    supersede: options.supersede === true,
     shutdown: options.shutdown,
     metrics: options.metrics ?? {},
   };

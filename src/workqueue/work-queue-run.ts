@@ -36,7 +36,8 @@ type Verdict =
   | { readonly kind: 'success'; readonly result: ReconcileResult }
   | { readonly kind: 'requeue' | 'requeue_after'; readonly result: ReconcileResult; readonly requeueAfter: number }
   | { readonly kind: 'error'; readonly error: unknown; readonly requeueAfter: number }
-  | { readonly kind: 'terminal_error'; readonly error: unknown };
+  | { readonly kind: 'terminal_error'; readonly error: unknown }
+  | { readonly kind: 'superseded'; readonly error: unknown };
 
 /**
  * The work queue's state machine for one subscription of `workQueue()`. Internal: the public
@@ -139,6 +140,11 @@ export class WorkQueueRun {
       return;
     }
     if (this.queue.add(add.key, add.value, add.after, add.priority)) this.armWake();
+    if (this.o.supersede && (add.after === undefined || add.after <= 0)) {
+      // A newer event for a key being reconciled: abort that reconcile; the key (held by the
+      // queue until it settles) runs again right after, never concurrently.
+      this.running.byKey(add.key)?.supersede(new ReconcileAbortedError('superseded'));
+    }
     this.pump();
   }
 
@@ -190,7 +196,11 @@ export class WorkQueueRun {
     if (this.phase === 'stopped' || !this.running.delete(run)) return;
     const { item } = run;
     const duration = this.now() - item.startedAt;
-    const verdict = failed ? this.judgeFailure(item, value) : this.judgeResult(item, value);
+    const verdict: Verdict = run.superseded
+      ? { kind: 'superseded', error: value }
+      : failed
+        ? this.judgeFailure(item, value)
+        : this.judgeResult(item, value);
     this.queue.done(item);
     this.armWake();
     this.out.next({

@@ -49,6 +49,18 @@ export interface WorkQueueOptions {
    * reconciles finish (controller-runtime's behaviour); keys still queued are dropped.
    */
   readonly drain?: boolean;
+  /**
+   * Superseding reconciles (default false): an add of a key that is being reconciled, due now (not
+   * `after` a delay), aborts the running reconcile's signal with
+   * `ReconcileAbortedError('superseded')`; it is reported as `superseded` (not an error: the rate
+   * limiter is not consulted) and the key runs again as soon as it settles (never two reconciles
+   * of one key at once). An Observable reconcile is unsubscribed at once; a Promise reconcile
+   * keeps the key until it settles, so it should honour its signal. Safe when a reconcile is
+   * level-based and idempotent (any prefix of its writes is a state the next run converges
+   * from); not for reconciles whose partial work is not visible to the next run (a create
+   * tracked only in memory, an external call not recorded anywhere).
+   */
+  readonly supersede?: boolean;
   /** Starts a graceful shutdown when it aborts (an AbortSignal) or emits (like `takeUntil`'s notifier). */
   readonly shutdown?: AbortSignal | ObservableInput<unknown>;
   /** Metric hooks (client-go names); see {@link WorkQueueMetrics}. */
@@ -80,6 +92,12 @@ export interface WorkQueueOptions {
  *   ms to finish, then their signals abort and they are reported as `aborted`; then the output
  *   completes (or errors with the input's error). Unsubscribing is immediate: running
  *   reconciles are aborted (`ReconcileAbortedError('unsubscribed')`) and all timers cleared.
+ * - `supersede`: a new add of a key being reconciled aborts that reconcile (reported as
+ *   `superseded`), and the key runs again once it settled:
+ *   ```
+ *   input:   -a--a---------    reconcile of a takes 6 frames, supersede on
+ *   output:  ----S-----A---    S superseded at frame 4, a runs again from 4 to 10
+ *   ```
  * - All timers (requeues, timeouts, grace, metrics) run on `scheduler`.
  */
 export function workQueue(

@@ -13,6 +13,8 @@ import { API_ERROR_CODES, ApiError } from '../../src/client/api-error.js';
 import { UnknownResourceError } from '../../src/client/discovery.js';
 import { NetworkError } from '../../src/client/network-error.js';
 import { ResponseDecodeError } from '../../src/client/response-decode-error.js';
+import { AlreadyOwnedError } from '../../src/controller/owner-references.js';
+import { WaitTimeoutError } from '../../src/informer/until.js';
 import { WatchDecodeError } from '../../src/client/watch-decode-error.js';
 import { InClusterConfigError, KubeConfigError } from '../../src/client/kubeconfig-errors.js';
 import { ManagerCacheSyncTimeoutError } from '../../src/manager/manager-errors.js';
@@ -141,6 +143,8 @@ const SAMPLES: Record<string, () => Error> = {
   ControllerError: () => new ControllerError('controller c is not running'),
   ControllerBuildError: () => new ControllerBuildError('must provide a reconcile function', { option: 'reconcile' }),
   ControllerStartedTwiceError: () => new ControllerStartedTwiceError('c'),
+  AlreadyOwnedError: () => new AlreadyOwnedError('ns/pod', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u', controller: true }),
+  WaitTimeoutError: () => new WaitTimeoutError('ns/pod', 1_000),
   CacheSyncTimeoutError: () => new CacheSyncTimeoutError('c', ['pods'], 1_000),
   FinalizerConflictError: () => new FinalizerConflictError('finalizer example.com/x: conflict'),
   ManagerAlreadyStartedError: () => new ManagerAlreadyStartedError(),

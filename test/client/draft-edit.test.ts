@@ -19,6 +19,7 @@ import { jsonPatch } from '../../src/testing/api-server/patch.js';
 import { startApiServer, type ApiServer } from '../../src/testing/index.js';
 import { documentArbs, recipeOf } from '../helpers/draft-recipes.js';
 import { noopLogger } from '../../src/logging/noop-logger.js';
+import { ControllerExpectations } from '../../src/controller/expectations.js';
 import { noopEventRecorder } from '../../src/controller/noop-event-recorder.js';
 import { Indexer } from '../../src/cache/indexer.js';
 
@@ -337,6 +338,8 @@ describe('ctx.edit / ctx.editStatus', () => {
       },
       recorder: noopEventRecorder,
       client,
+      fieldManager: 'test',
+      expectations: new ControllerExpectations(),
       objects: (() => client.objects<ConfigMap>(CM, 'default')) as ReconcileContext<ConfigMap>['objects'],
     });
 

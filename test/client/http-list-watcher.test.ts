@@ -4,6 +4,8 @@ import { ApiError, isGone } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { NetworkError } from '../../src/client/network-error.js';
 import { WatchDecodeError } from '../../src/client/watch-decode-error.js';
+import type { ListPagePart } from '../../src/client/list-parts.js';
+import { listPages } from '../../src/reflector/list-pages.js';
 import { json, kubeConfigFor, sleep, startServer, type Handler, type TestServer } from './fixtures.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true } as const;
@@ -191,5 +193,65 @@ describe('HttpListWatcher.watch', () => {
     expect(server.requests).toHaveLength(11);
     expect(server.connections).toHaveLength(1);
     expect(new Set(server.requests.map((r) => r.remotePort)).size).toBe(1);
+  });
+});
+
+describe('HttpListWatcher.listParts and pipelined paging', () => {
+  it('emits the head from the first bytes, before the body has ended, then the page', async () => {
+    let finish: (() => void) | undefined;
+    const { client } = await setup((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"5","continue":"c1"},"items":[');
+      finish = () => res.end(`${JSON.stringify(cm('a', '4'))}]}`);
+    });
+    const parts: ListPagePart[] = [];
+    const done = new Promise<void>((resolve, reject) =>
+      client.listWatcher(CM, { namespace: 'ns' }).listParts({ limit: 1 }).subscribe({ next: (p) => parts.push(p), error: reject, complete: resolve }),
+    );
+    for (let i = 0; i < 200 && parts.length === 0; i++) await sleep(10);
+    expect(parts).toEqual([{ type: 'head', resourceVersion: '5', continue: 'c1' }]);
+    finish?.();
+    await done;
+    expect(parts[1]).toEqual({ type: 'page', page: { items: [cm('a', '4')], resourceVersion: '5', continue: 'c1' } });
+  });
+
+  it('requests page 2 while page 1 is still arriving, and assembles the pages in order', async () => {
+    const pages: Record<string, { items: unknown[]; next?: string }> = {
+      '': { items: [cm('a', '1'), cm('b', '1')], next: 'c1' },
+      c1: { items: [cm('c', '1')], next: 'c2' },
+      c2: { items: [cm('d', '1')] },
+    };
+    /** Ends of responses held until their successor page is requested, by the successor's token. */
+    const held = new Map<string, () => void>();
+    const { server, client } = await setup((req, res) => {
+      const token = req.query.get('continue') ?? '';
+      const page = pages[token];
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(`{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"9"${page?.next ? `,"continue":"${page.next}"` : ''}},"items":[`);
+      const end = () => res.end(`${(page?.items ?? []).map((o) => JSON.stringify(o)).join(',')}]}`);
+      // a page with a successor ends only once the successor was requested: a strictly
+      // sequential pager would wait here forever
+      if (page?.next) held.set(page.next, end);
+      else end();
+      held.get(token)?.();
+      held.delete(token);
+    });
+    const list = await firstValueFrom(listPages(client.listWatcher(CM, { namespace: 'ns' }), { limit: 2, resourceVersion: '0' }));
+    expect(list.items.map((o) => o.metadata?.name)).toEqual(['a', 'b', 'c', 'd']);
+    expect(list).toMatchObject({ resourceVersion: '9', paginated: true, pages: 3 });
+    expect(server.requests.map((r) => r.query.get('continue') ?? '')).toEqual(['', 'c1', 'c2']);
+    expect(server.requests.map((r) => r.query.get('resourceVersion') ?? '')).toEqual(['0', '', '']);
+  });
+
+  it("with parse 'perPage' the same list is assembled from pages parsed one by one", async () => {
+    const { client } = await setup((req, res) => {
+      const token = req.query.get('continue') ?? '';
+      json(res, 200, token === '' ? { metadata: { resourceVersion: '3', continue: 'n' }, items: [cm('a', '1')] } : { metadata: { resourceVersion: '3' }, items: [cm('b', '2')] });
+    });
+    const lw = client.listWatcher(CM, { namespace: 'ns' });
+    for (const parse of ['atEnd', 'perPage'] as const) {
+      const list = await firstValueFrom(listPages(lw, { limit: 1 }, { parse }));
+      expect(list).toEqual({ items: [cm('a', '1'), cm('b', '2')], resourceVersion: '3', paginated: true, pages: 2 });
+    }
   });
 });

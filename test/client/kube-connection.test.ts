@@ -215,7 +215,7 @@ describe('KubeConnection errors', () => {
 
   it('synthesizes a Status when the body is not one', async () => {
     const server = await serve((_req, res) => void res.writeHead(503, { 'retry-after': '12' }).end('upstream connect error'));
-    const err = await connect(server.url, { token: TOKEN }).request({ path: '/x' }).catch((e: unknown) => e);
+    const err = await connect(server.url, { token: TOKEN }).request({ path: '/x' }, undefined, { retry: false }).catch((e: unknown) => e);
     expect(err).toMatchObject({
       statusCode: 503,
       reason: 'ServiceUnavailable',

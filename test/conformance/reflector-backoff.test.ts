@@ -2,7 +2,7 @@ import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { createBackoff } from '../../src/reflector/backoff.js';
 import { gone, internalError, obj, page } from '../reflector/fake-list-watcher.js';
-import { fixedRandom, run } from '../reflector/harness.js';
+import { fixedRandom, runClientGo as run } from '../reflector/harness.js';
 
 const failures = (n: number) => Array.from({ length: n }, () => ({ error: internalError() }));
 

@@ -11,7 +11,7 @@ import {
   page,
   tooLarge,
 } from '../reflector/fake-list-watcher.js';
-import { run } from '../reflector/harness.js';
+import { runClientGo as run } from '../reflector/harness.js';
 
 /** A watch that ends with 410 Gone after `at` ms (forces a relist at the last RV). */
 const goneAfter = (at: number) => ({ errorAt: at, error: gone() });

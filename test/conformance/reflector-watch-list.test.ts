@@ -12,7 +12,7 @@ import {
   page,
   tooManyRequests,
 } from '../reflector/fake-list-watcher.js';
-import { run } from '../reflector/harness.js';
+import { runClientGo as run } from '../reflector/harness.js';
 
 describe('reflector streaming list (docs/semantics.md §3.4)', () => {
   it('WL-1 streaming lists are used only when enabled and not declared unsupported by the ListWatcher', () => {

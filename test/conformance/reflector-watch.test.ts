@@ -14,7 +14,7 @@ import {
   page,
   tooManyRequests,
 } from '../reflector/fake-list-watcher.js';
-import { fixedRandom, run } from '../reflector/harness.js';
+import { fixedRandom, runClientGo as run } from '../reflector/harness.js';
 
 describe('reflector watch (docs/semantics.md §3.5)', () => {
   it('RE-7 watches from the last RV with bookmarks and a random timeoutSeconds in [min, 2·min), min ≥ 300', () => {

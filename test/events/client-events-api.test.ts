@@ -46,7 +46,7 @@ const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'team', name
 describe('clientEventsApi + eventRecorder over HTTP', () => {
   it('POSTs a new Event, merge-PATCHes repeats, and recreates one deleted meanwhile', async () => {
     const { store, server: srv } = await eventsServer();
-    const recorder = eventRecorder({ api: clientEventsApi(client as KubeClient), source: { component: 'rs' } });
+    const recorder = eventRecorder({ api: clientEventsApi(client as KubeClient, { api: 'v1' }), source: { component: 'rs' } });
     recorder.event(pod, 'Warning', 'Failed', 'pull failed');
     recorder.event(pod, 'Warning', 'Failed', 'pull failed');
     await recorder.flush();

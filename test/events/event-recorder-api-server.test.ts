@@ -18,7 +18,7 @@ describe('eventRecorder against the embedded API server', () => {
     server = await startApiServer({ token: true });
     client = KubeClient.fromKubeConfig(server.kubeConfig);
     const pod = server.create({ apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'default', name: 'web' }, spec: {} });
-    const recorder = eventRecorder({ api: clientEventsApi(client), source: { component: 'rs-controller' } });
+    const recorder = eventRecorder({ api: clientEventsApi(client, { api: 'v1' }), source: { component: 'rs-controller' } });
     recorder.event(pod, 'Normal', 'Scheduled', 'assigned to node-1');
     for (let i = 0; i < 4; i++) recorder.event(pod, 'Warning', 'BackOff', 'back-off restarting');
     for (let i = 0; i < 11; i++) recorder.event(pod, 'Warning', 'Unhealthy', `probe failed #${i}`);

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from 'rxkube';
 import { startApiServer, type ApiServer } from 'rxkube/testing';
 import { runReplicaSetExample, type ExampleResult } from '../../examples/replicaset-controller/demo.js';
-import { Expectations } from '../../examples/replicaset-controller/expectations.js';
-import { observePodEvent } from '../../examples/replicaset-controller/observe-pods.js';
+import { ControllerExpectations } from '../../src/controller/expectations.js';
+import { ownerKey } from '../../examples/replicaset-controller/observe-pods.js';
 import { deletionOrder, podFromTemplate, slowStartBatch } from '../../examples/replicaset-controller/pod-control.js';
 import { calculateStatus } from '../../examples/replicaset-controller/status.js';
 import { controllerRef, isActive, type Pod, type ReplicaSet } from '../../examples/replicaset-controller/types.js';
@@ -50,7 +50,7 @@ describe('replicaset-controller example against the embedded API server', () => 
   });
 
   it('recorded Events for its creates and deletes through the manager\'s recorder', () => {
-    const reasons = (server.list('v1', 'Event', 'default') as { reason?: string }[]).map((e) => e.reason);
+    const reasons = (server.list('events.k8s.io/v1', 'Event', 'default') as { reason?: string }[]).map((e) => e.reason); // events.k8s.io/v1 where served
     expect(reasons).toEqual(expect.arrayContaining(['SuccessfulCreate', 'SuccessfulDelete']));
   });
 
@@ -137,7 +137,8 @@ describe('replicaset-controller example: pieces', () => {
 
   it('expectations: creates counted, deletes tracked by key (seen twice counts once), expiry', () => {
     let now = 0;
-    const e = new Expectations(() => now, 1000);
+    const e = new ControllerExpectations({ scheduler: { now: () => now }, ttlMs: 1000 });
+    const observePodEvent = (x: ControllerExpectations, event: Parameters<ControllerExpectations['observeEvent']>[0]): void => x.observeEvent(event as never, ownerKey);
     expect(e.satisfied('ns/web')).toBe(true);
     e.expectCreations('ns/web', 2);
     observePodEvent(e, { type: 'add', object: pod('a'), isInInitialList: false });
@@ -149,7 +150,7 @@ describe('replicaset-controller example: pieces', () => {
     const terminating = pod('a', { metadata: { ...pod('a').metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } });
     observePodEvent(e, { type: 'update', old: pod('a'), object: terminating, resync: false });
     observePodEvent(e, { type: 'delete', object: pod('a') });
-    expect(e.pending('ns/web')).toEqual({ adds: 0, deletes: 1 });
+    expect(e.pending('ns/web')).toEqual({ creations: 0, deletions: 1 });
     observePodEvent(e, { type: 'delete', object: pod('other') }); // not expected: no effect
     expect(e.satisfied('ns/web')).toBe(false);
     now = 1001;

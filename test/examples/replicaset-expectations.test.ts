@@ -70,6 +70,6 @@ describe('replicaset example: expectations against a stale cache', () => {
     const created = syncs.reduce((n, s) => n + (s.changes?.created.length ?? 0), 0);
     expect(created).toBe(5);
     // While its creates were unseen, it was woken (by its own status write) and held back.
-    expect(syncs.some((s) => s.kind === 'waiting' && (s.pending?.adds ?? 0) > 0)).toBe(true);
+    expect(syncs.some((s) => s.kind === 'waiting' && (s.pending?.creations ?? 0) > 0)).toBe(true);
   });
 });

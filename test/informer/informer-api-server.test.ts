@@ -70,7 +70,7 @@ describe('InformerFactory against the embedded API server', () => {
     });
     const factory = new InformerFactory(client, {
       namespace: NS,
-      listWatch: { backoff: { initialMs: 50, maxMs: 200 } },
+      listWatch: { backoff: { initialMs: 50, maxMs: 200 }, serverErrorBackoff: { initialMs: 50, maxMs: 200 }, connectionBackoff: { initialMs: 50, maxMs: 200 } },
     });
     const folds = [new Fold(), new Fold(), new Fold()];
     const subs: Subscription[] = [

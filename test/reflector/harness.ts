@@ -28,6 +28,22 @@ export function fixedRandom(...values: number[]): () => number {
   return () => v[i++ % v.length] ?? 0;
 }
 
+/**
+ * client-go's recovery behaviour: one shared backoff reset only after 2 quiet minutes, and no idle
+ * timeout on watches. The conformance tests of the reflector rules pin client-go's numbers and run
+ * in this mode; rxkube's defaults are tested in `recovery.test.ts`.
+ */
+export const CLIENT_GO_RECOVERY: ListWatchOptions = { sharedBackoff: true, idleTimeoutMs: 0 };
+
+/** {@link run} in client-go's recovery mode ({@link CLIENT_GO_RECOVERY}); `options` still win. */
+export function runClientGo(
+  script: { lists?: ListStep[]; watches?: WatchStep[]; supportsStreamingList?: boolean },
+  until: number,
+  options: ListWatchOptions = {},
+): Run {
+  return run(script, until, { ...CLIENT_GO_RECOVERY, ...options });
+}
+
 export function run(
   script: { lists?: ListStep[]; watches?: WatchStep[]; supportsStreamingList?: boolean },
   until: number,

@@ -37,18 +37,20 @@ describe('listWatch in marbles', () => {
   );
 
   it(
-    'a 410 during the watch: 800ms backoff, then a fresh replace',
+    'a 410 during a healthy watch relists at once; a second 410 before any event backs off',
     marbles((m) => {
       const lw = sequenced(
-        [m.cold('(p|)', { p: page([obj('x', '1')], '1') }), m.cold('-(p|)', { p: page([a1], '2') })],
-        [m.cold('-#', undefined, gone()), m.cold('-')],
+        [m.cold('(p|)', { p: page([obj('x', '1')], '1') }), m.cold('-(p|)', { p: page([a1], '2') }), m.cold('-(p|)', { p: page([a2], '3') })],
+        [m.cold('-#', undefined, gone()), m.cold('-#', undefined, gone()), m.cold('-')],
       );
       const values: Record<string, ReflectorEvent> = {
         r: { type: 'replace', items: [obj('x', '1')], resourceVersion: '1' },
         s: { type: 'replace', items: [a1], resourceVersion: '2' },
+        t: { type: 'replace', items: [a2], resourceVersion: '3' },
       };
-      // list at 0, watch error at 1ms, relist at 801ms answers 1ms later
-      m.expect(listWatch(lw, { scheduler: m.scheduler, random: () => 0 }), '^ 2s !').toBeObservable('r 801ms s', values);
+      // list at 0, watch error at 1ms, relist at once answers at 2ms; the next watch fails at 3ms
+      // without an event in between: the relist waits for the general backoff (its second step, 1600ms)
+      m.expect(listWatch(lw, { scheduler: m.scheduler, random: () => 0 }), '^ 3s !').toBeObservable('r-s 1601ms t', values);
     }),
   );
 

@@ -2,12 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { ReflectorConfigError, ReflectorFatalError, WatchStalledError } from '../../src/reflector/reflector-errors.js';
 import { ListTimeoutError } from '../../src/reflector/list-pages.js';
 import { listWatch } from '../../src/reflector/list-watch.js';
-import { added, bookmark, gone, obj, page, unauthorized } from './fake-list-watcher.js';
+import { added, apiError, bookmark, gone, obj, page, unauthorized } from './fake-list-watcher.js';
 import { run } from './harness.js';
 
 describe('listWatch stall detection', () => {
-  it('aborts a watch still silent 30s past its timeoutSeconds, backs off, and re-watches from the last RV', () => {
-    const r = run({ lists: [{ page: page([], '1') }], watches: [{ events: [[1_000, added(obj('a', '4'))]] }] }, 400_000);
+  it('by default aborts a watch silent for 2 minutes and re-watches from the last RV after the connection backoff', () => {
+    const r = run({ lists: [{ page: page([], '1') }], watches: [{ events: [[1_000, added(obj('a', '4'))]] }, { events: [[5_000, bookmark('6')]] }] }, 300_000);
+    expect(r.lw.watchCalls[0]?.unsubscribedAt).toBe(121_000);
+    const err = r.statuses.find((x) => x.s.type === 'error');
+    expect(err?.t).toBe(121_000);
+    expect(err?.s).toMatchObject({ action: 'rewatch' });
+    expect((err?.s as { error: unknown }).error).toBeInstanceOf(WatchStalledError);
+    expect(r.backoffs()[0]).toEqual({ type: 'backingOff', attempt: 1, delayMs: 100, next: 'rewatch', backoff: 'connection' });
+    // the second watch resumes from "4" (no relist) and is healthy: a bookmark resets the backoff
+    expect(r.lw.watchCalls.map((c) => [c.at, c.options.resourceVersion])).toEqual([
+      [0, '1'],
+      [121_100, '4'],
+      [246_200, '6'],
+    ]);
+    expect(r.backoffs().map((b) => b.attempt)).toEqual([1, 1]);
+    expect(r.lw.listCalls).toHaveLength(1);
+  });
+
+  it('with idleTimeoutMs: 0, aborts a watch still silent 30s past its timeoutSeconds', () => {
+    const r = run({ lists: [{ page: page([], '1') }], watches: [{ events: [[1_000, added(obj('a', '4'))]] }] }, 400_000, { idleTimeoutMs: 0 });
     const first = r.lw.watchCalls[0];
     expect(first?.options.timeoutSeconds).toBe(300);
     expect(first?.unsubscribedAt).toBe(330_000);
@@ -17,14 +35,14 @@ describe('listWatch stall detection', () => {
     expect((err?.s as { error: unknown }).error).toBeInstanceOf(WatchStalledError);
     expect(r.lw.watchCalls.map((c) => [c.at, c.options.resourceVersion])).toEqual([
       [0, '1'],
-      [330_800, '4'],
+      [330_100, '4'],
     ]);
     expect(r.lw.listCalls).toHaveLength(1);
   });
 
   it('does not kill a watch that is still delivering events past its deadline', () => {
     const late = Array.from({ length: 10 }, (_, i) => [300_000 + i * 10_000, bookmark(String(10 + i))] as const);
-    const r = run({ lists: [{ page: page([], '1') }], watches: [{ events: late }] }, 500_000);
+    const r = run({ lists: [{ page: page([], '1') }], watches: [{ events: late }] }, 500_000, { idleTimeoutMs: 0 });
     // last event at 390 000; dead 30 s later
     expect(r.lw.watchCalls[0]?.unsubscribedAt).toBe(420_000);
   });
@@ -36,12 +54,12 @@ describe('listWatch stall detection', () => {
       { idleTimeoutMs: 10_000 },
     );
     expect(r.lw.watchCalls[0]?.unsubscribedAt).toBe(15_000);
-    expect(r.lw.watchCalls[1]?.at).toBe(15_800);
+    expect(r.lw.watchCalls[1]?.at).toBe(15_100);
   });
 
   it('also restarts a frozen streaming list', () => {
     const r = run({ watches: [{ events: [[10, added(obj('a', '1'))]] }] }, 400_000, { streamingList: true });
-    expect(r.lw.watchCalls[0]?.unsubscribedAt).toBe(330_000);
+    expect(r.lw.watchCalls[0]?.unsubscribedAt).toBe(120_010);
     expect(r.lw.watchCalls[1]?.options.sendInitialEvents).toBe(true);
   });
 });
@@ -49,11 +67,11 @@ describe('listWatch stall detection', () => {
 describe('listWatch list timeout', () => {
   it('aborts a list page unanswered for listTimeoutMs, backs off and relists', () => {
     const r = run({ lists: [{ page: page([obj('a', '1')], '1', 'C') }, { hang: true }, { page: page([], '2') }] }, 200_000);
-    // page 2 (continue C) hangs: aborted after 90 s, then a fresh list after the 800 ms backoff
+    // page 2 (continue C) hangs: aborted after 90 s, then a fresh list after the 100 ms connection backoff
     expect(r.lw.listCalls.map((c) => [c.at, c.options.continue])).toEqual([
       [0, undefined],
       [0, 'C'],
-      [90_800, undefined],
+      [90_100, undefined],
     ]);
     expect(r.lw.listCalls[1]?.unsubscribedAt).toBe(90_000);
     const err = r.statuses.find((x) => x.s.type === 'error')?.s as { error: unknown };
@@ -120,7 +138,7 @@ describe('listWatch errors and lifecycle', () => {
   });
 
   it('reports its status: connecting, listing, listed, watching, error, backingOff', () => {
-    const r = run({ lists: [{ page: page([obj('a', '1')], '1') }, { page: page([], '3') }], watches: [{ errorAt: 2_000, error: gone() }] }, 5_000);
+    const r = run({ lists: [{ page: page([obj('a', '1')], '1') }, { page: page([], '3') }], watches: [{ errorAt: 2_000, error: apiError(400, 'BadRequest') }] }, 5_000);
     expect(r.statuses.map((x) => x.s.type)).toEqual([
       'connecting',
       'listing',
@@ -135,6 +153,6 @@ describe('listWatch errors and lifecycle', () => {
     ]);
     expect(r.statuses[1]?.s).toEqual({ type: 'listing', resourceVersion: '0', limit: 500 });
     expect(r.statuses[2]?.s).toEqual({ type: 'listed', resourceVersion: '1', itemCount: 1, paginated: false });
-    expect(r.statuses[5]?.s).toEqual({ type: 'backingOff', attempt: 1, delayMs: 800, next: 'relist' });
+    expect(r.statuses[5]?.s).toEqual({ type: 'backingOff', attempt: 1, delayMs: 800, next: 'relist', backoff: 'general' });
   });
 });

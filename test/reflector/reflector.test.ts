@@ -16,7 +16,7 @@ describe('reflector()', () => {
     scheduler.schedule(() => sub.unsubscribe(), 5_000);
     scheduler.flush();
     expect(seen.map((s) => s.type)).toEqual(['connecting', 'listing', 'error', 'backingOff', 'connecting', 'listing', 'listed', 'watching']);
-    expect(seen[3]).toEqual({ type: 'backingOff', attempt: 1, delayMs: 800, next: 'relist' });
+    expect(seen[3]).toEqual({ type: 'backingOff', attempt: 1, delayMs: 250, next: 'relist', backoff: 'serverError' });
     expect(fromOption).toEqual(seen.map((s) => s.type));
   });
 });

@@ -6,7 +6,7 @@ import * as root from '../../src/index.js';
 import * as operators from '../../operators/index.js';
 import * as testing from '../../src/testing/index.js';
 
-const TEST_ONLY = ['startApiServer', 'InMemoryLeaseApi', 'fakeSource', 'fakeInformer', 'added', 'updated', 'deleted'];
+const TEST_ONLY = ['startApiServer', 'InMemoryLeaseApi', 'fakeSource', 'fakeInformer', 'added', 'updated', 'deleted', 'inProcessCluster', 'virtualTime'];
 /** rxkube-controller-manager: the embedded server's controllers, in rxkube/testing (not the root entry). */
 const CONTROLLER_MANAGER = ['ALL_CONTROLLERS', 'controllerManager', 'startControllerManager', 'garbageCollector', 'namespaceController', 'deploymentController', 'replicaSetController', 'endpointsController', 'standInNodes'];
 const INTERNALS = ['DeltaQueue', 'KeyQueue', 'Listener', 'ListenerBacklog', 'RunnableGroup', 'TokenBucket', 'LruCache', 'WatchLineDecoder', 'counterIn', 'gaugeIn', 'histogramIn'];

@@ -5,23 +5,15 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { KubeObject, UnstructuredObject } from '../../api/kube-object.js';
 import type { KubeConfigLike } from '../../client/kube-config-like.js';
-import { BuiltinAdmission } from './admission/index.js';
-import { CRD_RESOURCE_ID, CrdController } from './crd-controller.js';
-import { admitCustomResource } from './crd-schema.js';
-import { Faults } from './faults.js';
+import { createApiCore } from './api-core.js';
+import type { Faults } from './faults.js';
 import { kubeConfigObject, kubeconfigYaml } from './kubeconfig.js';
-import { objectKey, ObjectStore } from './object-store.js';
-import { ObjectService, type DeleteOptions } from './object-service.js';
-import { RequestHandler } from './request-handler.js';
-import { RequestLog } from './request-log.js';
-import { resourceId, ResourceRegistry, type ServedResource } from './resource-registry.js';
-import { invalid, StatusError } from './status-error.js';
-import { lifecycleResources } from './access-review.js';
-import { rbacResources, type RbacOptions } from './rbac.js';
+import type { DeleteOptions } from './object-service.js';
+import type { RequestLog } from './request-log.js';
+import type { RbacOptions } from './rbac.js';
 import { KubeClient } from '../../client/kube-client.js';
 import { startControllerManager, type ControllerManagerOptions, type RunningControllerManager } from '../controller-manager/controller-manager.js';
 import { generateTlsMaterial } from './tls-certificate.js';
-import { WatchHub } from './watch-hub.js';
 
 /** Options of {@link startApiServer}. */
 export interface ApiServerOptions {
@@ -134,22 +126,6 @@ export interface ApiServer {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-function resolveKind(registry: ResourceRegistry, apiVersion: string | undefined, kind: string | undefined): ServedResource {
-  const r = apiVersion !== undefined && kind !== undefined ? registry.byKind(apiVersion, kind) : undefined;
-  if (r === undefined) throw new Error(`no resource for apiVersion ${String(apiVersion)} kind ${String(kind)}`);
-  return r;
-}
-
-function versionOf(apiVersion: string | undefined): string {
-  const v = apiVersion ?? '';
-  return v.includes('/') ? v.slice(v.indexOf('/') + 1) : v;
-}
-
-function rethrow(e: unknown): never {
-  if (e instanceof StatusError) throw new Error(`${e.status.code} ${e.status.reason ?? ''}: ${e.status.message ?? ''}`, { cause: e });
-  throw e;
-}
-
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -158,18 +134,6 @@ function listen(server: Server, port: number, host: string): Promise<number> {
       resolve((server.address() as AddressInfo).port);
     });
   });
-}
-
-/** Defaults, prunes and validates a custom resource against its CRD version's structural schema. */
-function admitCustom(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
-  const apiVersion = obj.apiVersion ?? '';
-  const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
-  const schema = r.schemas?.[version];
-  if (schema === undefined) return obj;
-  const copy = structuredClone(obj) as Record<string, unknown>;
-  const causes = admitCustomResource(copy, schema);
-  if (causes.length > 0) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', causes);
-  return copy as UnstructuredObject;
 }
 
 /**
@@ -190,45 +154,19 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const token = options.token === true || (options.token === undefined && options.rbac !== undefined) ? randomBytes(16).toString('hex') : options.token;
   const tls = options.tls === true ? await generateTlsMaterial() : undefined;
 
-  const store = new ObjectStore(options.historyWindow ?? 100_000);
-  const registry = new ResourceRegistry();
-  for (const r of [...lifecycleResources(), ...rbacResources()]) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
-  const hub = new WatchHub(store);
-  const crds = new CrdController(registry, store, hub);
-  const admission = options.strict === true ? new BuiltinAdmission(store) : undefined;
-  const service = new ObjectService(store, {
-    requireNamespace: options.requireNamespace ?? true,
-    admitCreate: (r, obj) => {
-      if (resourceId(r) === CRD_RESOURCE_ID) return crds.admitCreate(r, obj);
-      if (r.custom) return admitCustom(r, obj);
-      return admission !== undefined ? admission.admitCreate(r, obj) : obj;
-    },
-    admitUpdate: (r, obj, old) => {
-      if (r.custom) return admitCustom(r, obj);
-      return admission !== undefined ? admission.admitUpdate(r, obj, old) : obj;
-    },
-  });
-  const requests = new RequestLog(options.requestLogLimit);
   const sockets = new Set<Socket>();
   let port = options.port ?? 0;
 
   const restart = async (downMs: number): Promise<void> => {
-    for (const c of hub.connections()) c.destroy();
+    for (const c of core.hub.connections()) c.destroy();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const s of sockets) s.destroy();
     await closed;
     if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
     await listen(server, port, host);
   };
-  const faults = new Faults(hub, store, restart);
-  const handler = new RequestHandler(registry, service, hub, faults, requests, {
-    token,
-    maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
-    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
-    defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds,
-    pageResourceVersionZeroLists: options.pageResourceVersionZeroLists,
-    ...(options.rbac !== undefined ? { rbac: options.rbac } : {}),
-  });
+  const core = createApiCore({ ...options, token }, restart);
+  const { hub, handler, direct } = core;
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => handler.handle(req, res);
   const server: Server = tls !== undefined ? createHttpsServer({ cert: tls.cert, key: tls.key }, onRequest) : createHttpServer(onRequest);
   server.keepAliveTimeout = 30_000;
@@ -238,11 +176,6 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     s.on('close', () => sockets.delete(s));
   });
   server.on('secureConnection', (s: Socket) => s.setNoDelay(true));
-
-  const nsType = resolveKind(registry, 'v1', 'Namespace');
-  for (const ns of options.namespaces ?? ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
-    service.create(nsType, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  }
 
   port = await listen(server, port, host);
   const url = `${tls !== undefined ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -256,17 +189,6 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     controllers = await startControllerManager({ ...(options.controllers === true ? {} : options.controllers), client: controllerClient });
   }
 
-  const createOne = (o: KubeObject, skipNamespaceCheck: boolean): UnstructuredObject => {
-    const r = resolveKind(registry, o.apiVersion, o.kind);
-    try {
-      const obj = service.decode(r, versionOf(o.apiVersion), o);
-      const entry = service.create(r, r.namespaced ? (o.metadata?.namespace ?? 'default') : undefined, obj, { skipNamespaceCheck, keepStatus: skipNamespaceCheck });
-      return entry.object;
-    } catch (e) {
-      return rethrow(e);
-    }
-  };
-
   return {
     url,
     port,
@@ -276,44 +198,17 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     kubeConfig: kubeConfigObject(kcParams) as KubeConfigLike as ApiServerKubeConfig,
     kubeconfigYaml: yaml,
     writeKubeconfig: (path) => writeFile(path, yaml, { mode: 0o600 }),
-    faults,
-    requests,
+    faults: core.faults,
+    requests: core.requests,
     get resourceVersion() {
-      return store.resourceVersion;
+      return direct.resourceVersion;
     },
-    seed(objects) {
-      const out: UnstructuredObject[] = [];
-      for (const o of objects) out.push(createOne(o, true));
-      return out;
-    },
-    create: (o) => createOne(o, false),
-    update(o) {
-      const r = resolveKind(registry, o.apiVersion, o.kind);
-      try {
-        const obj = service.decode(r, versionOf(o.apiVersion), o);
-        return service.update(r, o.metadata?.namespace, o.metadata?.name ?? '', obj).object;
-      } catch (e) {
-        return rethrow(e);
-      }
-    },
-    delete(apiVersion, kind, name, namespace, opts) {
-      const r = resolveKind(registry, apiVersion, kind);
-      if (store.get(resourceId(r), objectKey(r.namespaced ? namespace : undefined, name)) === undefined) return undefined;
-      try {
-        return service.delete(r, namespace, name, opts).entry.object;
-      } catch (e) {
-        return rethrow(e);
-      }
-    },
-    get(apiVersion, kind, name, namespace) {
-      const r = resolveKind(registry, apiVersion, kind);
-      return store.get(resourceId(r), objectKey(r.namespaced ? namespace : undefined, name))?.object;
-    },
-    list(apiVersion, kind, namespace) {
-      const r = resolveKind(registry, apiVersion, kind);
-      const all = store.snapshot(resourceId(r));
-      return (namespace === undefined ? all : all.filter((e) => e.key.startsWith(`${namespace}/`))).map((e) => e.object);
-    },
+    seed: (objects) => direct.seed(objects),
+    create: (o) => direct.create(o),
+    update: (o) => direct.update(o),
+    delete: (apiVersion, kind, name, namespace, opts) => direct.delete(apiVersion, kind, name, namespace, opts),
+    get: (apiVersion, kind, name, namespace) => direct.get(apiVersion, kind, name, namespace),
+    list: (apiVersion, kind, namespace) => direct.list(apiVersion, kind, namespace),
     openWatches: (id) => hub.connections(id).length,
     async close() {
       await controllers?.stop();
