@@ -136,7 +136,7 @@ export { until } from './informer/wait.js';
 export type { WaitTimeoutError } from './informer/until.js';
 export type { CacheSource, WaitOptions } from './informer/until.js';
 export type { CachedWrite } from './informer/until-cached.js';
-export { InformerConfigError, InformerError, InformerStartedError, ListenerError } from './informer/informer-errors.js';
+export { InformerConfigError, InformerError, ListenerError } from './informer/informer-errors.js';
 export { ListWatchError } from './informer/list-watch-error.js';
 export {
   and,
