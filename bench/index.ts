@@ -14,6 +14,7 @@ const modules: Array<{ title: string; path: string }> = [
   { title: 'Initial sync', path: './initial-sync.js' },
   { title: 'Watch throughput (item 2)', path: './watch-throughput.js' },
   { title: 'Memory: retained heap per cached object (item 3)', path: './memory.js' },
+  { title: 'Memory: metadata-only informer vs default transform', path: './metadata-memory.js' },
   { title: 'Workqueue (item 4)', path: './workqueue.js' },
   { title: 'Fan-out: one informer, many subscribers (item 5)', path: './fan-out.js' },
   { title: 'What costs what inside the informer (no HTTP)', path: './cost-breakdown.js' },

@@ -10,7 +10,7 @@
 import './api/require-node.js';
 
 // Object shapes and the contracts the layers share.
-export type { KubeList, KubeObject, ObjectMeta, OwnerReference, UnstructuredObject } from './api/kube-object.js';
+export type { KubeList, KubeObject, ObjectMeta, OwnerReference, PartialObjectMetadata, UnstructuredObject } from './api/kube-object.js';
 export type { ObjectOf, ResolvedResourceType, ResourceType } from './api/resource.js';
 export { resources } from './api/builtin-resources.js';
 export type { K8s } from './api/k8s.js';
@@ -136,7 +136,7 @@ export { until } from './informer/wait.js';
 export type { WaitTimeoutError } from './informer/until.js';
 export type { CacheSource, WaitOptions } from './informer/until.js';
 export type { CachedWrite } from './informer/until-cached.js';
-export { InformerConfigError, InformerError, InformerStartedError, ListenerError } from './informer/informer-errors.js';
+export { InformerConfigError, InformerError, ListenerError } from './informer/informer-errors.js';
 export { ListWatchError } from './informer/list-watch-error.js';
 export {
   and,
@@ -201,6 +201,10 @@ export { LeaderElectionHealthError } from './leader-election/leader-elector.js';
 // Controllers.
 export { controller } from './controller/controller.js';
 export type { Controller, ControllerOptions, ControllerReconciler, ForSpec, OwnsSpec, WatchSpec } from './controller/controller.js';
+export type { ClusterTarget } from './controller/controller-options.js';
+export type { ShardingOptions } from './controller/controller-sharding.js';
+export { sharder } from './controller/sharder.js';
+export type { SharderOptions } from './controller/sharder.js';
 export type { ReconcileContext } from './controller/reconcile-context.js';
 export { informerSource } from './controller/informer-source.js';
 export type { ControllerSource, SourceRegistration } from './controller/controller-source.js';

@@ -18,7 +18,8 @@
  *   (`pagesInFlight: 1`); `rxkube-unpaged`: with one page for the whole list (parsed at its end);
  *   `rxkube-unpaged-items`: the same, each item parsed as soon as it has arrived.
  * - `rxkube`: rxkube's informer (see `rxkube-informer.ts`), default options;
- *   `rxkube-no-transform`: the same without the default transform (managedFields kept).
+ *   `rxkube-no-transform`: the same without the default transform (managedFields kept);
+ *   `rxkube-metadata`: a metadata-only informer (PartialObjectMetadata lists and watches).
  * - `client-node`: @kubernetes/client-node's `makeInformer` with `listPodForAllNamespaces`, as
  *   its documentation shows (one unpaged list, typed deserialisation).
  */
@@ -56,7 +57,8 @@ export type ContenderName =
   | 'floor-pipelined'
   | 'floor-deferred'
   | 'floor-batch20'
-  | 'floor-batch50';
+  | 'floor-batch50'
+  | 'rxkube-metadata';
 
 const PATH = '/api/v1/pods';
 const PAGE = 500;
@@ -78,6 +80,8 @@ export function makeContender(name: ContenderName, url: string): Contender {
       return rxkubeContender(url, 'default');
     case 'rxkube-no-transform':
       return rxkubeContender(url, 'no-transform');
+    case 'rxkube-metadata':
+      return rxkubeContender(url, 'metadata');
     case 'rxkube-sequential':
       return rxkubeContender(url, 'sequential');
     case 'rxkube-per-page':

@@ -5,7 +5,8 @@
  * keeps objects whole; 'sequential' fetches pages one after another (`pagesInFlight: 1`);
  * 'unpaged' asks for one page holding everything (as kube-apiserver answers a list at
  * resourceVersion 0 from its watch cache), parsed at its end; 'unpaged-items' the same, each
- * item parsed as soon as it has arrived.
+ * item parsed as soon as it has arrived; 'metadata' lists and watches PartialObjectMetadata (the
+ * default transform on top).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
@@ -14,7 +15,7 @@ import { HttpListWatcher } from '../../src/client/http-list-watcher.js';
 import type { ListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 
-export type InformerVariant = 'default' | 'no-transform' | 'sequential' | 'per-page' | 'unpaged' | 'unpaged-items';
+export type InformerVariant = 'default' | 'no-transform' | 'sequential' | 'per-page' | 'unpaged' | 'unpaged-items' | 'metadata';
 
 /** A page size larger than any list of the benchmarks: one page. */
 const ONE_PAGE = 10_000_000;
@@ -37,7 +38,9 @@ export function rxkubeInformer(kc: KubeConfig, variant: InformerVariant): BenchI
   const source =
     variant === 'unpaged-items'
       ? { listWatcher: new HttpListWatcher(client.connection, client.discovery, resource, {}, 'items'), listWatch }
-      : { client, resource, listWatch };
+      : variant === 'metadata'
+        ? { listWatcher: client.listWatcher({ ...resource, plural: 'pods', namespaced: true }, { metadataOnly: true }), listWatch }
+        : { client, resource, listWatch };
   const informer = sharedInformer(source, { name: 'pods', ...(variant === 'no-transform' ? { transform: null } : {}) });
   let sub: Subscription | undefined;
   return {

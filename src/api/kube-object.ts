@@ -47,6 +47,17 @@ export interface UnstructuredObject extends KubeObject {
   readonly [field: string]: unknown;
 }
 
+/**
+ * The metadata-only view of an object (`meta.k8s.io/v1 PartialObjectMetadata`), which the API
+ * server sends instead of the whole object when asked for it in the `Accept` header; what a
+ * metadata-only informer (`InformerFactory.metadata`) caches.
+ */
+export interface PartialObjectMetadata extends KubeObject {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata?: ObjectMeta;
+}
+
 /** A list response (`PodList`, …). */
 export interface KubeList<T extends KubeObject = KubeObject> {
   readonly apiVersion?: string;

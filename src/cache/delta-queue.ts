@@ -70,7 +70,7 @@ export class DeltaQueue<T extends KubeObject = KubeObject> {
         this.delete(input.object);
         break;
       case 'replace':
-        this.replace(input.items);
+        this.replace(input.items, input.namespace);
         break;
       case 'resync':
         this.resync();
@@ -156,8 +156,8 @@ export class DeltaQueue<T extends KubeObject = KubeObject> {
     this.queue(key, 'Deleted', object, true);
   }
 
-  /** DF-8 */
-  private replace(list: readonly T[]): void {
+  /** DF-8; with `namespace`, only keys of that namespace are candidates for deletion (a multi-namespace informer relisting one namespace). */
+  private replace(list: readonly T[], namespace?: string): void {
     if (!Array.isArray(list)) {
       this.onError(new InvalidInputError(list, 'replace needs an items array'));
       return;
@@ -170,8 +170,10 @@ export class DeltaQueue<T extends KubeObject = KubeObject> {
       this.queue(key, this.replacedType, item, true);
     }
     let queuedDeletions = 0;
+    const prefix = namespace === undefined ? undefined : `${namespace}/`;
+    const inScope = (key: ObjectKey): boolean => prefix === undefined || key.startsWith(prefix);
     for (const [key, deltas] of this.items) {
-      if (keys.has(key)) continue;
+      if (keys.has(key) || !inScope(key)) continue;
       const newest = (deltas[deltas.length - 1] as Delta<T>).object;
       const last = newest instanceof DeletedFinalStateUnknown ? newest.object : newest;
       this.queue(key, 'Deleted', new DeletedFinalStateUnknown(key, last), false);
@@ -180,7 +182,7 @@ export class DeltaQueue<T extends KubeObject = KubeObject> {
     const known = this.options.knownObjects;
     if (known !== undefined) {
       for (const key of known.listKeys()) {
-        if (keys.has(key) || this.items.has(key)) continue;
+        if (keys.has(key) || this.items.has(key) || !inScope(key)) continue;
         this.queue(key, 'Deleted', new DeletedFinalStateUnknown(key, known.get(key) ?? null), false);
         queuedDeletions++;
       }

@@ -10,7 +10,13 @@ export type FifoOp<T extends KubeObject = KubeObject> =
   | { readonly type: 'add'; readonly object: T }
   | { readonly type: 'update'; readonly object: T }
   | { readonly type: 'delete'; readonly object: T | DeletedFinalStateUnknown<T> }
-  | { readonly type: 'replace'; readonly items: readonly T[]; readonly resourceVersion?: string }
+  | {
+      readonly type: 'replace';
+      readonly items: readonly T[];
+      readonly resourceVersion?: string;
+      /** Scope of the replace: only objects of this namespace not in `items` are deleted; absent: all. */
+      readonly namespace?: string;
+    }
   | { readonly type: 'resync' };
 
 /** What `deltaFifo` accepts: its own operations or reflector events as they come from `listWatch()`. */

@@ -15,7 +15,17 @@ export interface ListWatchScope {
   readonly namespace?: string | undefined;
   readonly labelSelector?: string | undefined;
   readonly fieldSelector?: string | undefined;
+  /**
+   * Ask for the metadata-only view (`PartialObjectMetadata`, client-go's metadata informers): lists
+   * and watches send the `Accept` headers below, and items and events carry only `metadata`.
+   */
+  readonly metadataOnly?: boolean | undefined;
 }
+
+/** `Accept` of a metadata-only list (as client-go's metadata client sends it). */
+export const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+/** `Accept` of a metadata-only watch. */
+export const METADATA_WATCH_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 /**
  * The `ListWatcher` over HTTP: `list` sends one `GET …?limit=&continue=` and emits its page;
@@ -58,7 +68,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
           resourceVersion: options.resourceVersion,
           resourceVersionMatch: options.resourceVersionMatch,
         };
-        return this.connection.stream({ path, query }).pipe(decodeListBody<T>(this.decode, path, parts.unparsed === true));
+        return this.connection.stream({ path, query, ...(this.scope.metadataOnly === true ? { accept: METADATA_LIST_ACCEPT } : {}) }).pipe(decodeListBody<T>(this.decode, path, parts.unparsed === true));
       }),
     );
   }
@@ -68,6 +78,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
       switchMap((resource) =>
         this.connection.stream({
           path: resourcePath(resource, { namespace: this.scope.namespace }),
+          ...(this.scope.metadataOnly === true ? { accept: METADATA_WATCH_ACCEPT } : {}),
           query: {
             watch: true,
             labelSelector: this.scope.labelSelector || undefined,

@@ -24,6 +24,8 @@ export interface KubeRequest {
   readonly body?: unknown;
   /** Content type of `body`; default `application/json`. */
   readonly contentType?: string;
+  /** `Accept` header; default `application/json` (e.g. a `;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` view). */
+  readonly accept?: string;
 }
 
 /** Per-request options of {@link KubeConnection.request}. */
@@ -293,7 +295,7 @@ export class KubeConnection {
     const method = methodOf(request);
     const path = joinPath(this.server.pathname, request.path) + queryString(request.query);
     let payload: string | undefined;
-    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': USER_AGENT, ...prepared.headers };
+    const headers: Record<string, string> = { Accept: request.accept ?? 'application/json', 'User-Agent': USER_AGENT, ...prepared.headers };
     if (request.body !== undefined) {
       payload = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
       headers['Content-Type'] = request.contentType ?? 'application/json';

@@ -1,10 +1,13 @@
-import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, map, type SchedulerLike } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import { Indexer } from '../cache/indexer.js';
 import type { Store } from '../cache/store.js';
 import type { Registry } from 'prom-client';
-import type { KubeClient } from '../client/kube-client.js';
+import { KubeClient } from '../client/kube-client.js';
+import { InformerFactory } from '../informer/informer-factory.js';
+import { parseRequestKey, type WorkQueueAdd } from '../workqueue/request.js';
+import { sourceName } from './controller-source.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { EventPredicate } from '../informer/predicates.js';
 import type { Logger } from '../logging/logger.js';
@@ -14,10 +17,10 @@ import { workqueueMetrics } from '../metrics/workqueue-metrics.js';
 import type { WorkQueueMetrics } from '../workqueue/metrics.js';
 import type { WorkQueueOptions } from '../workqueue/work-queue.js';
 import { ControllerBuildError } from './controller-errors.js';
-import type { ControllerOptions, ControllerReconciler } from './controller-options.js';
+import type { ClusterTarget, ControllerOptions, ControllerReconciler } from './controller-options.js';
 import { splitApiVersion, type ResourceType } from '../api/resource.js';
 import { noopEventRecorder } from './noop-event-recorder.js';
-import { resolveSources } from './resolve-sources.js';
+import { resolveSources, type ResolvedSources } from './resolve-sources.js';
 import { bindSources, type Binding } from './source-bindings.js';
 import { ControllerExpectations } from './expectations.js';
 
@@ -53,6 +56,8 @@ export interface ControllerDefinition<T extends KubeObject> {
   readonly metrics: ControllerMetricsRecorder | undefined;
   /** The work queue's options, but for `shutdown` (each run's signal). */
   readonly queue: Omit<WorkQueueOptions, 'shutdown'>;
+  /** A multi-cluster controller's clusters, by name: each one's client and `for` store. */
+  readonly clusters?: ReadonlyMap<string, { readonly client: KubeClient; readonly forStore: Store<T> }>;
   /** The logger event-mapping failures go to (follows `logger` when a manager injects one). */
   readonly eventLog: { current: Logger };
 }
@@ -125,7 +130,9 @@ function controllerOwnerKey(owner: ResourceType): (object: KubeObject) => string
  */
 export function defineController<T extends KubeObject>(options: ControllerOptions<T>): ControllerDefinition<T> {
   if (options === null || typeof options !== 'object') throw new ControllerBuildError('controller needs options');
-  const sources = resolveSources(options);
+  const clusters = clusterTargets(options);
+  const perCluster = clusters?.map((c) => ({ ...c, sources: resolveSources(options, c) }));
+  const sources = perCluster === undefined ? resolveSources(options) : (perCluster[0] as { sources: ResolvedSources<T> }).sources;
   if (sources.owns.length > 0 && sources.for === undefined) throw new ControllerBuildError('owns can only be used together with for');
   const ownerType = sources.for?.source.resource;
   if (sources.owns.length > 0 && typeof ownerType?.namespaced !== 'boolean') {
@@ -168,11 +175,15 @@ export function defineController<T extends KubeObject>(options: ControllerOption
   // they are turned into requests (as kube-controller-manager's handlers do).
   const expectations = new ControllerExpectations({ scheduler, ...(options.expectationsTtlMs === undefined ? {} : { ttlMs: options.expectationsTtlMs }) });
   const owner = ownerType as ResourceType | undefined;
-  const observed =
-    owner === undefined || sources.owns.length === 0
-      ? sources
-      : { ...sources, owns: sources.owns.map((o) => ({ ...o, source: expectations.observe(o.source, controllerOwnerKey(owner)) })) };
-  const bindings = bindSources(observed, common, reportEventError);
+  const observed = (s: ResolvedSources<T>): ResolvedSources<T> =>
+    owner === undefined || s.owns.length === 0
+      ? s
+      : { ...s, owns: s.owns.map((o) => ({ ...o, source: expectations.observe(o.source, controllerOwnerKey(owner)) })) };
+  // Over clusters: each cluster's sources, their requests tagged with the cluster.
+  const bindings =
+    perCluster === undefined
+      ? bindSources(observed(sources), common, reportEventError)
+      : perCluster.flatMap((c) => bindSources(observed(c.sources), common, reportEventError).map((b) => inCluster(b, c.name)));
 
   if (options.skipNameValidation !== true) usedNames.add(name);
   return {
@@ -202,5 +213,46 @@ export function defineController<T extends KubeObject>(options: ControllerOption
       ...(options.shutdownGracePeriodMs === undefined ? {} : { shutdownGracePeriodMs: options.shutdownGracePeriodMs }),
       ...(queueMetrics === undefined ? {} : { metrics: queueMetrics }),
     },
+    ...(perCluster === undefined
+      ? {}
+      : {
+          clusters: new Map(
+            perCluster.map((c) => [c.name, { client: c.client, forStore: c.sources.for?.source.store ?? new Indexer<T>() }] as const),
+          ),
+        }),
+  };
+}
+
+interface ClusterEntry {
+  readonly name: string;
+  readonly client: KubeClient;
+  readonly informers: InformerFactory;
+}
+
+/** The `clusters` option checked, each with its informer factory; `undefined` for a single-cluster controller. */
+function clusterTargets(options: Pick<ControllerOptions, 'clusters' | 'scheduler'>): ClusterEntry[] | undefined {
+  const given = options.clusters;
+  if (given === undefined) return undefined;
+  const names = Object.keys(given);
+  if (names.length === 0) throw new ControllerBuildError('clusters must name at least one cluster');
+  return names.map((name) => {
+    if (name === '' || name.includes('/') || name.includes(':')) throw new ControllerBuildError(`cluster name must be non-empty without '/' or ':', got ${JSON.stringify(name)}`);
+    const target = given[name] as ClusterTarget;
+    const client = target instanceof KubeClient ? target : target?.client;
+    if (!(client instanceof KubeClient)) throw new ControllerBuildError(`cluster ${name}: needs a KubeClient (or { client, informers })`);
+    const informers = target instanceof KubeClient ? undefined : target.informers;
+    return { name, client, informers: informers ?? new InformerFactory(client, options.scheduler === undefined ? {} : { scheduler: options.scheduler }) };
+  });
+}
+
+/** A binding whose requests carry `cluster`. */
+function inCluster(binding: Binding, cluster: string): Binding {
+  return {
+    source: { resource: binding.source.resource, name: `${cluster}/${sourceName(binding.source)}`, store: binding.source.store, register: () => binding.source.register() },
+    toRequests: (events$) =>
+      events$.pipe(
+        binding.toRequests,
+        map((add): WorkQueueAdd => ({ ...add, request: { ...(typeof add.request === 'string' ? parseRequestKey(add.request) : add.request), cluster } })),
+      ),
   };
 }

@@ -15,6 +15,7 @@ import type { ReconcileReturn } from '../workqueue/work-queue.js';
 import type { ControllerSource } from './controller-source.js';
 import type { ResourceType } from '../api/resource.js';
 import type { ReconcileContext } from './reconcile-context.js';
+import type { ShardingOptions } from './controller-sharding.js';
 
 /** `for` with its own predicates. */
 export interface ForSpec<T extends KubeObject> {
@@ -40,6 +41,8 @@ export interface OwnsSpec {
   readonly filter?: (object: KubeObject) => boolean;
   /** Enqueue every owner of the `for` type, not only the controller owner. */
   readonly matchEveryOwner?: boolean;
+  /** With a resource type as `source`: cache only the owned objects' metadata (`InformerFactory.metadata`). */
+  readonly metadataOnly?: boolean;
 }
 
 /** A `watches` entry: events of any type mapped to requests by `map` (old and new object of updates). */
@@ -54,7 +57,16 @@ export interface WatchSpec<U extends KubeObject = KubeObject> {
    * add — so the mapping still sees objects that stopped matching. Applied before `predicates`.
    */
   filter?(object: U): boolean;
+  /** With a resource type as `source`: cache only the objects' metadata (`InformerFactory.metadata`); `map` then gets `PartialObjectMetadata`. */
+  readonly metadataOnly?: boolean;
 }
+
+/**
+ * One cluster of a multi-cluster controller: its client, and optionally the informer factory
+ * that resolves the controller's resource types in it (default: a new `InformerFactory` over
+ * the client, started by the controller's registrations).
+ */
+export type ClusterTarget = KubeClient | { readonly client: KubeClient; readonly informers?: InformerFactory };
 
 /** The reconcile function of a controller. */
 export type ControllerReconciler<T extends KubeObject> = (request: Request, ctx: ReconcileContext<T>) => ReconcileReturn;
@@ -120,6 +132,26 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly workqueueMetrics?: WorkQueueMetrics;
   /** Resolves resource types given as `for` / `owns` / `watches` to shared informers. */
   readonly informers?: InformerFactory;
+  /**
+   * One controller over several clusters, by name (multicluster-runtime's model): every `for` /
+   * `owns` / `watches` entry (given as resource types) is watched in every cluster, through that
+   * cluster's informers; each request carries its `cluster`, one work queue serves them all (keys
+   * `cluster::namespace/name`), and the reconcile's `ctx.object`, `ctx.store`, `ctx.client` and
+   * `ctx.objects()` are the request's cluster's. `client` and `informers` are then not used.
+   * Names must not contain `/` or `:`.
+   *
+   * ```ts
+   * controller({ for: resources.configMaps, clusters: { east: eastClient, west: westClient },
+   *   reconcile: (req, ctx) => sync(req.cluster, ctx.client) });   // req.cluster: 'east' or 'west'
+   * ```
+   */
+  readonly clusters?: Readonly<Record<string, ClusterTarget>>;
+  /**
+   * Run this controller as one shard of a controller ring (see `shardedController`): it holds its
+   * shard Lease instead of taking part in leader election, caches and reconciles only the objects
+   * the ring's `sharder` labelled with its shard, and hands objects over through the drain label.
+   */
+  readonly sharding?: ShardingOptions | undefined;
   /** Timers and clock; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /**

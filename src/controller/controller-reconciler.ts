@@ -50,7 +50,11 @@ function reconcileContext<T extends KubeObject>(
   request: Request,
   signal: AbortSignal,
 ): ReconcileContext<T> {
-  const { client, forType, forStore, name, fieldManager } = def;
+  const { forType, name, fieldManager } = def;
+  const cluster = request.cluster === undefined ? undefined : def.clusters?.get(request.cluster);
+  if (def.clusters !== undefined && cluster === undefined) throw new ControllerError(`controller ${name}: request for unknown cluster ${String(request.cluster)}`);
+  const client = cluster === undefined ? def.client : cluster.client;
+  const forStore = cluster === undefined ? def.forStore : cluster.forStore;
   const reconcileId = randomUUID();
   function objects(): ObjectClient<T>;
   function objects<U extends KubeObject = UnstructuredObject>(ref: ResourceType<U>, namespace?: string): ObjectClient<U>;
@@ -66,7 +70,7 @@ function reconcileContext<T extends KubeObject>(
     request,
     signal,
     reconcileId,
-    logger: reconcileLogger(def.baseLogger, name, request, reconcileId),
+    logger: reconcileLogger(request.cluster === undefined ? def.baseLogger : def.baseLogger.child({ cluster: request.cluster }), name, request, reconcileId),
     object: forStore.get(request.namespace ? `${request.namespace}/${request.name}` : request.name),
     store: forStore,
     storeOf: (source) => source.store,

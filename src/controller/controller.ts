@@ -9,6 +9,7 @@ import { injectedParts } from './controller-deps.js';
 import { ControllerError, ControllerStartedTwiceError } from './controller-errors.js';
 import type { ControllerOptions } from './controller-options.js';
 import { ControllerRun } from './controller-run.js';
+import { shardedController } from './controller-sharding.js';
 
 export type {
   ControllerOptions,
@@ -87,6 +88,7 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
  * @throws ControllerBuildError for an invalid definition (CR-7).
  */
 export function controller<T extends KubeObject = KubeObject>(options: ControllerOptions<T>): Controller<T> {
+  if (options?.sharding !== undefined) return shardedController({ ...options, sharding: options.sharding });
   let def = defineController(options);
   const ready = new BehaviorSubject(false);
   let started = false;

@@ -1,7 +1,8 @@
 import type { KubeObject } from '../api/kube-object.js';
 import { ControllerBuildError } from './controller-errors.js';
 import type { ControllerOptions, ForSpec, OwnsSpec, ResourceType, WatchSpec } from './controller-options.js';
-import type { ControllerSource } from './controller-source.js';
+import type { InformerFactory } from '../informer/informer-factory.js';
+import { type ControllerSource, sourceName } from './controller-source.js';
 import { informerSource } from './informer-source.js';
 
 /** A spec whose source was resolved. */
@@ -21,16 +22,20 @@ export interface ResolvedSources<T extends KubeObject> {
  * @throws ControllerBuildError for a second `for`, a resource without `informers`, or a `for` /
  *   `owns` entry that is not a source.
  */
-export function resolveSources<T extends KubeObject>(options: ControllerOptions<T>): ResolvedSources<T> {
+export function resolveSources<T extends KubeObject>(options: ControllerOptions<T>, cluster?: { readonly name: string; readonly informers: InformerFactory }): ResolvedSources<T> {
+  const informers = cluster === undefined ? options.informers : cluster.informers;
   if (Array.isArray(options.for)) {
     if (options.for.length > 1) throw new ControllerBuildError('for should only be given once; use watches for other types');
   }
-  const resolve = (x: unknown): unknown => {
+  const resolve = (x: unknown, metadataOnly = false): unknown => {
+    if (cluster !== undefined && isSource(x)) {
+      throw new ControllerBuildError(`${sourceName(x)}: a controller over clusters needs resource types, not sources (each cluster has its own informers)`);
+    }
     if (isSource(x) || !isResourceLike(x)) return x;
-    if (options.informers === undefined) {
+    if (informers === undefined) {
       throw new ControllerBuildError(`${x.kind}: a resource needs options.informers (an InformerFactory); or pass a source`);
     }
-    return informerSource(options.informers.for(x), x);
+    return metadataOnly ? informerSource(informers.metadata(x), x) : informerSource(informers.for(x), x);
   };
   const forSpec = normalizeFor(resolveSpec(Array.isArray(options.for) ? (options.for as unknown[])[0] : options.for, resolve)) as
     | Bound<ForSpec<T>, T>
@@ -56,11 +61,11 @@ function isResourceLike(x: unknown): x is ResourceType {
 }
 
 /** Replaces a resource (or `{ source: resource }`) by an informer source. */
-function resolveSpec(x: unknown, resolve: (x: unknown) => unknown): unknown {
+function resolveSpec(x: unknown, resolve: (x: unknown, metadataOnly?: boolean) => unknown): unknown {
   if (x === null || typeof x !== 'object') return x;
-  if (isResourceLike(x) && !isSource(x)) return resolve(x);
-  const spec = x as { source?: unknown };
-  if ('source' in spec && isResourceLike(spec.source) && !isSource(spec.source)) return { ...spec, source: resolve(spec.source) };
+  if (isSource(x) || (isResourceLike(x) && !isSource(x))) return resolve(x);
+  const spec = x as { source?: unknown; metadataOnly?: unknown };
+  if ('source' in spec && (isSource(spec.source) || isResourceLike(spec.source))) return { ...spec, source: resolve(spec.source, spec.metadataOnly === true) };
   return x;
 }
 

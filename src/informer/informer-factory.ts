@@ -12,7 +12,7 @@ import {
 } from 'rxjs';
 import { resources } from '../api/builtin-resources.js';
 import type * as K8s from '../api/builtin-types.js';
-import type { KubeObject, UnstructuredObject } from '../api/kube-object.js';
+import type { KubeObject, PartialObjectMetadata, UnstructuredObject } from '../api/kube-object.js';
 import type { ResourceType } from '../api/resource.js';
 import type { FreezeMode } from '../cache/freeze-object.js';
 import type { Indexers } from '../cache/store.js';
@@ -21,8 +21,10 @@ import type { KubeClient } from '../client/kube-client.js';
 import type { Runnable } from '../api/runnable.js';
 import type { ListWatchOptions } from '../reflector/list-watch-options.js';
 import type { ListWatcher } from '../api/list-watcher.js';
+import { reflector } from '../reflector/reflector.js';
 import { InformerConfigError } from './informer-errors.js';
 import { informerFactoryRunnable, type InformerScope } from './informer-factory-runnable.js';
+import { multiNamespaceReflector } from './multi-namespace.js';
 import { type Lister, lister } from './lister.js';
 import { type SharedInformer, sharedInformer } from './shared-informer.js';
 import { type WaitForCacheSyncOptions, waitForCacheSync } from './wait-for-cache-sync.js';
@@ -34,6 +36,14 @@ export type ListWatcherFactory = (resource: ResourceType, scope: ListWatchScope)
 export interface InformerFactoryOptions {
   /** Default namespace of every informer (absent: all namespaces). */
   readonly namespace?: string;
+  /**
+   * Default set of namespaces of every informer of a namespaced resource, instead of one namespace
+   * or all (controller-runtime's `DefaultNamespaces`, for RBAC that forbids cluster-wide lists):
+   * each informer lists and watches every namespace separately and merges them into one cache and
+   * one event stream, synced when every namespace has listed. A request's `namespace` (or
+   * `namespace: null`) overrides it; cluster-scoped resources (`namespaced: false`) ignore it.
+   */
+  readonly namespaces?: readonly string[];
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
   /** Default resync period of informers (SI-1). Default 0. */
@@ -48,8 +58,10 @@ export interface InformerFactoryOptions {
 
 /** Per-informer choices; the informer is shared between calls with equal choices. */
 export interface InformerRequest<T extends KubeObject = KubeObject> {
-  /** Overrides the factory's namespace; `null` means all namespaces. */
+  /** Overrides the factory's namespace (and namespaces); `null` means all namespaces. */
   readonly namespace?: string | null;
+  /** Overrides the factory's `namespaces`: one informer over these namespaces (see {@link InformerFactoryOptions.namespaces}). */
+  readonly namespaces?: readonly string[];
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
   /** Transform before caching (identity of the function is part of the informer's key). Default drops managedFields; `null` none. */
@@ -57,6 +69,12 @@ export interface InformerRequest<T extends KubeObject = KubeObject> {
   /** Index functions, added when the informer is created or, if it exists and has not started, with `addIndexers`. */
   readonly indexers?: Indexers<T>;
   readonly defaultResyncPeriodMs?: number;
+  /**
+   * List and watch only the objects' metadata (`PartialObjectMetadata`, client-go's metadata
+   * informers): the cache holds `{ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata',
+   * metadata }` per object. Usually through {@link InformerFactory.metadata}.
+   */
+  readonly metadataOnly?: boolean;
 }
 
 const transformIds = new WeakMap<object, number>();
@@ -122,25 +140,43 @@ export class InformerFactory {
   for<T extends KubeObject = UnstructuredObject>(resource: ResourceType<T>, request: InformerRequest<T> = {}): SharedInformer<T> {
     if (typeof resource.apiVersion !== 'string' || typeof resource.kind !== 'string' || resource.kind === '')
       throw new InformerConfigError('InformerFactory.for: resource needs apiVersion and kind', { option: 'resource' });
-    const namespace = request.namespace === null ? undefined : (request.namespace ?? this.options.namespace);
+    const namespaceSet =
+      request.namespace !== undefined || resource.namespaced === false
+        ? undefined
+        : [...new Set(request.namespaces ?? this.options.namespaces ?? [])].sort();
+    const multi = namespaceSet !== undefined && namespaceSet.length > 1 ? namespaceSet : undefined;
+    const namespace =
+      request.namespace === null
+        ? undefined
+        : (request.namespace ?? (namespaceSet !== undefined && namespaceSet.length === 1 ? namespaceSet[0] : this.options.namespace));
     const scope: ListWatchScope = {
       namespace,
       labelSelector: request.labelSelector ?? this.options.labelSelector,
       fieldSelector: request.fieldSelector ?? this.options.fieldSelector,
+      ...(request.metadataOnly === true ? { metadataOnly: true } : {}),
     };
     const key = JSON.stringify([
       resource.apiVersion,
       resource.kind,
-      scope.namespace ?? '',
+      multi === undefined ? (scope.namespace ?? '') : multi,
       scope.labelSelector ?? '',
       scope.fieldSelector ?? '',
       transformId(request.transform),
+      ...(request.metadataOnly === true ? ['metadata'] : []),
     ]);
     let entry = this.informers.get(key);
     if (entry === undefined) {
-      const name = `${resource.kind}${namespace === undefined ? '' : `/${namespace}`}`;
+      const where = multi !== undefined ? `/${multi.join(',')}` : namespace === undefined ? '' : `/${namespace}`;
+      const name = `${resource.kind}${request.metadataOnly === true ? '(metadata)' : ''}${where}`;
+      const listWatch = { scheduler: this.scheduler, ...this.options.listWatch };
+      const source =
+        multi === undefined
+          ? { listWatcher: this.makeListWatcher(resource, scope) as ListWatcher<T>, listWatch }
+          : multiNamespaceReflector(
+              new Map(multi.map((ns) => [ns, reflector(this.makeListWatcher(resource, { ...scope, namespace: ns }) as ListWatcher<T>, listWatch)])),
+            );
       const informer = sharedInformer<T>(
-        { listWatcher: this.makeListWatcher(resource, scope) as ListWatcher<T>, listWatch: { scheduler: this.scheduler, ...this.options.listWatch } },
+        source,
         {
           name,
           resource,
@@ -165,6 +201,22 @@ export class InformerFactory {
       if (Object.keys(missing).length > 0) (entry.informer as unknown as SharedInformer<T>).addIndexers(missing);
     }
     return entry.informer as unknown as SharedInformer<T>;
+  }
+
+  /**
+   * The shared metadata-only informer for `resource` (client-go's metadata informer,
+   * controller-runtime's `OnlyMetadata`): lists and watches `PartialObjectMetadata`, so the cache
+   * keeps names, labels, annotations, owner references and finalizers but no spec or status — a
+   * fraction of the memory for large types (pods, secrets) that a controller only owns or watches.
+   * Its `resource` stays `resource`, so it serves as a controller's `owns` / `watches` source
+   * (`informerSource(informers.metadata(resources.pods))`, or `{ source: resources.pods, metadataOnly: true }`).
+   *
+   * ```ts
+   * const pods = informers.metadata(resources.pods);   // SharedInformer<PartialObjectMetadata>
+   * ```
+   */
+  metadata(resource: ResourceType, request: Omit<InformerRequest<PartialObjectMetadata>, 'metadataOnly'> = {}): SharedInformer<PartialObjectMetadata> {
+    return this.for<PartialObjectMetadata>(resource as ResourceType<PartialObjectMetadata>, { ...request, metadataOnly: true });
   }
 
   /** A lister over `informer`'s cache (or the informer for `resource`). */

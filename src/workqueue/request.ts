@@ -8,7 +8,16 @@ import { InvalidRequestError } from './invalid-request-error.js';
 export interface Request {
   readonly namespace?: string;
   readonly name: string;
+  /**
+   * The cluster the object lives in, for a controller over several clusters (`clusters` option);
+   * absent for a single-cluster controller. Part of the queue key (`cluster::namespace/name`), so
+   * equal names in two clusters are two items; such requests travel as objects, never as key strings.
+   */
+  readonly cluster?: string;
 }
+
+/** Separates the cluster from `namespace/name` in a request key. */
+const CLUSTER_SEPARATOR = '::';
 
 /**
  * An add with options, as in controller-runtime's priority queue (`AddWithOpts`): `after` delays
@@ -34,16 +43,24 @@ export function requestKey(request: Request): string {
   if (request === null || typeof request !== 'object') {
     throw new InvalidRequestError(`a request must be an object or a key string, got ${describe(request)}`);
   }
-  const { namespace, name } = request;
+  const { namespace, name, cluster } = request;
   if (typeof name !== 'string' || name === '' || name.includes('/')) {
     throw new InvalidRequestError(`request name must be a non-empty string without '/', got ${describe(name)}`);
   }
-  if (namespace === undefined || namespace === '') return name;
+  let prefix = '';
+  if (cluster !== undefined && cluster !== '') {
+    if (typeof cluster !== 'string' || cluster.includes('/') || cluster.includes(':')) {
+      throw new InvalidRequestError(`request cluster must be a string without '/' or ':', got ${describe(cluster)}`);
+    }
+    prefix = cluster + CLUSTER_SEPARATOR;
+  }
+  if (namespace === undefined || namespace === '') return prefix + name;
   if (typeof namespace !== 'string' || namespace.includes('/')) {
     throw new InvalidRequestError(`request namespace must be a string without '/', got ${describe(namespace)}`);
   }
-  return namespace + '/' + name;
+  return prefix + namespace + '/' + name;
 }
+
 
 /**
  * Checks that `key` is a valid queue key (`"namespace/name"` or `"name"`) without allocating.
@@ -60,7 +77,8 @@ export function checkRequestKey(key: string): void {
 }
 
 /**
- * Parses a queue key (`"namespace/name"` or `"name"`) into a {@link Request}.
+ * Parses a queue key (`"namespace/name"` or `"name"`) into a {@link Request}. A key string never
+ * carries a cluster: multi-cluster requests travel as objects (the queue keeps them).
  * @throws InvalidRequestError for an empty key, an empty part, or more than one `/`.
  */
 export function parseRequestKey(key: string): Request {

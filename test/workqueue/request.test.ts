@@ -35,3 +35,13 @@ describe('TerminalError', () => {
     expect(isTerminalError('string')).toBe(false);
   });
 });
+
+describe('multi-cluster request keys', () => {
+  it('prefix the cluster; key strings never carry one', () => {
+    expect(requestKey({ cluster: 'east', namespace: 'a', name: 'b' })).toBe('east::a/b');
+    expect(requestKey({ cluster: 'east', name: 'b' })).toBe('east::b');
+    expect(requestKey({ cluster: '', name: 'b' })).toBe('b');
+    expect(() => requestKey({ cluster: 'e/st', name: 'b' })).toThrow(/cluster/);
+    expect(parseRequestKey('east::b')).toEqual({ name: 'east::b' });
+  });
+});

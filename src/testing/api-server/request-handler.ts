@@ -22,6 +22,7 @@ import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unkn
 import type { WatchHub } from './watch-hub.js';
 import { serveWatch } from './watch-request.js';
 import { tableJson, wantsTable } from './table-view.js';
+import { metadataView, notAcceptable, partialListJson, partialObjectJson } from './partial-metadata.js';
 
 /** Settings the handler needs from the server options. */
 export interface HandlerSettings {
@@ -178,14 +179,22 @@ export class RequestHandler {
       req.resume();
       throw unsupportedMediaType(bodyType);
     }
+    const view = method === 'GET' ? metadataView(req.headers.accept) : undefined;
     if (watch) {
       const tableMode = wantsTable(req.headers.accept) ? (q.get('includeObject') ?? 'Metadata') : undefined;
-      return serveWatch({ store: this.service.store, hub: this.hub, faults: this.faults, ...this.settings }, res, t, q, method, tableMode);
+      if (view === 'list') throw notAcceptable('you requested PartialObjectMetadataList, but the requested object is not a list (*v1.WatchEvent)');
+      return serveWatch({ store: this.service.store, hub: this.hub, faults: this.faults, ...this.settings }, res, t, q, method, tableMode, view === 'object');
     }
     const table = wantsTable(req.headers.accept) ? (q.get('includeObject') ?? 'Metadata') : undefined;
     if (method === 'GET') {
-      if (t.name === undefined) return this.list(res, t, q, table);
+      if (t.name === undefined) {
+        if (view === 'object') throw notAcceptable(`you requested PartialObjectMetadata, but the requested object is a list (*v1.${r.kind}List)`);
+        if (view === 'list') return this.listMetadata(res, t, q);
+        return this.list(res, t, q, table);
+      }
+      if (view === 'list') throw notAcceptable(`you requested PartialObjectMetadataList, but the requested object is not a list (*v1.${r.kind})`);
       const entry = this.service.get(r, t.namespace, t.name);
+      if (view === 'object') return sendJson(res, 200, partialObjectJson(entry.object));
       if (table !== undefined) return sendJson(res, 200, tableJson(r, [entry.object], { resourceVersion: String(entry.rv) }, table));
       return sendJson(res, 200, entry.json);
     }
@@ -252,6 +261,23 @@ export class RequestHandler {
       default:
         throw methodNotAllowed(method);
     }
+  }
+
+  /** A list as `PartialObjectMetadataList` (Accept `as=PartialObjectMetadataList`). */
+  private listMetadata(res: ServerResponse, t: ResolvedRoute, q: URLSearchParams): void {
+    const { r } = t;
+    const sel = requestSelectors(r, q);
+    const page = listPage(this.service.store, {
+      resourceId: resourceId(r),
+      namespace: t.namespace,
+      matches: sel.matches,
+      selective: sel.selective,
+      limit: optionalInt(q, 'limit'),
+      continueToken: q.get('continue') ?? undefined,
+      resourceVersion: q.get('resourceVersion') ?? undefined,
+      resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+    });
+    sendJson(res, 200, partialListJson(page));
   }
 
   private list(res: ServerResponse, t: ResolvedRoute, q: URLSearchParams, table: string | undefined): void {

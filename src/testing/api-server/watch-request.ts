@@ -10,6 +10,7 @@ import { requestSelectors } from './request-selectors.js';
 import { apiVersionOf, resourceId, type ServedResource } from './resource-registry.js';
 import type { ResolvedRoute } from './route.js';
 import { badRequest, failure, StatusError } from './status-error.js';
+import { partialObjectJson } from './partial-metadata.js';
 import { tableJson } from './table-view.js';
 import type { WatchHub } from './watch-hub.js';
 
@@ -28,7 +29,7 @@ export interface WatchDeps {
  * or replays the history after the given version (an ERROR event with 410 when it is compacted),
  * and hands the connection to the hub for live events.
  */
-export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRoute, q: URLSearchParams, method: string, table?: string): void {
+export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRoute, q: URLSearchParams, method: string, table?: string, metadataOnly = false): void {
   const name = t.name;
   const { r } = t;
   const store = deps.store;
@@ -58,13 +59,14 @@ export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRout
   res.flushHeaders();
   const conn = deps.hub.open(out.res, {
     filter: { resourceId: resourceId(r), namespace: t.namespace, matches: sel.matches },
-    kind: r.kind,
-    apiVersion,
+    // A metadata-only watch (Accept as=PartialObjectMetadata) sends every object, bookmarks too, as PartialObjectMetadata.
+    kind: metadataOnly ? 'PartialObjectMetadata' : r.kind,
+    apiVersion: metadataOnly ? 'meta.k8s.io/v1' : apiVersion,
     bookmarks,
     bookmarkIntervalMs: deps.bookmarkIntervalMs,
     timeoutMs: timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined,
     maxEvents: deps.faults.takeWatchLimit(method, t.path),
-    ...(table !== undefined ? { renderObject: tableRenderer(r, table) } : {}),
+    ...(table !== undefined ? { renderObject: tableRenderer(r, table) } : metadataOnly ? { renderObject: (e: StoredEntry) => partialObjectJson(e.object) } : {}),
     ...(fromRv !== undefined && !sendInitial ? { afterRv: fromRv } : {}),
   });
   if (sendInitialParam !== null && !sendInitial && fromRv === undefined) return; // sendInitialEvents=false: from now, no initial state
