@@ -15,6 +15,7 @@ import { ControllerBuildError, ControllerError, ControllerStartedTwiceError } fr
 import type { ControllerOptions, ControllerReconciler, OwnsSpec } from './controller-options.js';
 import type { ControllerSource } from './controller-source.js';
 import { type Controller, controller } from './controller.js';
+import { sharder, type SharderOptions } from './sharder.js';
 import { shardAction } from './shard-assignment.js';
 import { CONTROLLER_RING_LABEL, drainLabel, shardLabel } from './shard-ring.js';
 
@@ -39,6 +40,17 @@ export interface ShardingOptions {
   readonly retryPeriodMs?: number;
   /** Options of the per-term informer factory of `for` and `owns` (the shard's label selector is added). */
   readonly informers?: Omit<InformerFactoryOptions, 'labelSelector' | 'scheduler'>;
+  /** Options of the ring's sharder (`ShardedController.sharder`) beyond what the controller's options give. */
+  readonly sharder?: Omit<SharderOptions, 'ring' | 'for' | 'owns' | 'client' | 'leaseNamespace'>;
+}
+
+/**
+ * A controller built with `sharding`: one shard of a ring, and (`sharder`) the ring's sharder —
+ * a leader-elected controller to add to the same manager (every replica adds it; the leader runs it).
+ */
+export interface ShardedController<T extends KubeObject = KubeObject> extends Controller<T> {
+  /** The ring's sharder for this controller's `for` and `owns` types (built once, on first access). */
+  readonly sharder: Controller;
 }
 
 /** The ring's labels of an object as the sharding decisions read them. */
@@ -72,7 +84,7 @@ export function pointerSegment(s: string): string {
  * `for` and `owns` must be resource types (resolved per term); `watches` may be sources or
  * resource types (resolved through `informers`, unfiltered).
  */
-export function shardedController<T extends KubeObject>(options: ControllerOptions<T> & { readonly sharding: ShardingOptions }): Controller<T> {
+export function shardedController<T extends KubeObject>(options: ControllerOptions<T> & { readonly sharding: ShardingOptions }): ShardedController<T> {
   const { sharding } = options;
   if (typeof sharding.ring !== 'string' || !/^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/.test(sharding.ring)) {
     throw new ControllerBuildError(`sharding.ring must be a label name part (≤ 63 lower-case characters), got ${JSON.stringify(sharding.ring)}`);
@@ -84,10 +96,12 @@ export function shardedController<T extends KubeObject>(options: ControllerOptio
   const isType = (x: unknown): x is ResourceType => x !== null && typeof x === 'object' && typeof (x as ResourceType).kind === 'string' && !('register' in (x as object));
   const forType = options.for === undefined ? undefined : isType(options.for) ? options.for : (options.for as { source?: unknown }).source;
   if (!isType(forType)) throw new ControllerBuildError('a sharded controller needs for: a resource type (it is listed per term with the shard label)');
-  for (const o of options.owns ?? []) {
+  const ownsTypes = (options.owns ?? []).map((o) => {
     const t = isType(o) ? o : (o as OwnsSpec).source;
     if (!isType(t)) throw new ControllerBuildError('a sharded controller needs owns entries given as resource types');
-  }
+    return t;
+  });
+  let ringSharder: Controller | undefined;
   const name = options.name ?? forType.kind.toLowerCase();
   const scheduler = options.scheduler;
   const leaseDurationMs = sharding.leaseDurationMs ?? 15_000;
@@ -199,6 +213,18 @@ export function shardedController<T extends KubeObject>(options: ControllerOptio
     run,
     inject: (deps) => {
       if (!started) injected = deps;
+    },
+    get sharder(): Controller {
+      ringSharder ??= sharder({
+        ...(scheduler === undefined ? {} : { scheduler }),
+        ...sharding.sharder,
+        ring: sharding.ring,
+        for: forType,
+        owns: ownsTypes,
+        client,
+        leaseNamespace: sharding.leaseNamespace,
+      });
+      return ringSharder;
     },
     permissions: () => [
       ...(options.permissions ?? []),

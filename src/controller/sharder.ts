@@ -63,7 +63,9 @@ const OWNER_INDEX = 'sharder:controller-uid';
  * released). Label writes are JSON patches guarded by the resourceVersion.
  *
  * ```ts
- * mgr.add(sharder({ ring: 'widgets', for: WIDGETS, owns: [resources.configMaps], client, leaseNamespace: 'widgets-system' }));
+ * const widgets = controller({ for: WIDGETS, owns: [resources.configMaps], client, sharding: { ring: 'widgets', shard, leaseNamespace: 'widgets-system' }, reconcile });
+ * mgr.add(widgets);
+ * mgr.add(widgets.sharder);     // sharder({ ring: 'widgets', for: WIDGETS, owns: [resources.configMaps], client, leaseNamespace: 'widgets-system' })
  * ```
  */
 export function sharder(options: SharderOptions): Controller {

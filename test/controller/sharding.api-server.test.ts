@@ -11,7 +11,7 @@ import type { KubeObject } from '../../src/api/kube-object.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { Controller } from '../../src/controller/controller.js';
 import { controller } from '../../src/controller/controller.js';
-import { sharder } from '../../src/controller/sharder.js';
+import type { ShardedController } from '../../src/controller/controller-sharding.js';
 import { drainLabel, shardLabel } from '../../src/controller/shard-ring.js';
 import { type ApiServer, startApiServer } from '../../src/testing/index.js';
 
@@ -46,13 +46,22 @@ describe('sharded controllers on the embedded API server', () => {
   const overlaps: string[] = [];
   const reconciledBy = new Map<string, string>();
 
-  const shard = (name: string): Controller =>
+  const shard = (name: string): ShardedController =>
     controller({
       name: 'mirror',
       for: resources.configMaps,
       owns: [resources.secrets],
       client: client(),
-      sharding: { ring: RING, shard: name, leaseNamespace: NS, leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 300, informers: { namespace: NS } },
+      sharding: {
+        ring: RING,
+        shard: name,
+        leaseNamespace: NS,
+        leaseDurationMs: 3_000,
+        renewDeadlineMs: 2_000,
+        retryPeriodMs: 300,
+        informers: { namespace: NS },
+        sharder: { needLeaderElection: false, expiryCheckMs: 200 },
+      },
       reconcile: async (req, ctx) => {
         const key = `${req.namespace}/${req.name}`;
         const other = running.get(key);
@@ -96,7 +105,8 @@ describe('sharded controllers on the embedded API server', () => {
     const labelOf = (o: KubeObject | undefined) => o?.metadata?.labels?.[shardLabel(RING)];
     const cms = () => server.list('v1', 'ConfigMap', NS).filter((o) => o.metadata?.name?.startsWith('cm-'));
     const secrets = () => server.list('v1', 'Secret', NS).filter((o) => o.metadata?.name?.startsWith('m-'));
-    const s = sharder({ ring: RING, for: resources.configMaps, owns: [resources.secrets], client: client(), leaseNamespace: NS, needLeaderElection: false, expiryCheckMs: 200 });
+    // The ring's sharder, as every replica's controller offers it (`.sharder`); here from one not started.
+    const s = shard('sharder-host').sharder;
     const shards = new Map<string, { c: Controller; stop: AbortController; done: Promise<void> }>();
     const startShard = (name: string) => {
       const c = shard(name);
