@@ -11,7 +11,7 @@ interface BenchModule {
 }
 
 const modules: Array<{ title: string; path: string }> = [
-  { title: 'Initial sync (issue 9, item 1)', path: './initial-sync.js' },
+  { title: 'Initial sync', path: './initial-sync.js' },
   { title: 'Watch throughput (item 2)', path: './watch-throughput.js' },
   { title: 'Memory: retained heap per cached object (item 3)', path: './memory.js' },
   { title: 'Workqueue (item 4)', path: './workqueue.js' },
@@ -55,9 +55,14 @@ async function main(): Promise<void> {
     '  repetition, so drifting load on the machine hits them alike.',
     '- Pods: about 3.3 KB of JSON each, shaped like ReplicaSet pods on a real cluster, a third of it `managedFields`',
     '  (`bench/support/pods.ts`).',
-    '- The floor sends the same HTTP requests as rxkube\'s reflector (list pages of 500, then a watch), reads the bodies',
-    '  and `JSON.parse`s them, nothing else; "server alone" sends them too but does not parse, so its rate is what the',
-    '  server can deliver (it has to be well above the floor\'s for the floor to mean anything).',
+    '- The floor sends the same HTTP requests as client-go\'s pager (list pages of 500, one after another, then a watch),',
+    '  reads the bodies and `JSON.parse`s them, nothing else; "server alone" sends them too but does not parse, so its rate',
+    '  is what the server can deliver (it has to be well above the floor\'s for the floor to mean anything). rxkube sends',
+    '  the same requests but pipelines them (page N+1 is requested as soon as page N\'s continue token, which precedes the',
+    '  items, has been read) and parses the pages together once the last is in.',
+    '- client-go is a contender when a Go toolchain is there: `bench/client-go/main.go` (a pods SharedIndexInformer) is built',
+    '  at bench time from the client-go vendored in Debian\'s `kubernetes` source package into `~/.cache/rxkube`',
+    '  (`bench/support/client-go.ts`); without Go or the source it is skipped with the reason printed.',
     '- Watch throughput: modifications are queued on frozen watches, already serialised, then released at once, so the',
     '  server only writes; the client reads a sustained stream as fast as it can (TCP backpressure).',
     '- Two clocks: wall clock (what the issue\'s targets are stated in) and the contender process\'s CPU time (user +',

@@ -280,6 +280,27 @@ const CLOSE = Buffer.from(']');
  * grows it in steps while I/O interleaves (see BENCHMARKS.md).
  */
 export function parseListBodies<T extends KubeObject>(bodies: Buffer[], path: string): Array<ListPage<T>> {
+  const single = bodies.length === 1;
+  const text = joinedText(bodies);
+  let lists: unknown;
+  try {
+    lists = JSON.parse(text);
+  } catch (cause) {
+    throw new ResponseDecodeError('GET', path, `response body is not JSON${single ? '' : ' (one of the list pages)'}`, { cause });
+  }
+  return single ? [pageOf<T>(lists, path)] : (lists as unknown[]).map((list) => pageOf<T>(list, path));
+}
+
+/**
+ * One body as text, or `[body,body,…]`; empties `bodies`. A function of its own so that no
+ * intermediate Buffer outlives it: during the parse only the text is held.
+ */
+function joinedText(bodies: Buffer[]): string {
+  if (bodies.length === 1) {
+    const body = bodies[0] as Buffer;
+    bodies.length = 0;
+    return body.toString('utf8');
+  }
   const parts: Buffer[] = [OPEN];
   bodies.forEach((b, i) => {
     if (i > 0) parts.push(SEP);
@@ -287,14 +308,5 @@ export function parseListBodies<T extends KubeObject>(bodies: Buffer[], path: st
   });
   parts.push(CLOSE);
   bodies.length = 0;
-  const joined = Buffer.concat(parts);
-  parts.length = 0;
-  const text = joined.toString('utf8');
-  let lists: unknown;
-  try {
-    lists = JSON.parse(text);
-  } catch (cause) {
-    throw new ResponseDecodeError('GET', path, 'response body is not JSON (one of the list pages)', { cause });
-  }
-  return (lists as unknown[]).map((list) => pageOf<T>(list, path));
+  return Buffer.concat(parts).toString('utf8');
 }
