@@ -66,11 +66,22 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
   private carryLength = 0;
   private readonly items: T[] = [];
 
+  private mode: ListDecodeMode;
+
+  /**
+   * `streamLastPage`: in 'whole' mode, when the head shows no continue token (a single-page list,
+   * or the last page), switch to 'items' mode at the items: the page is then parsed item by item
+   * as it arrives and its raw bytes are never held whole (about half the peak memory of a large
+   * unpaged list).
+   */
   constructor(
-    private readonly mode: ListDecodeMode,
+    mode: ListDecodeMode,
     private readonly path: string,
     private readonly onHead: (head: ListHead) => void = () => undefined,
-  ) {}
+    private readonly streamLastPage = false,
+  ) {
+    this.mode = mode;
+  }
 
   /** Feeds the next chunk of the body. */
   push(chunk: Buffer): void {
@@ -136,8 +147,8 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
 
   /** Scans `buf` (body offset `base`) for the metadata object and, in 'items' mode, the items. */
   private scan(buf: Buffer, base: number): void {
-    const itemsMode = this.mode === 'items';
-    const limit = itemsMode ? buf.length : Math.min(buf.length, Math.max(0, HEAD_SCAN_LIMIT - base));
+    let itemsMode = this.mode === 'items';
+    let limit = itemsMode ? buf.length : Math.min(buf.length, Math.max(0, HEAD_SCAN_LIMIT - base));
     let depth = this.depth;
     let inString = this.inString;
     let escape = this.escape;
@@ -175,7 +186,14 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
           else if (this.valueKey === 'items') {
             if (c !== OPEN_BRACKET) throw this.fail('list response without an items array');
             this.inItems = true;
-            if (!itemsMode) return this.stop(depth, inString, escape);
+            if (!itemsMode) {
+              if (!this.streamLastPage || this.head === undefined || this.head.continue !== undefined) return this.stop(depth, inString, escape);
+              // the last (or only) page, its head read: parse its items as they come
+              this.mode = 'items';
+              itemsMode = true;
+              limit = buf.length;
+              this.chunks = [];
+            }
           }
         }
       } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
@@ -189,7 +207,8 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
           if (this.inItems) this.inItems = false;
           else if (this.metaStart >= 0 && this.head === undefined) {
             this.metadataEnds(base + i + 1);
-            if (!itemsMode) return this.stop(depth, inString, escape);
+            const streamOn = this.streamLastPage && this.head?.continue === undefined;
+            if (!itemsMode && !streamOn) return this.stop(depth, inString, escape);
           }
         } else if (depth < 0) {
           throw this.fail('response body is not JSON: unbalanced list body');
