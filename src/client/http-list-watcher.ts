@@ -104,7 +104,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
 function decodeListBody<T extends KubeObject>(mode: ListDecodeMode, path: string, unparsed: boolean): OperatorFunction<Buffer, ListPagePart<T>> {
   return (chunks) =>
     new Observable<ListPagePart<T>>((subscriber) => {
-      const decoder = new ListBodyDecoder<T>(mode, path, (head) => subscriber.next({ type: 'head', ...head }));
+      const decoder = new ListBodyDecoder<T>(mode, path, (head) => subscriber.next({ type: 'head', ...head }), unparsed);
       return chunks.subscribe({
         next(chunk) {
           try {

@@ -66,11 +66,22 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
   private carryLength = 0;
   private readonly items: T[] = [];
 
+  private mode: ListDecodeMode;
+
+  /**
+   * `streamLastPage`: in 'whole' mode, when the head shows no continue token (a single-page list,
+   * or the last page), switch to 'items' mode at the items: the page is then parsed item by item
+   * as it arrives and its raw bytes are never held whole (about half the peak memory of a large
+   * unpaged list).
+   */
   constructor(
-    private readonly mode: ListDecodeMode,
+    mode: ListDecodeMode,
     private readonly path: string,
     private readonly onHead: (head: ListHead) => void = () => undefined,
-  ) {}
+    private readonly streamLastPage = false,
+  ) {
+    this.mode = mode;
+  }
 
   /** Feeds the next chunk of the body. */
   push(chunk: Buffer): void {
@@ -136,8 +147,8 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
 
   /** Scans `buf` (body offset `base`) for the metadata object and, in 'items' mode, the items. */
   private scan(buf: Buffer, base: number): void {
-    const itemsMode = this.mode === 'items';
-    const limit = itemsMode ? buf.length : Math.min(buf.length, Math.max(0, HEAD_SCAN_LIMIT - base));
+    let itemsMode = this.mode === 'items';
+    let limit = itemsMode ? buf.length : Math.min(buf.length, Math.max(0, HEAD_SCAN_LIMIT - base));
     let depth = this.depth;
     let inString = this.inString;
     let escape = this.escape;
@@ -175,7 +186,14 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
           else if (this.valueKey === 'items') {
             if (c !== OPEN_BRACKET) throw this.fail('list response without an items array');
             this.inItems = true;
-            if (!itemsMode) return this.stop(depth, inString, escape);
+            if (!itemsMode) {
+              if (!this.streamLastPage || this.head === undefined || this.head.continue !== undefined) return this.stop(depth, inString, escape);
+              // the last (or only) page, its head read: parse its items as they come
+              this.mode = 'items';
+              itemsMode = true;
+              limit = buf.length;
+              this.chunks = [];
+            }
           }
         }
       } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
@@ -189,7 +207,9 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
           if (this.inItems) this.inItems = false;
           else if (this.metaStart >= 0 && this.head === undefined) {
             this.metadataEnds(base + i + 1);
-            if (!itemsMode) return this.stop(depth, inString, escape);
+            const head = this.head as ListHead | undefined; // set by metadataEnds (the narrowing above does not see it)
+            const streamOn = this.streamLastPage && head?.continue === undefined;
+            if (!itemsMode && !streamOn) return this.stop(depth, inString, escape);
           }
         } else if (depth < 0) {
           throw this.fail('response body is not JSON: unbalanced list body');
@@ -280,6 +300,27 @@ const CLOSE = Buffer.from(']');
  * grows it in steps while I/O interleaves (see BENCHMARKS.md).
  */
 export function parseListBodies<T extends KubeObject>(bodies: Buffer[], path: string): Array<ListPage<T>> {
+  const single = bodies.length === 1;
+  const text = joinedText(bodies);
+  let lists: unknown;
+  try {
+    lists = JSON.parse(text);
+  } catch (cause) {
+    throw new ResponseDecodeError('GET', path, `response body is not JSON${single ? '' : ' (one of the list pages)'}`, { cause });
+  }
+  return single ? [pageOf<T>(lists, path)] : (lists as unknown[]).map((list) => pageOf<T>(list, path));
+}
+
+/**
+ * One body as text, or `[body,body,…]`; empties `bodies`. A function of its own so that no
+ * intermediate Buffer outlives it: during the parse only the text is held.
+ */
+function joinedText(bodies: Buffer[]): string {
+  if (bodies.length === 1) {
+    const body = bodies[0] as Buffer;
+    bodies.length = 0;
+    return body.toString('utf8');
+  }
   const parts: Buffer[] = [OPEN];
   bodies.forEach((b, i) => {
     if (i > 0) parts.push(SEP);
@@ -287,14 +328,5 @@ export function parseListBodies<T extends KubeObject>(bodies: Buffer[], path: st
   });
   parts.push(CLOSE);
   bodies.length = 0;
-  const joined = Buffer.concat(parts);
-  parts.length = 0;
-  const text = joined.toString('utf8');
-  let lists: unknown;
-  try {
-    lists = JSON.parse(text);
-  } catch (cause) {
-    throw new ResponseDecodeError('GET', path, 'response body is not JSON (one of the list pages)', { cause });
-  }
-  return (lists as unknown[]).map((list) => pageOf<T>(list, path));
+  return Buffer.concat(parts).toString('utf8');
 }

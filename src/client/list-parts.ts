@@ -15,7 +15,11 @@ export type ListPagePart<T extends KubeObject = KubeObject> =
 
 /** Options of `listParts`. */
 export interface ListPartsOptions {
-  /** Deliver the body unparsed (a `body` part) when its head came first. Default false. */
+  /**
+   * Deliver the body unparsed (a `body` part) when its head came first and announced a next page;
+   * a page without a continue token (a single-page list, or the last page) is parsed item by item
+   * as it arrives instead, so a large unpaged list is never held whole as bytes. Default false.
+   */
   readonly unparsed?: boolean;
 }
 

@@ -1,4 +1,4 @@
-/** One request to the API server as its {@link KubeConnection} reports it to request observers. */
+/** One request to the API server as its `KubeConnection` reports it to request observers. */
 export interface RequestOutcome {
   /** HTTP method (`GET`, `POST`, …): client-go's `verb` label. */
   readonly method: string;

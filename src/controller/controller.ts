@@ -55,7 +55,7 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
 
 /**
  * Builds a controller (controller-runtime's builder, CR-4..CR-9): `for` / `owns` / `watches`
- * sources are turned into requests, filtered by predicates, queued by the {@link workQueue}
+ * sources are turned into requests, filtered by predicates, queued by the `workQueue` operator (`rxkube/operators`)
  * operator and reconciled by `reconcile(request, ctx)`. The controller registers a handler on
  * every source at start, queues requests from the initial lists (at low priority, PQ-2), and
  * reconciles only once every registration has synced (CR-5), failing after `cacheSyncTimeout`.

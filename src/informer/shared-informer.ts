@@ -134,7 +134,7 @@ export interface SharedInformer<T extends KubeObject = KubeObject, I extends str
   /**
    * Everything that goes wrong, as it happens (hot): failed lists and watches the reflector
    * retries by itself ({@link ListWatchError}), cache input errors, subscriber failures
-   * ({@link ListenerError}) and the source's end ({@link InformerSourceError}).
+   * (`ListenerError`) and the source's end ({@link InformerSourceError}).
    */
   readonly errors$: Observable<Error>;
   /** The reflector's status (hot; never emits for a plain Observable source). */

@@ -28,7 +28,7 @@ export interface WorkQueueOptions {
   /** Most reconciles running at once; must be an integer. ≤ 0 or unset → 1 (CR-4). */
   readonly concurrency?: number;
   /**
-   * Decides retry delays. Default: a fresh {@link defaultRateLimiter} per subscription
+   * Decides retry delays. Default: a fresh `defaultRateLimiter()` per subscription
    * (exponential 5 ms … 1000 s, controller-runtime's default today). A limiter passed here is
    * shared by every subscription that uses these options.
    */
@@ -86,7 +86,7 @@ export interface WorkQueueOptions {
  *   earliest wins (DQ-2, PQ-1); adding a key directly makes it due now.
  * - Input: a key string (`"ns/name"`), a {@link Request}, or a {@link rxkube!WorkQueueAdd} with
  *   `after` / `rateLimited` / `priority`. Invalid input errors the output with an
- *   {@link InvalidRequestError} after a graceful shutdown.
+ *   `InvalidRequestError` after a graceful shutdown.
  * - Shutdown, graceful (input completes or errors, or `shutdown` fires): no more input, queued
  *   and scheduled keys are dropped (unless `drain`), running reconciles get `shutdownGracePeriod`
  *   ms to finish, then their signals abort and they are reported as `aborted`; then the output

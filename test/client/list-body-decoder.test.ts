@@ -79,4 +79,24 @@ describe('ListBodyDecoder', () => {
       expect(() => decode(mode, [Buffer.from(body)]), `${mode}: ${body}`).toThrow(ResponseDecodeError);
     }
   });
+
+  it('streamLastPage: a page with a next page stays unparsed; one without is parsed item by item, under any chunking', () => {
+    const last = Buffer.from(JSON.stringify({ kind: 'ConfigMapList', metadata: { resourceVersion: '42' }, items: ITEMS }));
+    const more = Buffer.from(BODY);
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 30 }), (points) => {
+        const feed = (buf: Buffer) => {
+          const d = new ListBodyDecoder('whole', '/p', () => undefined, true);
+          for (const c of cut(buf, points)) d.push(c);
+          return d;
+        };
+        const kept = feed(more).endUnparsed();
+        expect(kept?.body.toString()).toBe(BODY);
+        expect(kept?.head).toEqual({ resourceVersion: '42', continue: 'tok', remainingItemCount: 3 });
+        const streamed = feed(last);
+        expect(streamed.endUnparsed()).toBeUndefined();
+        expect(streamed.end()).toEqual({ items: ITEMS, resourceVersion: '42' });
+      }),
+    );
+  });
 });
