@@ -6,7 +6,7 @@ import { fixedRandom, runClientGo as run } from '../reflector/harness.js';
 
 const failures = (n: number) => Array.from({ length: n }, () => ({ error: internalError() }));
 
-describe('reflector backoff (SEMANTICS §3.1)', () => {
+describe('reflector backoff (docs/semantics.md §3.1)', () => {
   it('BO-1 delays 800ms ×2 up to a 30s cap, jittered into [d, 2d), shared by the relist loop', () => {
     const r = run({ lists: failures(10) }, 400_000, { listTimeoutMs: 0 });
     expect(r.backoffs().map((b) => b.delayMs)).toEqual([800, 1600, 3200, 6400, 12800, 25600, 30000, 30000, 30000, 30000]);

@@ -16,7 +16,7 @@ import { runClientGo as run } from '../reflector/harness.js';
 /** A watch that ends with 410 Gone after `at` ms (forces a relist at the last RV). */
 const goneAfter = (at: number) => ({ errorAt: at, error: gone() });
 
-describe('reflector list (SEMANTICS §3.2, §3.3)', () => {
+describe('reflector list (docs/semantics.md §3.2, §3.3)', () => {
   it('RE-1 a failed list is reported, backed off and retried; the stream never errors', () => {
     const r = run({ lists: [{ error: apiError(500, 'InternalError'), at: 5_000 }, { page: page([obj('a', '1')], '1') }] }, 60_000);
     expect(r.error).toBeUndefined();

@@ -14,7 +14,7 @@ import {
 } from '../reflector/fake-list-watcher.js';
 import { runClientGo as run } from '../reflector/harness.js';
 
-describe('reflector streaming list (SEMANTICS §3.4)', () => {
+describe('reflector streaming list (docs/semantics.md §3.4)', () => {
   it('WL-1 streaming lists are used only when enabled and not declared unsupported by the ListWatcher', () => {
     const off = run({ lists: [{ page: page([], '1') }] }, 100);
     expect(off.lw.listCalls).toHaveLength(1);

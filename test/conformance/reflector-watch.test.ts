@@ -16,7 +16,7 @@ import {
 } from '../reflector/fake-list-watcher.js';
 import { fixedRandom, runClientGo as run } from '../reflector/harness.js';
 
-describe('reflector watch (SEMANTICS §3.5)', () => {
+describe('reflector watch (docs/semantics.md §3.5)', () => {
   it('RE-7 watches from the last RV with bookmarks and a random timeoutSeconds in [min, 2·min), min ≥ 300', () => {
     const r = run({ lists: [{ page: page([], '1') }] }, 100);
     expect(r.lw.watchCalls[0]?.options).toEqual({ resourceVersion: '1', allowWatchBookmarks: true, timeoutSeconds: 300 });
