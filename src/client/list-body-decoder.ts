@@ -207,8 +207,8 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
           if (this.inItems) this.inItems = false;
           else if (this.metaStart >= 0 && this.head === undefined) {
             this.metadataEnds(base + i + 1);
-            const head = this.head as ListHead | undefined; // set by metadataEnds (the narrowing above does not see it)
-            const streamOn = this.streamLastPage && head?.continue === undefined;
+            const head = this.head as ListHead | undefined; // set by metadataEnds
+            const streamOn = this.streamLastPage && head !== undefined && head.continue === undefined;
             if (!itemsMode && !streamOn) return this.stop(depth, inString, escape);
           }
         } else if (depth < 0) {
