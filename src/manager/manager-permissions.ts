@@ -6,6 +6,8 @@ import type { ManagerLeaderElectionConfig } from './leader-election-options.js';
 import { rbacRules, type RbacRules, type ResourceResolver } from './rbac.js';
 
 const EVENTS = { apiVersion: 'v1', kind: 'Event', plural: 'events', namespaced: true } as const;
+/** A recorder writes events.k8s.io/v1 Events where the server serves them, core/v1 otherwise. */
+const EVENTS_V1 = { apiVersion: 'events.k8s.io/v1', kind: 'Event', plural: 'events', namespaced: true } as const;
 
 /** What {@link managerPermissions} derives the rules from. */
 export interface ManagerPermissionSources {
@@ -30,7 +32,7 @@ export async function managerPermissions(sources: ManagerPermissionSources): Pro
     all.push(...permissions);
     if (classifyRunnable(r) === 'caches') cacheScopes.push(...permissions.map((p) => p.namespace));
   }
-  if (sources.recorders > 0) all.push({ resource: EVENTS, verbs: ['create', 'patch'] });
+  if (sources.recorders > 0) all.push({ resource: EVENTS, verbs: ['create', 'patch'] }, { resource: EVENTS_V1, verbs: ['create', 'patch'] });
   const le = sources.leaderElection;
   if (le !== undefined) all.push({ resource: LEASE_RESOURCE, verbs: ['get', 'create', 'update'], namespace: le.namespace });
   const scope =

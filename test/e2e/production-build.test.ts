@@ -37,10 +37,22 @@ function node(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeout = 60
 
 /** Copies the lockfile's production packages (not `dev`) from node_modules, as `npm ci --omit=dev` would install them. */
 function installProductionDependencies(target: string): string[] {
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; optional?: boolean }> };
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean; optional?: boolean; dependencies?: Record<string, string>; peerDependencies?: Record<string, string> }>;
+  };
+  // The peers (rxjs, prom-client) are the application's own dependencies: installed with it, so
+  // they and what they need count as production here although the lockfile marks them dev.
+  const peers = new Set<string>();
+  const addWithDependencies = (name: string): void => {
+    const path = `node_modules/${name}`;
+    if (peers.has(path) || lock.packages[path] === undefined) return;
+    peers.add(path);
+    for (const dep of Object.keys(lock.packages[path]?.dependencies ?? {})) addWithDependencies(dep);
+  };
+  for (const peer of Object.keys(lock.packages['']?.peerDependencies ?? {})) addWithDependencies(peer);
   const copied: string[] = [];
   for (const [path, meta] of Object.entries(lock.packages)) {
-    if (path === '' || meta.dev === true) continue;
+    if (path === '' || (meta.dev === true && !peers.has(path))) continue;
     const from = join(root, path);
     if (!existsSync(from)) {
       if (meta.optional === true) continue;

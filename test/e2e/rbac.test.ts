@@ -196,7 +196,7 @@ describe.skipIf(!hasCluster)('the example under its derived RBAC on a real kube-
     await pods.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'orphan', labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } });
     await convergeWithin(60_000, converged(1));
 
-    const events = await admin.objects(resources.events, ns).list();
+    const events = await admin.objects(resources.eventsV1, ns).list();
     expect(events.items.map((e) => e.reason)).toEqual(expect.arrayContaining(['SuccessfulCreate', 'SuccessfulDelete']));
     const lease = await admin.objects(resources.leases, ns).get('rxkube-replicaset-controller');
     expect(lease.spec?.holderIdentity).toBeTruthy();
@@ -215,7 +215,7 @@ describe.skipIf(!hasCluster)('the example under its derived RBAC on a real kube-
         (e: unknown) => e,
       );
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ code: 403, reason: 'Forbidden' });
+    expect(err).toMatchObject({ statusCode: 403, reason: 'Forbidden' });
     expect((err as Error).message).toContain(`User "system:serviceaccount:${ns}:${SA}" cannot create resource "configmaps" in API group "" in the namespace "${ns}"`);
 
     const list = await controllerClient.objects(SECRETS, ns).list().then(

@@ -48,6 +48,7 @@ describe('mgr.rbac()', () => {
       { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
       { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: ['apps'], resources: ['replicasets/status'], verbs: ['update'] },
+      { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
     ]);
     expect(rules.namespaces.get('ops')).toEqual([{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] }]);
     expect(rbacManifest(rules, { name: 'rs-controller', namespace: 'ops' })).toBe(`apiVersion: v1
@@ -74,6 +75,9 @@ rules:
 - apiGroups: [apps]
   resources: [replicasets/status]
   verbs: [update]
+- apiGroups: [events.k8s.io]
+  resources: [events]
+  verbs: [create, patch]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding
