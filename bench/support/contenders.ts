@@ -20,6 +20,9 @@
  * - `rxkube`: rxkube's informer (see `rxkube-informer.ts`), default options;
  *   `rxkube-no-transform`: the same without the default transform (managedFields kept);
  *   `rxkube-metadata`: a metadata-only informer (PartialObjectMetadata lists and watches).
+ * - `floor-pipelined`, `floor-deferred`, `floor-batch20`, `floor-batch50` (side experiments behind the
+ *   findings in BENCHMARKS.md, not in the default runs): the floor with pipelined page requests,
+ *   parsing each page on arrival, all pages once at the end, or every 20 / 50 pages.
  * - `client-node`: @kubernetes/client-node's `makeInformer` with `listPodForAllNamespaces`, as
  *   its documentation shows (one unpaged list, typed deserialisation).
  */
