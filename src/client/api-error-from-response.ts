@@ -1,24 +1,5 @@
 import { isStatus, type Status } from '../api/status.js';
-import { ApiError } from './api-error.js';
-
-/** The HTTP reason each status code maps to when the body is not a `Status` (as apimachinery does). */
-const REASONS: Readonly<Record<number, string>> = {
-  400: 'BadRequest',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'NotFound',
-  405: 'MethodNotAllowed',
-  406: 'NotAcceptable',
-  409: 'Conflict',
-  410: 'Gone',
-  413: 'RequestEntityTooLarge',
-  415: 'UnsupportedMediaType',
-  422: 'Invalid',
-  429: 'TooManyRequests',
-  500: 'InternalError',
-  503: 'ServiceUnavailable',
-  504: 'Timeout',
-};
+import { ApiError, REASON_OF_STATUS } from './api-error.js';
 
 /**
  * Parses a `Retry-After` header: delta seconds, or an HTTP date (relative to `nowMs`). Returns
@@ -63,7 +44,7 @@ export function apiErrorFromResponse(
       kind: 'Status',
       status: 'Failure',
       code,
-      reason: REASONS[code] ?? (code >= 500 ? 'InternalError' : 'Unknown'),
+      reason: REASON_OF_STATUS[code] ?? (code >= 500 ? 'InternalError' : 'Unknown'),
       message: text === '' ? `the server responded with HTTP ${code}` : text.length > 500 ? `${text.slice(0, 500)}…` : text,
     };
   }

@@ -28,7 +28,8 @@ export const API_ERROR_CODES: Readonly<Record<string, string>> = Object.freeze({
   Timeout: 'API_TIMEOUT',
 });
 
-const REASON_OF_STATUS: Readonly<Record<number, string>> = {
+/** The reason each HTTP status code stands for when a body names none (as apimachinery maps them). */
+export const REASON_OF_STATUS: Readonly<Record<number, string>> = {
   400: 'BadRequest',
   401: 'Unauthorized',
   403: 'Forbidden',
