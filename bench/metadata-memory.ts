@@ -6,7 +6,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { ContenderName } from './support/contenders.js';
-import { spawnWorker } from './support/rpc.js';
+import { retainedPerObject } from './support/retained-heap.js';
 import { fmt, median, ratio, row, summary } from './support/stats.js';
 
 const OBJECTS = Number(process.env.RXKUBE_BENCH_METADATA_OBJECTS ?? 10_000);
@@ -16,31 +16,8 @@ const CONTENDERS: ReadonlyArray<{ name: ContenderName; label: string }> = [
   { name: 'rxkube-metadata', label: 'rxkube metadata-only informer (PartialObjectMetadata)' },
 ];
 
-async function retainedOnce(name: ContenderName, url: string): Promise<number> {
-  const w = spawnWorker('bench/support/contender-process.ts');
-  try {
-    await w.call('baseline');
-    await w.call('sync', { name, url, expect: OBJECTS });
-    return (await w.call<number>('retained')) / OBJECTS;
-  } finally {
-    await w.kill();
-  }
-}
-
 export async function run(): Promise<string[]> {
-  const server = spawnWorker('bench/support/server-process.ts');
-  const perObject = new Map<ContenderName, number[]>();
-  let bytes = 0;
-  try {
-    const { url } = await server.call<{ url: string }>('start', {});
-    ({ bytes } = await server.call<{ bytes: number }>('seed', { from: 0, to: OBJECTS }));
-    for (let r = 0; r < RUNS; r++) {
-      for (const { name } of CONTENDERS) perObject.set(name, [...(perObject.get(name) ?? []), await retainedOnce(name, url)]);
-    }
-  } finally {
-    await server.call('close').catch(() => undefined);
-    await server.kill();
-  }
+  const { perObject, bytes } = await retainedPerObject(CONTENDERS.map((c) => c.name), OBJECTS, RUNS);
   const med = (name: ContenderName) => median(perObject.get(name) ?? []);
   return [
     `${fmt(OBJECTS)} pods of ${fmt(bytes)} bytes of JSON; V8 heap retained after sync and full GCs per cached pod (bytes),`,
