@@ -16,7 +16,7 @@ import { KubeClient } from '../../src/client/kube-client.js';
 import type { Controller } from '../../src/controller/controller.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { CONFIG_MAPS, type ConfigMap, FINALIZER, mirrorController, mirrorName, mirrorProblems } from '../controller/widget-controller.js';
-import { convergeWithin, hasCluster, sleep, persist, restartApiServer } from './helpers/cluster.js';
+import { convergeWithin, hasCluster, sleep, persist, restartApiServer, statusTimeline } from './helpers/cluster.js';
 
 const NAMESPACE = { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false } as const;
 
@@ -29,12 +29,13 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
   let stop: AbortController;
   let done: Promise<void>;
   const reconcileErrors: unknown[] = [];
+  const timeline = statusTimeline();
 
   beforeAll(async () => {
     controllerClient = KubeClient.fromDefault();
     writer = KubeClient.fromDefault();
     await writer.objects(NAMESPACE).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-    factory = new InformerFactory(controllerClient, { namespace: ns });
+    factory = new InformerFactory(controllerClient, { namespace: ns, listWatch: { status: timeline.status } });
     ctrl = mirrorController({
       name: `mirror-${ns}`,
       for: { source: CONFIG_MAPS, predicates: [labelSelectorPredicate('mirror-source=yes')] },
@@ -101,6 +102,12 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
     await convergeWithin(90_000, async () => {
       const all = new Map((await cms.list()).items.map((o) => [o.metadata?.name ?? '', o] as const));
       return mirrorProblems(names, deleted, all, all);
+    }).catch(async (err: unknown) => {
+      // What a failure needs to be understood: the informer's view over time and the leftovers' history.
+      const left = (await cms.list()).items.filter((o) => deleted.some((d) => o.metadata?.name === mirrorName(d)));
+      const history = left.map((o) => ({ name: o.metadata?.name, created: o.metadata?.creationTimestamp, rv: o.metadata?.resourceVersion, owner: o.metadata?.ownerReferences?.[0]?.uid }));
+      console.log(`controller e2e: leftover mirrors ${JSON.stringify(history)}; t0 ${new Date(t0).toISOString()}\ninformer status timeline\n${timeline.print()}`);
+      throw err;
     });
     const kinds = new Map<string, number>();
     for (const e of reconcileErrors) {

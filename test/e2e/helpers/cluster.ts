@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { isNotFound } from '../../../src/client/api-error.js';
+import type { ReflectorStatus } from '../../../src/reflector/reflector-status.js';
 
 const run = promisify(execFile);
 
@@ -34,9 +35,14 @@ export async function persist(write: () => Promise<unknown>, deadline = Date.now
   }
 }
 
-/** Restarts kube-apiserver alone (etcd and the data stay), down for `secondsDown`, and waits for /readyz. */
+/**
+ * Restarts kube-apiserver alone (etcd and the data stay), down for `secondsDown` (or
+ * RXKUBE_E2E_RESTART_DOWN seconds, to rehearse the slow restarts of a loaded machine), and waits
+ * for /readyz.
+ */
 export async function restartApiServer(secondsDown: number): Promise<void> {
-  await run('bash', [join(e2eShared, 'kube-apiserver', 'restart.sh'), e2eDir, String(secondsDown)], { timeout: 120_000 });
+  const down = process.env.RXKUBE_E2E_RESTART_DOWN ?? String(secondsDown);
+  await run('bash', [join(e2eShared, 'kube-apiserver', 'restart.sh'), e2eDir, down], { timeout: 120_000 });
 }
 
 /** etcd's client URL from the kube-apiserver command line start.sh wrote. */
@@ -68,4 +74,23 @@ export async function convergeWithin(timeoutMs: number, problems: () => Promise<
     if (Date.now() > deadline) throw new Error(`not converged: ${found.slice(0, 5).join('; ')}`);
     await sleep(250);
   }
+}
+
+/**
+ * A timeline of reflector status changes (the `status` option of `listWatch`), to print when a
+ * test does not converge: what the informers were doing when they should have seen the writes.
+ */
+export function statusTimeline(): { readonly status: { next(s: ReflectorStatus): void }; print(): string } {
+  const t0 = Date.now();
+  const lines: string[] = [];
+  return {
+    status: {
+      next(s) {
+        const detail = s.type === 'error' ? `${(s.error as Error)?.name ?? 'error'}: ${(s.error as Error)?.message ?? String(s.error)} → ${s.action}` : JSON.stringify(s);
+        lines.push(`+${Date.now() - t0}ms ${s.type === 'error' ? detail : detail.slice(0, 160)}`);
+        if (lines.length > 400) lines.splice(0, lines.length - 400);
+      },
+    },
+    print: () => lines.join('\n'),
+  };
 }
