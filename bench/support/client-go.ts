@@ -14,8 +14,8 @@
  *   (`golang-github-modern-go-reflect2-dev`): the vendored one crashes under Go 1.18 and later.
  * - A binary is named by a hash of its `main.go`, the Go version and the source tree, so an edited
  *   `main.go` builds again; it is built in GOPATH mode with the vendored packages, from a package
- *   folder `cmd/<name>-<hash>` of the source tree (concurrent builds of different versions do not
- *   meet).
+ *   folder `cmd/<name>-<hash>-<pid>` of the source tree (concurrent builds do not meet), removed
+ *   after the build.
  *
  * `buildClientGoProgram()` resolves with the binary's path, or with the reason there is none
  * (no Go, no source, a failed build); `clientGoBinary()` is the benchmark's contender.
@@ -49,14 +49,20 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/** Whether `dir` is a Kubernetes source tree holding client-go (a GOPATH build needs nothing else). */
+function holdsClientGo(dir: string): Promise<boolean> {
+  return exists(join(dir, 'staging/src/k8s.io/client-go/tools/cache'));
+}
+
 async function findSource(cache: string, log: (line: string) => void): Promise<string | undefined> {
-  if (process.env.RXKUBE_KUBE_SRC) return process.env.RXKUBE_KUBE_SRC;
+  const given = process.env.RXKUBE_KUBE_SRC;
+  if (given) return (await holdsClientGo(given)) ? given : undefined;
   const parent = join(cache, 'kubernetes-src');
   const look = async (): Promise<string | undefined> => {
     const names = await readdir(parent).catch(() => [] as string[]);
     for (const name of names.filter((n) => n.startsWith('kubernetes-')).sort()) {
       const dir = join(parent, name);
-      if (await exists(join(dir, 'staging/src/k8s.io/client-go/tools/cache'))) return dir;
+      if (await holdsClientGo(dir)) return dir;
     }
     return undefined;
   };
@@ -115,7 +121,10 @@ export async function buildClientGoProgram(program: ClientGoProgram, log: (line:
   }
   const cache = cacheDir();
   const src = await findSource(cache, (line) => log(`${label}: ${line}`));
-  if (src === undefined) return { skip: `no kubernetes source tree (set RXKUBE_KUBE_SRC, or put one in ${join(cache, 'kubernetes-src')})` };
+  if (src === undefined) {
+    const where = process.env.RXKUBE_KUBE_SRC ? `RXKUBE_KUBE_SRC=${process.env.RXKUBE_KUBE_SRC} holds no client-go` : `none in ${join(cache, 'kubernetes-src')}, and apt-get source kubernetes did not fetch one`;
+    return { skip: `no kubernetes source tree (${where}; set RXKUBE_KUBE_SRC to an unpacked kubernetes-1.20.2)` };
+  }
   const problem = await prepare(src);
   if (problem !== undefined) return { skip: problem };
   const main = await readFile(program.mainGo);
@@ -123,7 +132,7 @@ export async function buildClientGoProgram(program: ClientGoProgram, log: (line:
   const binDir = join(cache, program.binDir);
   const binary = join(binDir, `${program.name}-${key}`);
   if (await exists(binary)) return { path: binary, goVersion };
-  const pkg = `cmd/${program.name}-${key}`;
+  const pkg = `cmd/${program.name}-${key}-${process.pid}`;
   log(`${label}: building ${pkg} with ${goVersion} (a few minutes, once)`);
   await mkdir(join(src, pkg), { recursive: true });
   await copyFile(program.mainGo, join(src, pkg, 'main.go'));
@@ -140,6 +149,8 @@ export async function buildClientGoProgram(program: ClientGoProgram, log: (line:
     await rm(tmp, { force: true });
     const stderr = (err as { stderr?: string }).stderr ?? String(err);
     return { skip: `go build failed: ${stderr.trim().split('\n').slice(-3).join(' | ')}`, buildFailed: true };
+  } finally {
+    await rm(join(src, pkg), { recursive: true, force: true });
   }
   await rename(tmp, binary);
   return { path: binary, goVersion };

@@ -384,15 +384,19 @@ func main() {
 	}}
 	leCtx, leCancel := context.WithTimeout(ctx, 30*time.Second)
 	var seen []*coordinationv1.Lease
+	var lost bool
+	leading := make(chan struct{}) // closed when OnStartedLeading returns
 	elector, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
-		Lock:            lock,
-		LeaseDuration:   4 * time.Second,
-		RenewDeadline:   3 * time.Second,
+		Lock: lock,
+		// Renewals come every RetryPeriod; the long deadline keeps a slow machine from losing the lease.
+		LeaseDuration:   15 * time.Second,
+		RenewDeadline:   10 * time.Second,
 		RetryPeriod:     300 * time.Millisecond,
 		ReleaseOnCancel: true,
 		Name:            *name,
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(c context.Context) {
+				defer close(leading)
 				out.Lease.Acquired = true
 				for {
 					if l, err := leases.Get(c, *name, metav1.GetOptions{}); err == nil {
@@ -409,13 +413,25 @@ func main() {
 					}
 				}
 			},
-			OnStoppedLeading: func() {},
+			OnStoppedLeading: func() {
+				if leCtx.Err() == nil {
+					lost = true
+				}
+			},
 		},
 	})
 	if err != nil {
 		fail("leader elector: %v", err)
 	} else {
 		elector.Run(leCtx)
+		if lost {
+			fail("lost the lease before the renewals were done")
+		}
+		select {
+		case <-leading:
+		case <-time.After(5 * time.Second):
+			fail("never led, or OnStartedLeading did not return")
+		}
 	}
 	leCancel()
 	creates, renewals, releases := lock.count()
