@@ -6,7 +6,8 @@
  * vendored in Debian's Kubernetes 1.20.2 source package, cached by the hash of main.go) sets
  * `ContentType: application/vnd.kubernetes.protobuf` and Accept protobuf then JSON. It lists,
  * watches, creates, updates (and a stale update), gets, patches, deletes (a failed precondition,
- * then for real) ConfigMaps, lists a batch two at a time and deletes it as a collection, then
+ * then for real) ConfigMaps, lists a batch two at a time and deletes it as a collection, with a
+ * ConfigMap informer running (one list, then its watch, bookmarks included, must last), then
  * holds a Lease with client-go's leaderelection (resourcelock.LeaseLock with an event recorder):
  * acquire, at least two renewals, release on cancel, with a watch of the Lease. It prints one JSON
  * line: the verbs that worked, the events seen, the Lease's story, and the media types of every
@@ -46,6 +47,7 @@ interface Summary {
   pagedList: number[];
   leaseEvents: string[];
   leaderEvents: string[];
+  informer: { synced: boolean; seen: string[]; lists: number };
   configMapData: Record<string, string> | null;
   patchedData: Record<string, string> | null;
   lease: { acquired: boolean; holder: string; renewedAtLeastTwice: boolean; renewals: number; renewTimeReadBack: string; released: boolean; holderAfterRelease: string; leaseDurationSecondsAfterRelease: number } & Record<string, unknown>;
@@ -83,6 +85,7 @@ function expectHealthy(s: Summary, name: string): void {
   expect(s.verbs).toEqual(['list', 'watch', 'create', 'update', 'update-conflict', 'get', 'patch', 'delete-conflict', 'delete', 'get-notfound', 'deletecollection', 'lease-create']);
   expect(s.events).toEqual(['ADDED created', 'MODIFIED updated', 'MODIFIED updated+patched', 'DELETED updated+patched']);
   expect(s.pagedList).toEqual([2, 1]);
+  expect(s.informer).toEqual({ synced: true, lists: 1, seen: ['add created', 'update updated', 'update updated+patched', 'delete updated+patched'] });
   expect(s.patchedData).toEqual({ step: 'updated', extra: 'x', patched: 'yes' });
   const holder = `${name}-holder`;
   expect(s.lease).toMatchObject({ acquired: true, holder, renewedAtLeastTwice: true, released: true, holderAfterRelease: '', leaseDurationSecondsAfterRelease: 1 });
@@ -121,7 +124,8 @@ describe.skipIf(!hasCluster)('a protobuf client-go (leaderelection on a Lease) o
     const dir = await mkdtemp(join(os.tmpdir(), 'rxkube-client-go-'));
     let server: ApiServer | undefined;
     try {
-      server = await startApiServer({ strict: true, tls: true, token: true });
+      // Bookmarks every 200 ms: the informer's watch (allowWatchBookmarks) gets some, as protobuf frames.
+      server = await startApiServer({ strict: true, tls: true, token: true, bookmarkIntervalMs: 200 });
       server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
       const kubeconfig = join(dir, 'kubeconfig');
       await server.writeKubeconfig(kubeconfig);

@@ -1,11 +1,12 @@
 // Command protobuf-client is the client-go program of rxkube's e2e test
-// test/e2e/client-go-protobuf.test.ts: a typed clientset configured for protobuf
-// (ContentType application/vnd.kubernetes.protobuf, Accept protobuf then JSON) lists ConfigMaps,
-// watches them, creates, updates and deletes one, sees the events of the watch, then holds a Lease
-// with client-go's leaderelection (resourcelock.LeaseLock), renews it at least twice and releases
-// it on cancel. It prints one JSON line summing up what happened, with the media types of every
-// request body sent and every response received (counted by a transport wrapper), so the test can
-// run it against the embedded API server and against kube-apiserver and compare the two lines.
+// test/e2e/client-go-protobuf.test.ts. Its clientset is configured for protobuf (ContentType
+// application/vnd.kubernetes.protobuf, Accept protobuf then JSON). It lists and watches ConfigMaps,
+// creates, updates, patches and deletes one (with a stale update and a failed delete precondition),
+// lists a batch in pages and deletes it as a collection, while a ConfigMap informer runs; then it
+// holds a Lease with client-go's leaderelection (resourcelock.LeaseLock), renews it at least twice
+// and releases it on cancel. It prints one JSON line summing up what happened, with the media types
+// of every request body sent and every response received (a transport wrapper counts them), so the
+// test can run it against the embedded API server and against kube-apiserver and compare the lines.
 //
 // Built by the e2e test (bench/support/client-go.ts builds it from the client-go vendored in
 // Debian's `kubernetes` source package, Kubernetes 1.20.2). Usage:
@@ -23,6 +24,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -31,9 +33,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
@@ -91,6 +96,10 @@ func resourceOf(req *http.Request) string {
 	}
 	return verb + " " + resource
 }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
 type countingTransport struct {
 	next  http.RoundTripper
@@ -164,6 +173,13 @@ type leaseSummary struct {
 	Transitions          int32  `json:"leaseTransitions"`
 }
 
+type informerSummary struct {
+	Synced bool     `json:"synced"`
+	Seen   []string `json:"seen"`
+	// Lists the informer's reflector made: one, unless a watch broke (a frame it could not decode).
+	Lists int `json:"lists"`
+}
+
 type summary struct {
 	Verbs           []string            `json:"verbs"`
 	ListKind        string              `json:"listKind"`
@@ -172,6 +188,7 @@ type summary struct {
 	PagedList       []int               `json:"pagedList"`
 	PatchedData     map[string]string   `json:"patchedData"`
 	LeaderEvents    []string            `json:"leaderEvents"`
+	Informer        informerSummary     `json:"informer"`
 	LeaseEvents     []string            `json:"leaseEvents"`
 	ConfigMapData   map[string]string   `json:"configMapData"`
 	Generation      map[string]bool     `json:"resourceVersionChanged"`
@@ -213,6 +230,50 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cms := clientset.CoreV1().ConfigMaps(*namespace)
+
+	// A ConfigMap informer over protobuf from the start (its own clientset, counting its lists),
+	// recording what it delivers for the ConfigMap of the test.
+	informerCfg := rest.CopyConfig(cfg)
+	var informerLists int32
+	informerCfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			if req.Method == "GET" && req.URL.Query().Get("watch") == "" {
+				atomic.AddInt32(&informerLists, 1)
+			}
+			return rt.RoundTrip(req)
+		})
+	}
+	informerClient, err := kubernetes.NewForConfig(informerCfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	var informerMu sync.Mutex
+	informerSeen := []string{}
+	note := func(what string, o interface{}) {
+		if t, ok := o.(cache.DeletedFinalStateUnknown); ok {
+			o = t.Obj
+		}
+		if c, ok := o.(*v1.ConfigMap); ok && c.Name == *name {
+			label := what + " " + c.Data["step"]
+			if c.Data["patched"] != "" {
+				label += "+patched"
+			}
+			informerMu.Lock()
+			informerSeen = append(informerSeen, label)
+			informerMu.Unlock()
+		}
+	}
+	factory := informers.NewSharedInformerFactoryWithOptions(informerClient, 0, informers.WithNamespace(*namespace))
+	cmInformer := factory.Core().V1().ConfigMaps().Informer()
+	cmInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(o interface{}) { note("add", o) },
+		UpdateFunc: func(_, o interface{}) { note("update", o) },
+		DeleteFunc: func(o interface{}) { note("delete", o) },
+	})
+	stopInformer := make(chan struct{})
+	factory.Start(stopInformer)
+	out.Informer.Synced = cache.WaitForCacheSync(ctx.Done(), cmInformer.HasSynced)
 
 	// List, then watch from the list's resourceVersion.
 	list, err := cms.List(ctx, metav1.ListOptions{})
@@ -535,6 +596,13 @@ func main() {
 			}
 		}
 	}
+
+	// The informer has seen the ConfigMap deleted long ago; stop it.
+	close(stopInformer)
+	informerMu.Lock()
+	out.Informer.Seen = informerSeen
+	informerMu.Unlock()
+	out.Informer.Lists = int(atomic.LoadInt32(&informerLists))
 
 	out.RequestBodies = media.sorted(media.requests)
 	out.Responses = media.sorted(media.responses)
