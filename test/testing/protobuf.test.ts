@@ -112,4 +112,38 @@ describe('protobuf watch streams', () => {
       await server.close();
     }
   });
+
+  it('Lease events keep MicroTime to the microsecond; BOOKMARK frames carry the kind and the resourceVersion (what a client-go reflector decodes)', async () => {
+    const server = await startApiServer({ bookmarkIntervalMs: 50 });
+    try {
+      const ac = new AbortController();
+      const res = await fetch(new URL('/apis/coordination.k8s.io/v1/namespaces/default/leases?watch=1&allowWatchBookmarks=true', server.url), { headers: { Accept: `${PB}, application/json` }, signal: ac.signal });
+      expect(res.headers.get('content-type')).toBe(`${PB};stream=watch`);
+      const renewTime = '2024-01-02T03:04:05.123456Z';
+      server.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l', namespace: 'default' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTime: renewTime, renewTime } });
+      // A change this watch does not get moves the resourceVersion past it: the next tick bookmarks.
+      server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other', namespace: 'default' } });
+      const reader = res.body?.getReader();
+      let buf = Buffer.alloc(0);
+      const events: { type: string; object: Record<string, unknown> }[] = [];
+      while (!events.some((e) => e.type === 'BOOKMARK') && reader !== undefined) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf = Buffer.concat([buf, Buffer.from(value)]);
+        while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
+          const n = buf.readUInt32BE(0);
+          events.push(decodeWatchEvent(buf.subarray(4, 4 + n)));
+          buf = buf.subarray(4 + n);
+        }
+      }
+      ac.abort();
+      const [added, bookmark] = events;
+      expect(added?.type).toBe('ADDED');
+      expect(added?.object['spec']).toEqual({ holderIdentity: 'me', leaseDurationSeconds: 15, acquireTime: renewTime, renewTime });
+      expect(bookmark?.type).toBe('BOOKMARK');
+      expect(bookmark?.object).toMatchObject({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', metadata: { resourceVersion: String(server.resourceVersion) } });
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -86,7 +86,10 @@ export class RequestHandler {
     const q = url.searchParams;
     const watch =
       route.type === 'resource' && method === 'GET' && (route.watchPrefix || isTrue(q.get('watch')));
-    this.log.record(method, url.pathname, url.search, watch, route.type === 'resource' ? `${route.group}/${route.plural}` : undefined);
+    this.log.record(
+      method, url.pathname, url.search, watch, route.type === 'resource' ? `${route.group}/${route.plural}` : undefined,
+      (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '', req.headers.accept ?? '',
+    );
 
     const open = route.type === 'health' || route.type === 'version';
     const user = open ? ADMIN_USER : authenticate(req, this.settings.token, this.settings.rbac);
