@@ -79,6 +79,35 @@ describe('embedded API server: server-side apply with field ownership', () => {
     expect(c.body.message).toMatch(/^Apply failed with 1 conflict: conflict with "editor" using v1 at \S+: \.data\.a$/);
   });
 
+  it('status writes record ownership of status fields, and status appliers conflict like any others', async () => {
+    await call('PATCH', `${deps}/st?fieldManager=alice`, { ...dep(1, 'nginx:1'), metadata: { name: 'st' } }, APPLY);
+    const applied = await call('PATCH', `${deps}/st/status?fieldManager=ctl`, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'st' }, status: { replicas: 3, readyReplicas: 1 } }, APPLY);
+    expect(applied.status).toBe(200);
+    const ctl = applied.body.metadata.managedFields.find((e: { manager: string }) => e.manager === 'ctl');
+    expect(ctl).toMatchObject({ operation: 'Apply', subresource: 'status', fieldsV1: { 'f:status': { 'f:readyReplicas': {}, 'f:replicas': {} } } });
+    const updated = await call('PATCH', `${deps}/st/status?fieldManager=upd`, { status: { availableReplicas: 1 } }, 'application/merge-patch+json');
+    const upd = updated.body.metadata.managedFields.find((e: { manager: string }) => e.manager === 'upd');
+    expect(upd).toMatchObject({ operation: 'Update', subresource: 'status', fieldsV1: { 'f:status': { 'f:availableReplicas': {} } } });
+    // alice's spec ownership is untouched by the status writes
+    expect(updated.body.metadata.managedFields.find((e: { manager: string }) => e.manager === 'alice').fieldsV1['f:spec']).toBeDefined();
+    const conflict = await call('PATCH', `${deps}/st/status?fieldManager=ctl2`, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'st' }, status: { replicas: 4 } }, APPLY);
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.details.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "ctl" with subresource "status"', field: '.status.replicas' }]);
+  });
+
+  it('keys ports by their defaulted protocol, owns label selectors whole, and sorts FieldsV1 keys as kube-apiserver', async () => {
+    const r = await call('PATCH', `${deps}/ports?fieldManager=alice`, { ...dep(1, 'nginx:1', { ports: [{ containerPort: 80 }] }), metadata: { name: 'ports' } }, APPLY);
+    const f = r.body.metadata.managedFields[0].fieldsV1;
+    expect(f['f:spec']['f:selector']).toEqual({});
+    const container = f['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"nginx"}'];
+    expect(Object.keys(container)).toEqual(['.', 'f:image', 'f:name', 'f:ports']);
+    expect(container['f:ports']).toEqual({ 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } });
+    // Re-applying with the protocol spelled out is the same item: no conflict, no second port.
+    const again = await call('PATCH', `${deps}/ports?fieldManager=bob`, { ...dep(1, 'nginx:1', { ports: [{ containerPort: 80, protocol: 'TCP' }] }), metadata: { name: 'ports' } }, APPLY);
+    expect(again.status).toBe(200);
+    expect(again.body.spec.template.spec.containers[0].ports).toHaveLength(1);
+  });
+
   it('accepts YAML bodies', async () => {
     const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  k: v\n';
     const r = await call('PATCH', `${cms}/from-yaml?fieldManager=y`, yaml, APPLY);

@@ -223,9 +223,11 @@ export class ObjectService {
     const oldMeta = metaOf(old);
     let next: Mutable;
     if (subresource === 'status') {
-      // Only status changes; everything else stays as stored.
+      // Only status changes, and the field ownership the write recorded; everything else stays as stored.
       next = { ...old, status: obj['status'] };
       if (obj['status'] === undefined) delete next['status'];
+      const managedFields = metaOf(obj)['managedFields'];
+      if (managedFields !== undefined) next['metadata'] = { ...oldMeta, managedFields };
     } else {
       const newMeta: Mutable = {
         ...metaOf(obj),

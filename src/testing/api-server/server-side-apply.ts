@@ -73,24 +73,43 @@ export function schemaListTypes(root: unknown): ListTypes {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * Key fields the server defaults before it tracks ownership: a port without `protocol` is keyed
+ * as TCP, as kube-apiserver keys it (`k:{"containerPort":80,"protocol":"TCP"}`).
+ */
+const DEFAULTED_KEY_FIELDS: Readonly<Record<string, unknown>> = { protocol: 'TCP' };
+
 function itemKey(item: unknown, lt: ListType): string {
   if (lt.type === 'map' && isObj(item)) {
     const k: Obj = {};
-    for (const f of lt.keys) if (item[f] !== undefined) k[f] = item[f];
+    for (const f of lt.keys) {
+      const v = item[f] ?? DEFAULTED_KEY_FIELDS[f];
+      if (v !== undefined) k[f] = v;
+    }
     return `k:${JSON.stringify(k)}`;
   }
   return `v:${JSON.stringify(item)}`;
 }
 
-/** The fields `obj` sets (as the applied configuration's field set). */
+/**
+ * A `metav1.LabelSelector` (`matchLabels` / `matchExpressions`): an atomic struct in Kubernetes
+ * 1.20, owned and replaced whole (`f:selector: {}`). A Service's `selector`, a plain string map,
+ * is not one.
+ */
+function isLabelSelector(v: unknown): boolean {
+  return isObj(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k === 'matchLabels' || k === 'matchExpressions');
+}
+
+/** The fields `obj` sets (as the applied configuration's field set); `status` included (callers pick the part a request may write). */
 export function fieldsOf(obj: unknown, types: ListTypes, path: readonly string[] = []): FieldTree {
   const out: FieldTree = new Map();
   if (!isObj(obj)) return out;
   for (const [k, v] of Object.entries(obj)) {
-    if (path.length === 0 && (k === 'apiVersion' || k === 'kind' || k === 'status')) continue;
+    if (path.length === 0 && (k === 'apiVersion' || k === 'kind')) continue;
     if (path.length === 1 && path[0] === 'metadata' && !['labels', 'annotations', 'finalizers', 'ownerReferences'].includes(k)) continue;
     const p = [...path, k];
-    if (isObj(v) && Object.keys(v).length > 0) {
+    if (isLabelSelector(v)) out.set(`f:${k}`, new Map());
+    else if (isObj(v) && Object.keys(v).length > 0) {
       const sub = fieldsOf(v, types, p);
       if (sub.size > 0) out.set(`f:${k}`, sub); // (metadata with only a name sets nothing)
     } else if (Array.isArray(v)) {
@@ -150,9 +169,10 @@ function remove(t: FieldTree, path: readonly string[]): void {
   }
 }
 
+/** FieldsV1 JSON, keys sorted as kube-apiserver writes them (`.` first, then `f:`, `k:`, `v:` in byte order). */
 export function toFieldsV1(t: FieldTree): Obj {
   const out: Obj = {};
-  for (const [k, child] of t) out[k] = toFieldsV1(child);
+  for (const k of [...t.keys()].sort()) out[k] = toFieldsV1(t.get(k) as FieldTree);
   return out;
 }
 
@@ -225,7 +245,7 @@ export function mergeApplied(live: unknown, applied: unknown, types: ListTypes, 
     }
     return out;
   }
-  if (!isObj(applied) || !isObj(live)) return applied;
+  if (!isObj(applied) || !isObj(live) || isLabelSelector(applied)) return applied;
   const out: Obj = { ...live };
   for (const [k, v] of Object.entries(applied)) out[k] = mergeApplied(live[k], v, types, [...path, k]);
   return out;
