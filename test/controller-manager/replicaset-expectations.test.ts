@@ -1,13 +1,13 @@
 /**
- * Tier 2: the example ReplicaSet controller does not act on a stale pod cache. The pod watch is
- * cut and its reconnection delayed, so the controller's own creates stay invisible to its cache
- * while ReplicaSet events keep waking it: expectations must hold it back from creating again.
+ * Tier 2: the ReplicaSet controller (rxkube-controller-manager's, the one `npm run example` runs)
+ * does not act on a stale pod cache. The pod watch is cut and its reconnection delayed, so the
+ * controller's own creates stay invisible to its cache while ReplicaSet events keep waking it:
+ * expectations must hold it back from creating again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InformerFactory, KubeClient } from 'rxkube';
-import { startApiServer, type ApiServer } from 'rxkube/testing';
-import { replicaSetController, type SyncReport } from '../../examples/replicaset-controller/replicaset-controller.js';
-import { controllerRef, REPLICA_SETS, type Pod, type ReplicaSet } from '../../examples/replicaset-controller/types.js';
+import { replicaSetController, startApiServer, type ApiServer, type ReplicaSetSyncReport } from 'rxkube/testing';
+import { controllerRef, REPLICA_SETS, type Pod, type ReplicaSet } from '../../src/testing/controller-manager/replicaset/types.js';
 
 async function eventually(check: () => void, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -22,12 +22,12 @@ async function eventually(check: () => void, timeoutMs = 15_000): Promise<void> 
   }
 }
 
-describe('replicaset example: expectations against a stale cache', () => {
+describe('replicaset controller: expectations against a stale cache', () => {
   let server: ApiServer;
   let client: KubeClient;
   const stop = new AbortController();
   let done: Promise<void>;
-  const syncs: SyncReport[] = [];
+  const syncs: ReplicaSetSyncReport[] = [];
 
   beforeAll(async () => {
     server = await startApiServer();
