@@ -1,19 +1,19 @@
 /**
- * Wires the example together: shared informers, the ReplicaSet controller, the trace printer and
- * (against the embedded API server) the simulated kubelet, all run by one manager; then the
- * scripted scenario, if asked for.
+ * Wires the example together: shared informers, the ReplicaSet controller (rxkube-controller-manager's,
+ * `replicaSetController` from `rxkube/testing`), the trace printer (fed by the controller's `onSync`
+ * and by the informers) and (against the embedded API server) the simulated kubelet, all run by
+ * one manager; then the scripted scenario, if asked for.
  *
  * The manager owns the cross-cutting parts: the controller gets its logger, metrics registry,
  * client and event recorder from it, and `mgr.rbac()` derives the RBAC rules from what it runs
  * (the informers, the controller's declared `permissions`, Events, the Lease).
  */
 import { ignoreElements, merge, tap } from 'rxjs';
-import { InformerFactory, manager, type KubeClient, type Manager, type ManagerOptions, type SharedInformer } from 'rxkube';
+import { InformerFactory, manager, resources, type K8s, type KubeClient, type Manager, type ManagerOptions, type SharedInformer } from 'rxkube';
+import { replicaSetController, type ReplicaSetSyncReport } from 'rxkube/testing';
 import { simulatedKubelet } from './kubelet.js';
-import { replicaSetController, type SyncReport } from './replicaset-controller.js';
 import { runScenario, type StepResult } from './scenario.js';
 import { Trace } from './trace.js';
-import { PODS, type Pod, type ReplicaSet } from './types.js';
 
 export interface ExampleOptions {
   readonly client: KubeClient;
@@ -28,10 +28,8 @@ export interface ExampleOptions {
   readonly write?: ((line: string) => void) | false;
   readonly color?: boolean;
   readonly signal?: AbortSignal;
-  /** Controller name (unique per process); default `replicaset`. */
+  /** Controller name (logs, metrics, field manager); default `replicaset`. */
   readonly controllerName?: string;
-  /** Build the controller even if one of the same name exists in this process (to derive RBAC only). */
-  readonly skipNameValidation?: boolean;
   /** The manager's other options: probes and metrics ports, leader election, logger, sync timeout. */
   readonly manager?: Omit<ManagerOptions, 'client' | 'kubeConfig'>;
   /** Receives the manager once everything is added (before it starts). */
@@ -40,16 +38,16 @@ export interface ExampleOptions {
 
 export interface ExampleResult {
   readonly steps: StepResult[];
-  readonly syncs: SyncReport[];
+  readonly syncs: ReplicaSetSyncReport[];
 }
 
 /** The example's manager with everything added, not started. */
 export interface ReplicaSetManager {
   readonly mgr: Manager;
   readonly informers: InformerFactory;
-  readonly pods: SharedInformer<Pod>;
-  readonly replicaSets: SharedInformer<ReplicaSet>;
-  readonly syncs: SyncReport[];
+  readonly pods: SharedInformer<K8s.Pod>;
+  readonly replicaSets: SharedInformer<K8s.ReplicaSet>;
+  readonly syncs: ReplicaSetSyncReport[];
   readonly trace: Trace | undefined;
 }
 
@@ -61,13 +59,12 @@ export function replicaSetManager(options: ExampleOptions): ReplicaSetManager {
       ? undefined
       : new Trace({ ...(options.write === undefined ? {} : { write: options.write }), ...(options.color === undefined ? {} : { color: options.color }) });
   const informers = new InformerFactory(options.client, { namespace });
-  const syncs: SyncReport[] = [];
+  const syncs: ReplicaSetSyncReport[] = [];
   const mgr = manager({ gracefulShutdownTimeoutMs: 5_000, ...options.manager, client: options.client });
   const ctrl = replicaSetController({
     informers,
     client: options.client,
     ...(options.controllerName === undefined ? {} : { name: options.controllerName }),
-    ...(options.skipNameValidation === undefined ? {} : { skipNameValidation: options.skipNameValidation }),
     ...(options.burstReplicas === undefined ? {} : { burstReplicas: options.burstReplicas }),
     onSync: (report) => {
       syncs.push(report);
@@ -96,7 +93,7 @@ export function replicaSetManager(options: ExampleOptions): ReplicaSetManager {
       name: 'simulated-kubelet',
       needLeaderElection: false,
       start: () => simulatedKubelet({ pods, client: options.client }),
-      permissions: () => [{ resource: PODS, subresource: 'status', verbs: ['patch'] }],
+      permissions: () => [{ resource: resources.pods, subresource: 'status', verbs: ['patch'] }],
     });
   }
   options.onManager?.(mgr);

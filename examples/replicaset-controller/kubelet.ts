@@ -4,8 +4,9 @@
  * pod's `/status` subresource, so `readyReplicas` and `availableReplicas` can move.
  */
 import { catchError, EMPTY, filter, from, ignoreElements, mergeMap, timer, type Observable } from 'rxjs';
-import type { KubeClient, SharedInformer } from 'rxkube';
-import { PODS, type Pod } from './types.js';
+import { resources, type K8s, type KubeClient, type SharedInformer } from 'rxkube';
+
+type Pod = K8s.Pod;
 
 export interface KubeletOptions {
   readonly pods: SharedInformer<Pod>;
@@ -23,7 +24,7 @@ export function simulatedKubelet(options: KubeletOptions): Observable<never> {
       const pod = e.object as Pod;
       const pending = (pod.status?.phase ?? 'Pending') === 'Pending' && pod.metadata?.deletionTimestamp === undefined;
       if (!pending) return EMPTY;
-      const pods = options.client.objects(PODS, pod.metadata?.namespace);
+      const pods = options.client.objects(resources.pods, pod.metadata?.namespace);
       const running = (): { status: Pod['status'] } => ({
         status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString() }] },
       });

@@ -1,8 +1,9 @@
 /**
  * The ReplicaSet controller example (`npm run example`).
  *
- * Without a cluster it starts the embedded API server, runs the controller under a manager next
- * to a simulated kubelet, plays a scripted scenario and exits. With `--kubeconfig PATH` (or
+ * Without a cluster it starts the embedded API server, runs the ReplicaSet controller
+ * (rxkube-controller-manager's, from `rxkube/testing`) under a manager next to a simulated
+ * kubelet, plays a scripted scenario and exits. With `--kubeconfig PATH` (or
  * `KUBECONFIG`), or in a pod (in-cluster service account), it runs against that cluster until
  * SIGTERM / Ctrl-C; `--demo` also plays the scenario there.
  *
@@ -24,6 +25,7 @@
  */
 import { parseArgs } from 'node:util';
 import { KubeClient, setupSignalHandler, type ManagerOptions } from 'rxkube';
+import { startApiServer } from 'rxkube/testing';
 import { runReplicaSetExample } from './demo.js';
 import { leaderElectionOptions, rbacYaml } from './rbac.js';
 
@@ -84,7 +86,6 @@ async function main(): Promise<void> {
 
   if (!inCluster && (kubeconfig === undefined || kubeconfig === '')) {
     console.log('rxkube ReplicaSet controller · embedded API server (no cluster needed) · burstReplicas 3');
-    const { startApiServer } = await import('rxkube/testing'); // only this mode needs it
     const server = await startApiServer();
     const client = KubeClient.fromKubeConfig(server.kubeConfig);
     try {

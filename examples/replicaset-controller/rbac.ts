@@ -39,7 +39,6 @@ export async function rbacYaml(o: RbacYamlOptions): Promise<string> {
       client,
       namespace: o.namespace,
       write: false,
-      skipNameValidation: true, // built only to be asked what it needs
       simulateKubelet: o.simulateKubelet ?? false,
       manager: { ...leaderElectionOptions(o), logLevel: 'off', processMetrics: false },
     });

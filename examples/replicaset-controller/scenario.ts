@@ -4,9 +4,13 @@
  * step until the ReplicaSet reports the wanted number of available pods again.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isNotFound, type KubeClient, type Store } from 'rxkube';
+import { isNotFound, ownerRefs, resources, type K8s, type KubeClient, type Store } from 'rxkube';
 import type { Trace } from './trace.js';
-import { controllerRef, isActive, PODS, REPLICA_SETS, type Pod, type ReplicaSet } from './types.js';
+
+type Pod = K8s.Pod;
+type ReplicaSet = K8s.ReplicaSet;
+/** Counts toward replicas: not terminating and not finished (as the controller counts). */
+const isActive = (p: Pod): boolean => p.metadata?.deletionTimestamp === undefined && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed';
 
 export interface ScenarioOptions {
   readonly client: KubeClient;
@@ -30,11 +34,11 @@ export interface StepResult {
 export async function runScenario(o: ScenarioOptions): Promise<StepResult[]> {
   const name = o.name ?? 'web';
   const labels = { app: name };
-  const replicaSets = o.client.objects(REPLICA_SETS, o.namespace);
-  const pods = o.client.objects(PODS, o.namespace);
+  const replicaSets = o.client.objects(resources.replicaSets, o.namespace);
+  const pods = o.client.objects(resources.pods, o.namespace);
   const results: StepResult[] = [];
   const owned = (): Pod[] =>
-    o.pods.list().filter((p) => p.metadata?.namespace === o.namespace && controllerRef(p)?.name === name && isActive(p));
+    o.pods.list().filter((p) => p.metadata?.namespace === o.namespace && ownerRefs.controllerOf(p)?.name === name && isActive(p));
 
   /** Runs `act`, waits until the caches show what it did (the predicate it returns), then until converged. */
   const step = async (title: string, want: number, act: () => Promise<() => boolean | Promise<boolean>>): Promise<void> => {
@@ -99,13 +103,13 @@ export async function runScenario(o: ScenarioOptions): Promise<StepResult[]> {
     // both can happen between two looks at the cache).
     return async () => {
       const now = await pods.get(stray).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
-      return now === undefined || controllerRef(now) !== undefined;
+      return now === undefined || ownerRefs.controllerOf(now) !== undefined;
     };
   });
   const relabeled = owned()[0]?.metadata?.name ?? '';
   await step(`relabel pod ${relabeled} out of the selector (released and replaced)`, 8, async () => {
     await pods.patch(relabeled, { metadata: { labels: { app: 'debug' } } });
-    return () => cachedPod(relabeled)?.metadata?.labels?.['app'] === 'debug' && controllerRef(cachedPod(relabeled) as Pod) === undefined;
+    return () => cachedPod(relabeled)?.metadata?.labels?.['app'] === 'debug' && ownerRefs.controllerOf(cachedPod(relabeled) as Pod) === undefined;
   });
   await step('scale down to 2', 2, scale(2));
   return results;

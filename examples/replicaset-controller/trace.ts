@@ -2,10 +2,11 @@
  * The terminal trace of the example: one line per event arriving from the informers, per sync
  * (with its outcome and duration), and per scenario step, stamped with the time since start.
  */
-import type { InformerEvent } from 'rxkube';
-import { DeletedFinalStateUnknown } from 'rxkube';
-import type { SyncReport } from './replicaset-controller.js';
-import { controllerRef, isReady, type Pod, type ReplicaSet } from './types.js';
+import { conditions, objectOf, ownerRefs, type InformerEvent, type K8s } from 'rxkube';
+import type { ReplicaSetSyncReport } from 'rxkube/testing';
+
+type Pod = K8s.Pod;
+type ReplicaSet = K8s.ReplicaSet;
 
 export interface TraceOptions {
   /** Where lines go; default `console.log`. */
@@ -40,8 +41,9 @@ export class Trace {
   pod(event: InformerEvent<Pod>): void {
     const pod = objectOf(event);
     if (pod === undefined) return;
-    const owner = controllerRef(pod)?.name;
-    const state = pod.metadata?.deletionTimestamp !== undefined ? 'Terminating' : `${pod.status?.phase ?? 'Pending'}${isReady(pod) ? ',Ready' : ''}`;
+    const owner = ownerRefs.controllerOf(pod)?.name;
+    const ready = conditions.isTrue(conditions.of(pod), 'Ready');
+    const state = pod.metadata?.deletionTimestamp !== undefined ? 'Terminating' : `${pod.status?.phase ?? 'Pending'}${ready ? ',Ready' : ''}`;
     const what = `${verb(event)} pod ${pod.metadata?.name ?? '?'}`;
     this.line(this.paint('cyan', '◂ event'), `${what.padEnd(34)} ${state.padEnd(14)} ${owner === undefined ? this.paint('yellow', 'orphan') : `owner=${owner}`}`);
   }
@@ -56,7 +58,7 @@ export class Trace {
   }
 
   /** One sync of the controller. */
-  sync(r: SyncReport): void {
+  sync(r: ReplicaSetSyncReport): void {
     const ms = `${r.durationMs.toFixed(1)}ms`.padStart(8);
     const head = `${this.paint('magenta', '⟳ sync ')} ${r.key.padEnd(20)} ${ms}`;
     if (r.kind === 'gone') return this.line(head, this.paint('dim', 'gone, expectations forgotten'));
@@ -87,11 +89,6 @@ export class Trace {
   private paint(color: Color, text: string): string {
     return this.color ? `\u001b[${CODES[color]}m${text}\u001b[0m` : text;
   }
-}
-
-function objectOf<T extends Pod | ReplicaSet>(event: InformerEvent<T>): T | undefined {
-  const o = event.object;
-  return o instanceof DeletedFinalStateUnknown ? (o.object ?? undefined) : o;
 }
 
 function verb(event: InformerEvent): string {

@@ -23,7 +23,7 @@ export type { NamespaceControllerOptions } from './controller-manager/namespace-
 export { deploymentController } from './controller-manager/deployment-controller.js';
 export type { DeploymentControllerOptions } from './controller-manager/deployment-controller.js';
 export { replicaSetController } from './controller-manager/replicaset/replicaset-controller.js';
-export type { ReplicaSetControllerOptions } from './controller-manager/replicaset/replicaset-controller.js';
+export type { ReplicaSetControllerOptions, ReplicaSetSyncReport } from './controller-manager/replicaset/replicaset-controller.js';
 export { endpointsController } from './controller-manager/endpoints-controller.js';
 export type { EndpointsControllerOptions } from './controller-manager/endpoints-controller.js';
 export { standInNodes } from './controller-manager/stand-in-nodes.js';

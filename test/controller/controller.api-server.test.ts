@@ -12,6 +12,7 @@ import type { Controller } from '../../src/controller/controller.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { startApiServer, type ApiServer } from '../../src/testing/index.js';
 import { CONFIG_MAPS, FINALIZER, mirrorController, mirrorName } from './widget-controller.js';
+import { eventually } from '../helpers/eventually.js';
 
 const WIDGETS: ResourceType = { apiVersion: 'example.com/v1', kind: 'Widget', plural: 'widgets', namespaced: true };
 const CRDS: ResourceType = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false };
@@ -32,19 +33,6 @@ const widget = (name: string, data: Record<string, string>): UnstructuredObject 
   metadata: { name, namespace: 'default' },
   spec: { data },
 });
-
-async function eventually(check: () => Promise<void> | void, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
 
 describe('controller against the embedded API server', () => {
   let server: ApiServer;

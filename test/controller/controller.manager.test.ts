@@ -9,19 +9,7 @@ import { manager } from '../../src/manager/manager.js';
 import { startApiServer } from '../../src/testing/index.js';
 import { CONFIG_MAPS, type ConfigMap, mirrorController, mirrorName } from './widget-controller.js';
 import { labelSelectorPredicate } from '../../src/informer/predicates.js';
-
-async function eventually(check: () => void, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
+import { eventually } from '../helpers/eventually.js';
 
 describe('controller in a manager', () => {
   it('starts after the caches synced, reconciles, records events and metrics, and stops with the manager', async () => {

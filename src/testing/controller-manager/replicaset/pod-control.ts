@@ -4,8 +4,7 @@
  * so a failing create (quota, admission) costs one call rather than hundreds; deletes pick the
  * pods least far along first and go out in parallel.
  */
-import { isNotFound, type EventRecorder, type ObjectClient } from '../../../index.js';
-import type { Expectations } from './expectations.js';
+import { isNotFound, type ControllerExpectations, type EventRecorder, type ObjectClient } from '../../../index.js';
 import { isReady, keyOf, REPLICA_SETS, type Pod, type ReplicaSet } from './types.js';
 
 /** What one create or delete round did, for the trace. */
@@ -64,7 +63,7 @@ export async function createPods(
   rs: ReplicaSet,
   count: number,
   pods: ObjectClient<Pod>,
-  expectations: Expectations,
+  expectations: ControllerExpectations,
   recorder: EventRecorder,
   signal?: AbortSignal,
 ): Promise<PodChanges> {
@@ -100,7 +99,7 @@ export async function deletePods(
   active: readonly Pod[],
   count: number,
   pods: ObjectClient<Pod>,
-  expectations: Expectations,
+  expectations: ControllerExpectations,
   recorder: EventRecorder,
   signal?: AbortSignal,
 ): Promise<PodChanges> {

@@ -1,5 +1,4 @@
 /**
- * Promoted from examples/replicaset-controller (the same code, imported from rxkube's entry).
  * The ReplicaSet controller of kube-controller-manager (`ReplicaSetController.syncReplicaSet`)
  * as an rxkube controller. For each ReplicaSet it:
  * 1. reads the ReplicaSet and the pods of its namespace from the shared informers' caches;
@@ -9,7 +8,12 @@
  * 4. writes `status` through the status subresource;
  * 5. asks to come back after `minReadySeconds` when pods are ready but not yet available.
  * Pod events wake the ReplicaSet that controls the pod (`owns`), or every ReplicaSet whose selector
- * matches an orphan pod (`watches`).
+ * matches an orphan pod (`watches`); they lower the controller's expectations (`ctx.expectations`)
+ * on the way, before they become requests.
+ *
+ * The project's one ReplicaSet controller, written against rxkube's public entry only:
+ * rxkube-controller-manager runs it (`replicaset`), and the `npm run example` program
+ * (examples/replicaset-controller) runs it under its own manager, printing a trace from `onSync`.
  */
 import {
   compileLabelSelector,
@@ -20,6 +24,7 @@ import {
   type InformerFactory,
   type KubeClient,
   type Logger,
+  type PendingExpectations,
   type ReconcileContext,
   type ReconcileResult,
   type Request,
@@ -27,56 +32,77 @@ import {
 import type { Registry } from 'prom-client';
 import type { SchedulerLike } from 'rxjs';
 import { claimPods } from './adoption.js';
-import { Expectations, type Pending } from './expectations.js';
-import { observePods } from './observe-pods.js';
 import { createPods, deletePods, type PodChanges } from './pod-control.js';
 import { calculateStatus, updateStatus } from './status.js';
-import { controllerRef, isActive, PODS, type Pod, type ReplicaSet, type ReplicaSetStatus } from './types.js';
+import { controllerRef, isActive, PODS, REPLICA_SETS, type Pod, type ReplicaSet, type ReplicaSetStatus } from './types.js';
 
-/** What one sync did: handed to `onSync` (the example's trace printer). */
-export interface SyncReport {
+/** What one sync of a ReplicaSet did: handed to {@link ReplicaSetControllerOptions.onSync}. */
+export interface ReplicaSetSyncReport {
+  /** The ReplicaSet's `namespace/name`. */
   readonly key: string;
   /** `gone`: the ReplicaSet was deleted; `waiting`: earlier writes not yet seen, so no sizing. */
   readonly kind: 'synced' | 'waiting' | 'gone' | 'error';
   readonly durationMs: number;
+  /** `spec.replicas`. */
   readonly want?: number;
+  /** The status computed from the pods it claimed. */
   readonly status?: ReplicaSetStatus;
+  /** The pods it created (and in which slow-start batches) or deleted. */
   readonly changes?: PodChanges;
+  /** Names of the orphan pods it adopted. */
   readonly adopted?: readonly string[];
+  /** Names of the pods it released (their labels stopped matching). */
   readonly released?: readonly string[];
-  readonly pending?: Pending;
+  /** Its own creates and deletes the cache had not shown yet when the sync started (`waiting`). */
+  readonly pending?: PendingExpectations;
+  /** Whether it wrote the status (only when it changed). */
   readonly statusWritten?: boolean;
+  /** Set when it asked to come back after `minReadySeconds` (ms). */
   readonly requeueAfter?: number;
+  /** What failed (`error`); the request is retried with backoff. */
   readonly error?: unknown;
 }
 
+/** Options of {@link replicaSetController}. */
 export interface ReplicaSetControllerOptions {
+  /** Where the ReplicaSet and pod informers come from (their scope is the controller's). */
   readonly informers: InformerFactory;
   readonly client: KubeClient;
   /** At most this many creates or deletes per sync; kube-controller-manager uses 500. */
   readonly burstReplicas?: number;
   /** Concurrent syncs of distinct ReplicaSets; kube-controller-manager's default is 5. */
   readonly concurrency?: number;
+  /** Records `SuccessfulCreate` / `SuccessfulDelete` Events; default the manager's, reporting as the controller's name. */
   readonly recorder?: EventRecorder;
+  /** Default the manager's logger. */
   readonly logger?: Logger;
+  /** Default the manager's registry. */
   readonly metricsRegistry?: Registry;
-  /** Wall clock for availability and expectations (ms). */
+  /** Wall clock for availability (ms); default `Date.now`. */
   readonly now?: () => number;
-  /** Called after every sync. */
-  readonly onSync?: (report: SyncReport) => void;
+  /**
+   * Called after every sync (also a failed one, before it is retried) with what the sync did: the
+   * hook for a trace or a test. It runs inside the reconcile: keep it quick, and do not throw.
+   */
+  readonly onSync?: (report: ReplicaSetSyncReport) => void;
+  /** Controller name (logs, metrics, field manager); default `replicaset`. */
   readonly name?: string;
-  /** Scheduler of the controller's queue (requeues after minReadySeconds). */
+  /** Scheduler of the controller's queue (requeues after `minReadySeconds`) and of its expectations' clock. */
   readonly scheduler?: SchedulerLike;
 }
 
 /** Index of the pod cache: pods by namespace. */
 export const BY_NAMESPACE = 'namespace';
 
-/** Builds the controller; add it to a manager with the informer factory's runnable. */
+/**
+ * Builds the controller; add it to a manager with the informer factory's runnable. It declares
+ * its writes (`permissions`), so the manager's `rbac()` derives the rules it needs. Like the
+ * other controllers of rxkube-controller-manager it skips the name check: a process may build it
+ * more than once (several managers in tests, or once more only to derive RBAC).
+ */
 export function replicaSetController(options: ReplicaSetControllerOptions): Controller<ReplicaSet> {
   const now = options.now ?? Date.now;
   const burst = options.burstReplicas ?? 500;
-  const expectations = new Expectations(now);
   const replicaSets = informerSource(options.informers.replicaSets());
   const podInformer = options.informers.pods({ indexers: { [BY_NAMESPACE]: (p) => [p.metadata?.namespace ?? ''] } });
   const pods = informerSource(podInformer);
@@ -90,8 +116,10 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
           .filter((rs) => rs.metadata?.namespace === pod.metadata?.namespace && selects(rs, pod))
           .map((rs) => ({ namespace: rs.metadata?.namespace ?? '', name: rs.metadata?.name ?? '' }));
 
-  const sync = async (request: Request, ctx: ReconcileContext<ReplicaSet>): Promise<Omit<SyncReport, 'durationMs'> & { result?: ReconcileResult }> => {
+  const sync = async (request: Request, ctx: ReconcileContext<ReplicaSet>): Promise<Omit<ReplicaSetSyncReport, 'durationMs'> & { result?: ReconcileResult }> => {
     const key = `${request.namespace ?? ''}/${request.name}`;
+    // The controller's expectations of its own writes; pod events (owns) lower them.
+    const expectations = ctx.expectations;
     const rs = ctx.object;
     if (rs === undefined) {
       expectations.forget(key);
@@ -145,13 +173,20 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
 
   return controller<ReplicaSet>({
     name: options.name ?? 'replicaset',
+    skipNameValidation: true,
     for: replicaSets,
-    owns: [observePods(pods, expectations)],
+    owns: [pods],
     watches: [{ source: pods, map: (pod) => matchingReplicaSets(pod as Pod) }],
     client: options.client,
     concurrency: options.concurrency ?? 5,
-    skipNameValidation: true,
     ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
+    // What the sync does on the API server besides reading the caches: the manager's RBAC rules
+    // (`mgr.rbac()`, `--print-rbac`) are derived from this, so it must list every write.
+    permissions: [
+      { resource: PODS, verbs: ['create', 'delete', 'patch'] }, // createPods, deletePods, claimPods
+      { resource: REPLICA_SETS, verbs: ['get'] }, // the fresh read before adopting
+      { resource: REPLICA_SETS, subresource: 'status', verbs: ['patch'] }, // updateStatus
+    ],
     ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.metricsRegistry === undefined ? {} : { metricsRegistry: options.metricsRegistry }),

@@ -1,33 +1,21 @@
 /**
- * Tier 2: the example ReplicaSet controller does not act on a stale pod cache. The pod watch is
- * cut and its reconnection delayed, so the controller's own creates stay invisible to its cache
- * while ReplicaSet events keep waking it: expectations must hold it back from creating again.
+ * Tier 2: the ReplicaSet controller (rxkube-controller-manager's, the one `npm run example` runs)
+ * does not act on a stale pod cache. The pod watch is cut and its reconnection delayed, so the
+ * controller's own creates stay invisible to its cache while ReplicaSet events keep waking it:
+ * expectations must hold it back from creating again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InformerFactory, KubeClient } from 'rxkube';
-import { startApiServer, type ApiServer } from 'rxkube/testing';
-import { replicaSetController, type SyncReport } from '../../examples/replicaset-controller/replicaset-controller.js';
-import { controllerRef, REPLICA_SETS, type Pod, type ReplicaSet } from '../../examples/replicaset-controller/types.js';
+import { replicaSetController, startApiServer, type ApiServer, type ReplicaSetSyncReport } from 'rxkube/testing';
+import { controllerRef, REPLICA_SETS, type Pod, type ReplicaSet } from '../../src/testing/controller-manager/replicaset/types.js';
+import { eventually } from '../helpers/eventually.js';
 
-async function eventually(check: () => void, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
-
-describe('replicaset example: expectations against a stale cache', () => {
+describe('replicaset controller: expectations against a stale cache', () => {
   let server: ApiServer;
   let client: KubeClient;
   const stop = new AbortController();
   let done: Promise<void>;
-  const syncs: SyncReport[] = [];
+  const syncs: ReplicaSetSyncReport[] = [];
 
   beforeAll(async () => {
     server = await startApiServer();
@@ -53,7 +41,7 @@ describe('replicaset example: expectations against a stale cache', () => {
       metadata: { name: 'web', namespace: 'default' },
       spec: { replicas: 0, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
     });
-    await eventually(() => expect(syncs.some((s) => s.key === 'default/web' && s.statusWritten === true)).toBe(true));
+    await eventually(() => expect(syncs.some((s) => s.key === 'default/web' && s.statusWritten === true)).toBe(true), 15_000);
 
     // Cut the pod watch; its relist/rewatch waits 1.5 s. Pod creates (POST) are not delayed.
     server.faults.latency(1_500, { method: 'GET', path: /\/pods/ });
@@ -64,7 +52,7 @@ describe('replicaset example: expectations against a stale cache', () => {
       const last = syncs.filter((s) => s.key === 'default/web').at(-1);
       expect(last?.status?.replicas).toBe(5);
       expect(last?.pending).toBeUndefined();
-    });
+    }, 15_000);
     server.faults.clear();
     expect(ownedOnServer()).toHaveLength(5);
     const created = syncs.reduce((n, s) => n + (s.changes?.created.length ?? 0), 0);
