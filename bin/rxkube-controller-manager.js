@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const built = join(root, 'dist', 'src', 'testing', 'controller-manager', 'cli.js');
+const built = join(root, 'dist', 'src', 'controllers', 'cli.js');
 
 if (existsSync(built)) {
   try {
@@ -21,7 +21,7 @@ if (existsSync(built)) {
   const { main } = await import(pathToFileURL(built).href);
   process.exitCode = await main(process.argv.slice(2));
 } else {
-  const source = join(root, 'src', 'testing', 'controller-manager', 'cli-main.ts');
+  const source = join(root, 'src', 'controllers', 'cli-main.ts');
   const require = createRequire(import.meta.url);
   let tsx;
   try {

@@ -1,6 +1,6 @@
 /**
  * Wires the example together: shared informers, the ReplicaSet controller (rxkube-controller-manager's,
- * `replicaSetController` from `rxkube/testing`), the trace printer (fed by the controller's `onSync`
+ * `replicaSetController` from `rxkube/controllers`), the trace printer (fed by the controller's `onSync`
  * and by the informers) and (against the embedded API server) the simulated kubelet, all run by
  * one manager; then the scripted scenario, if asked for.
  *
@@ -10,7 +10,7 @@
  */
 import { ignoreElements, merge, tap } from 'rxjs';
 import { InformerFactory, manager, resources, type K8s, type KubeClient, type Manager, type ManagerOptions, type SharedInformer } from 'rxkube';
-import { replicaSetController, type ReplicaSetSyncReport } from 'rxkube/testing';
+import { replicaSetController, type ReplicaSetSyncReport } from 'rxkube/controllers';
 import { simulatedKubelet } from './kubelet.js';
 import { runScenario, type StepResult } from './scenario.js';
 import { Trace } from './trace.js';

@@ -2,7 +2,7 @@
  * The ReplicaSet controller example (`npm run example`).
  *
  * Without a cluster it starts the embedded API server, runs the ReplicaSet controller
- * (rxkube-controller-manager's, from `rxkube/testing`) under a manager next to a simulated
+ * (rxkube-controller-manager's, from `rxkube/controllers`) under a manager next to a simulated
  * kubelet, plays a scripted scenario and exits. With `--kubeconfig PATH` (or
  * `KUBECONFIG`), or in a pod (in-cluster service account), it runs against that cluster until
  * SIGTERM / Ctrl-C; `--demo` also plays the scenario there.
@@ -25,7 +25,6 @@
  */
 import { parseArgs } from 'node:util';
 import { KubeClient, setupSignalHandler, type ManagerOptions } from 'rxkube';
-import { startApiServer } from 'rxkube/testing';
 import { runReplicaSetExample } from './demo.js';
 import { leaderElectionOptions, rbacYaml } from './rbac.js';
 
@@ -86,6 +85,8 @@ async function main(): Promise<void> {
 
   if (!inCluster && (kubeconfig === undefined || kubeconfig === '')) {
     console.log('rxkube ReplicaSet controller · embedded API server (no cluster needed) · burstReplicas 3');
+    // The embedded server is loaded only here: on a cluster the controller does not carry it.
+    const { startApiServer } = await import('rxkube/testing');
     const server = await startApiServer();
     const client = KubeClient.fromKubeConfig(server.kubeConfig);
     try {

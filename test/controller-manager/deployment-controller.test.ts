@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { K8s } from '../../src/index.js';
-import { deploymentStatus, podTemplateHash, resolveIntOrPercent, rolloutStep } from '../../src/testing/controller-manager/deployment-controller.js';
+import { deploymentStatus, podTemplateHash, resolveIntOrPercent, rolloutStep } from '../../src/controllers/deployment-controller.js';
 
 const dep = (replicas: number, strategy?: K8s.Deployment['spec'] extends infer S ? (S extends { strategy?: infer T } ? T : never) : never): K8s.Deployment => ({
   metadata: { name: 'd', generation: 2 },

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { KubeClient, type UnstructuredObject } from '../../src/index.js';
-import { startApiServer, startControllerManager, type ApiServer, type RunningControllerManager } from '../../src/testing/index.js';
+import { startControllerManager, type RunningControllerManager } from '../../src/controllers/index.js';
+import { startApiServer, type ApiServer } from '../../src/testing/index.js';
 import { until } from './helpers.js';
 
 describe('controller manager with leader election', () => {

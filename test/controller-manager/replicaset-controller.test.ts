@@ -1,14 +1,14 @@
 /**
- * The ReplicaSet controller's pieces (src/testing/controller-manager/replicaset/): expectations
+ * The ReplicaSet controller's pieces (src/controllers/replicaset/): expectations
  * lowered by pod events, slow-start batches, deletion order, status, pods from the template. The
  * whole controller runs in test/examples/replicaset-controller.test.ts (the example's scenario),
  * replicaset-expectations.test.ts and cluster-scenario.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { ControllerExpectations } from '../../src/controller/expectations.js';
-import { deletionOrder, podFromTemplate, slowStartBatch } from '../../src/testing/controller-manager/replicaset/pod-control.js';
-import { calculateStatus } from '../../src/testing/controller-manager/replicaset/status.js';
-import { controllerRef, REPLICA_SETS, type Pod, type ReplicaSet } from '../../src/testing/controller-manager/replicaset/types.js';
+import { deletionOrder, podFromTemplate, slowStartBatch } from '../../src/controllers/replicaset/pod-control.js';
+import { calculateStatus } from '../../src/controllers/replicaset/status.js';
+import { controllerRef, REPLICA_SETS, type Pod, type ReplicaSet } from '../../src/controllers/replicaset/types.js';
 
 /** The ReplicaSet a pod's events count for (its controller owner), as the controller's `owns` source keys them. */
 function ownerKey(pod: Pod): string | undefined {

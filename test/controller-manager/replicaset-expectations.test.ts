@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InformerFactory, KubeClient } from 'rxkube';
-import { replicaSetController, startApiServer, type ApiServer, type ReplicaSetSyncReport } from 'rxkube/testing';
-import { controllerRef, REPLICA_SETS, type Pod, type ReplicaSet } from '../../src/testing/controller-manager/replicaset/types.js';
+import { replicaSetController, type ReplicaSetSyncReport } from 'rxkube/controllers';
+import { startApiServer, type ApiServer } from 'rxkube/testing';
+import { controllerRef, REPLICA_SETS, type Pod, type ReplicaSet } from '../../src/controllers/replicaset/types.js';
 import { eventually } from '../helpers/eventually.js';
 
 describe('replicaset controller: expectations against a stale cache', () => {

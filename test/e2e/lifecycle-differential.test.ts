@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError, KubeClient, resources, type K8s } from '../../src/index.js';
-import { startApiServer, startControllerManager, type ApiServer, type RunningControllerManager } from '../../src/testing/index.js';
+import { startControllerManager, type RunningControllerManager } from '../../src/controllers/index.js';
+import { startApiServer, type ApiServer } from '../../src/testing/index.js';
 import { convergeWithin, hasCluster } from './helpers/cluster.js';
 
 type Scale = { kind: string; apiVersion: string; spec: { replicas: number }; status: { replicas: number; selector?: string } };

@@ -25,7 +25,7 @@ import { jsonLogger } from '../../src/logging/json-logger.js';
 import type { Manager } from '../../src/manager/index.js';
 import { runReplicaSetExample } from '../../examples/replicaset-controller/demo.js';
 import { rbacYaml } from '../../examples/replicaset-controller/rbac.js';
-import { controllerRef, isActive, PODS, REPLICA_SETS, type Pod, type ReplicaSet } from '../../src/testing/controller-manager/replicaset/types.js';
+import { controllerRef, isActive, PODS, REPLICA_SETS, type Pod, type ReplicaSet } from '../../src/controllers/replicaset/types.js';
 import { convergeWithin, e2eDir, e2eShared, hasCluster } from './helpers/cluster.js';
 
 const run = promisify(execFile);

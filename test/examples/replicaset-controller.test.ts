@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from 'rxkube';
 import { startApiServer, type ApiServer } from 'rxkube/testing';
 import { runReplicaSetExample, type ExampleResult } from '../../examples/replicaset-controller/demo.js';
-import { controllerRef, isActive, type Pod, type ReplicaSet } from '../../src/testing/controller-manager/replicaset/types.js';
+import { controllerRef, isActive, type Pod, type ReplicaSet } from '../../src/controllers/replicaset/types.js';
 
 describe('replicaset-controller example against the embedded API server', () => {
   let server: ApiServer;

@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import * as root from '../../src/index.js';
 import * as operators from '../../operators/index.js';
 import * as testing from '../../src/testing/index.js';
+import * as controllers from '../../src/controllers/index.js';
 
 const TEST_ONLY = ['startApiServer', 'InMemoryLeaseApi', 'fakeSource', 'fakeInformer', 'added', 'updated', 'deleted', 'inProcessCluster', 'virtualTime'];
-/** rxkube-controller-manager: the embedded server's controllers, in rxkube/testing (not the root entry). */
+/** rxkube-controller-manager's controllers: rxkube/controllers (neither the root entry nor rxkube/testing). */
 const CONTROLLER_MANAGER = ['ALL_CONTROLLERS', 'controllerManager', 'startControllerManager', 'garbageCollector', 'namespaceController', 'deploymentController', 'replicaSetController', 'endpointsController', 'standInNodes'];
 const INTERNALS = ['DeltaQueue', 'KeyQueue', 'Listener', 'ListenerBacklog', 'RunnableGroup', 'TokenBucket', 'LruCache', 'WatchLineDecoder', 'counterIn', 'gaugeIn', 'histogramIn'];
 
@@ -42,7 +43,11 @@ describe('public surface', () => {
     ]);
   });
 
-  it('rxkube/testing holds the test doubles and the controller manager', () => {
-    expect(Object.keys(testing).sort()).toEqual([...TEST_ONLY, ...CONTROLLER_MANAGER].sort());
+  it('rxkube/testing holds the embedded API server and the test doubles', () => {
+    expect(Object.keys(testing).sort()).toEqual([...TEST_ONLY].sort());
+  });
+
+  it('rxkube/controllers holds the controller manager and its controllers, and nothing test-only', () => {
+    expect(Object.keys(controllers).sort()).toEqual([...CONTROLLER_MANAGER].sort());
   });
 });

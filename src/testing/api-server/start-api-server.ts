@@ -12,7 +12,7 @@ import type { DeleteOptions } from './object-service.js';
 import type { RequestLog } from './request-log.js';
 import type { RbacOptions } from './rbac.js';
 import { KubeClient } from '../../client/kube-client.js';
-import { startControllerManager, type ControllerManagerOptions, type RunningControllerManager } from '../controller-manager/controller-manager.js';
+import { startControllerManager, type ControllerManagerOptions, type RunningControllerManager } from '../../controllers/controller-manager.js';
 import { generateTlsMaterial } from './tls-certificate.js';
 
 /** Options of {@link startApiServer}. */

@@ -6,7 +6,7 @@
  * kubelet does once the containers stopped. Opt-in: a real cluster has its own.
  */
 import { asyncScheduler, catchError, defer, EMPTY, from, ignoreElements, merge, mergeMap, timer, type Observable, type SchedulerLike } from 'rxjs';
-import { isConflict, type InformerFactory, type KubeClient, type K8s, type Runnable } from '../../index.js';
+import { isConflict, type InformerFactory, type KubeClient, type K8s, type Runnable } from '../index.js';
 import type { Pod } from './replicaset/types.js';
 import { NODES, PODS, timestamp } from './resources.js';
 

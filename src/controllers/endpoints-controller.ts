@@ -6,7 +6,7 @@
  * Deleting the Service deletes its Endpoints.
  */
 import type { SchedulerLike } from 'rxjs';
-import { compileLabelSelector, controller, informerSource, isAlreadyExists, isNotFound, resources, type Controller, type InformerFactory, type K8s, type KubeClient, type Logger, type Request } from '../../index.js';
+import { compileLabelSelector, controller, informerSource, isAlreadyExists, isNotFound, resources, type Controller, type InformerFactory, type K8s, type KubeClient, type Logger, type Request } from '../index.js';
 
 export interface EndpointsControllerOptions {
   readonly client: KubeClient;

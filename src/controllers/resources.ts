@@ -2,7 +2,7 @@
  * Resource types, object shapes and cluster discovery shared by the controllers of
  * rxkube-controller-manager. Everything here uses rxkube's public API only.
  */
-import { resources, type K8s, type KubeClient, type KubeObject, type OwnerReference, type ResolvedResourceType } from '../../index.js';
+import { resources, type K8s, type KubeClient, type KubeObject, type OwnerReference, type ResolvedResourceType } from '../index.js';
 
 /** A resource with `plural` and `namespaced` known. */
 export type Resource = ResolvedResourceType;

@@ -5,7 +5,7 @@
  * a draft edit (`ctx.editStatus`): only the fields that differ are sent, and on a conflict the
  * same status is set on the newer copy (kube-controller-manager's retry does the same).
  */
-import type { Recipe } from '../../../index.js';
+import type { Recipe } from '../../index.js';
 import { isAvailable, isReady, type Pod, type ReplicaSet, type ReplicaSetStatus } from './types.js';
 
 /** The status `rs` should report for its active pods at `nowMs`. */

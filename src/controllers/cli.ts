@@ -3,7 +3,7 @@
  * kubeconfig (the embedded API server's, or a kube-apiserver that runs no controllers of its own).
  */
 import { parseArgs } from 'node:util';
-import { jsonLogger, KubeClient, noopLogger, setupSignalHandler } from '../../index.js';
+import { jsonLogger, KubeClient, noopLogger, setupSignalHandler } from '../index.js';
 import { ALL_CONTROLLERS, startControllerManager, type ControllerName } from './controller-manager.js';
 
 const USAGE = `rxkube-controller-manager: kube-controller-manager's lifecycle controllers, written with rxkube.

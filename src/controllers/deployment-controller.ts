@@ -12,7 +12,7 @@
  * orphan ReplicaSets.
  */
 import type { SchedulerLike } from 'rxjs';
-import { controller, informerSource, isAlreadyExists, type Controller, type InformerFactory, type KubeClient, type Logger, type ObjectClient } from '../../index.js';
+import { controller, informerSource, isAlreadyExists, type Controller, type InformerFactory, type KubeClient, type Logger, type ObjectClient } from '../index.js';
 import type { ReplicaSet } from './replicaset/types.js';
 import { controllerOf, DEPLOYMENTS, REPLICA_SETS, timestamp, type Deployment, type DeploymentCondition, type DeploymentStatus } from './resources.js';
 

@@ -4,7 +4,7 @@
  * so a failing create (quota, admission) costs one call rather than hundreds; deletes pick the
  * pods least far along first and go out in parallel.
  */
-import { isNotFound, type ControllerExpectations, type EventRecorder, type ObjectClient } from '../../../index.js';
+import { isNotFound, type ControllerExpectations, type EventRecorder, type ObjectClient } from '../../index.js';
 import { isReady, keyOf, REPLICA_SETS, type Pod, type ReplicaSet } from './types.js';
 
 /** What one create or delete round did, for the trace. */

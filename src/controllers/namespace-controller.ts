@@ -6,7 +6,7 @@
  * remove the namespace.
  */
 import type { SchedulerLike } from 'rxjs';
-import { controller, isConflict, isNotFound, type Controller, type InformerFactory, type KubeClient, type KubeObject, type Logger } from '../../index.js';
+import { controller, isConflict, isNotFound, type Controller, type InformerFactory, type KubeClient, type KubeObject, type Logger } from '../index.js';
 import type { Resource } from './resources.js';
 import { NAMESPACES } from './resources.js';
 

@@ -28,7 +28,7 @@ import {
   type ReconcileContext,
   type ReconcileResult,
   type Request,
-} from '../../../index.js';
+} from '../../index.js';
 import type { Registry } from 'prom-client';
 import type { SchedulerLike } from 'rxjs';
 import { claimPods } from './adoption.js';

@@ -6,7 +6,7 @@
  * stand-in scheduler and kubelet with fake nodes.
  */
 import { asyncScheduler, debounceTime, distinctUntilChanged, from, map, Observable, of, startWith, switchMap, type SchedulerLike } from 'rxjs';
-import { InformerFactory, manager, noopLogger, resources, type KubeClient, type Logger, type Manager, type Runnable } from '../../index.js';
+import { InformerFactory, manager, noopLogger, resources, type KubeClient, type Logger, type Manager, type Runnable } from '../index.js';
 import type { Resource } from './resources.js';
 import { deploymentController } from './deployment-controller.js';
 import { endpointsController } from './endpoints-controller.js';

@@ -23,7 +23,7 @@ import {
   type OwnerReference,
   type Request,
   type WatchSpec,
-} from '../../index.js';
+} from '../index.js';
 import type { SchedulerLike } from 'rxjs';
 import { resourceKey, type Resource } from './resources.js';
 

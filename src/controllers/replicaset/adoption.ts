@@ -11,7 +11,7 @@
  * recipe runs again on the new copy, so it re-checks what kube-controller-manager's patch
  * preconditions check: the same pod (uid), still an orphan that matches (adopt), still ours (release).
  */
-import { isNotFound, type ObjectClient, type OwnerReference, type Recipe, type SelectorMatcher } from '../../../index.js';
+import { isNotFound, type ObjectClient, type OwnerReference, type Recipe, type SelectorMatcher } from '../../index.js';
 import { controllerRef, REPLICA_SETS, type Pod, type ReplicaSet } from './types.js';
 
 /** The result of a claim: the pods the ReplicaSet now controls, and what changed. */

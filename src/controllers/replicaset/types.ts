@@ -3,7 +3,7 @@
  * (the same rules as kube-controller-manager's `controller.IsPodActive`, `podutil.IsPodReady`,
  * `podutil.IsPodAvailable`).
  */
-import { resources, type K8s, type KubeObject, type OwnerReference } from '../../../index.js';
+import { resources, type K8s, type KubeObject, type OwnerReference } from '../../index.js';
 
 /** The objects are `kubernetes-types`' wire shapes, as rxkube caches them. */
 export type Pod = K8s.Pod;
