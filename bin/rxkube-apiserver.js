@@ -4,7 +4,6 @@
 import { existsSync } from 'node:fs';
 import process from 'node:process';
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -22,15 +21,16 @@ if (existsSync(built)) {
   process.exitCode = await main(process.argv.slice(2));
 } else {
   const source = join(root, 'src', 'testing', 'api-server', 'cli-main.ts');
-  const require = createRequire(import.meta.url);
-  let tsx;
+  // tsx's loader in the child itself (no tsx CLI in between), so signals reach the program
+  // directly and its own exit code comes back.
+  let loader;
   try {
-    tsx = require.resolve('tsx/cli');
+    loader = import.meta.resolve('tsx/esm');
   } catch {
     process.stderr.write('rxkube-apiserver: no build found (run `npm run build`) and tsx is not installed\n');
     process.exit(1);
   }
-  const child = spawn(process.execPath, [tsx, source, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--import', loader, source, ...process.argv.slice(2)], { stdio: 'inherit' });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
