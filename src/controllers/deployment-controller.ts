@@ -8,10 +8,13 @@
  * carries the counts and the `Available` and `Progressing` conditions `kubectl rollout status`
  * reads. Old ReplicaSets beyond `revisionHistoryLimit` are deleted; a paused Deployment only
  * updates its status; a rollback (an old template back) gives the old ReplicaSet the next
- * revision. Not done: proportional scaling during a rollout, progress deadlines, adoption of
- * orphan ReplicaSets.
+ * revision. A rollout that makes no progress (more updated, ready or available replicas, fewer
+ * old ones) for `progressDeadlineSeconds` (default 600) gets `Progressing=False` with reason
+ * `ProgressDeadlineExceeded`, which `kubectl rollout status` reports as a failure; the controller
+ * looks again when the deadline is due (on its scheduler). Not done: proportional scaling during
+ * a rollout, adoption of orphan ReplicaSets.
  */
-import type { SchedulerLike } from 'rxjs';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { controller, informerSource, isAlreadyExists, type Controller, type InformerFactory, type KubeClient, type Logger, type ObjectClient } from '../index.js';
 import type { ReplicaSet } from './replicaset/types.js';
 import { controllerOf, DEPLOYMENTS, REPLICA_SETS, timestamp, type Deployment, type DeploymentCondition, type DeploymentStatus } from './resources.js';
@@ -26,7 +29,7 @@ export interface DeploymentControllerOptions {
   readonly concurrency?: number;
   readonly logger?: Logger;
   readonly scheduler?: SchedulerLike;
-  /** Wall clock for condition times (ms). */
+  /** Wall clock for condition times and progress deadlines (ms). Default: the scheduler's `now()`. */
   readonly now?: () => number;
   readonly name?: string;
 }
@@ -123,22 +126,56 @@ export function deploymentStatus(d: Deployment, all: readonly ReplicaSet[], curr
     return { type, status, lastUpdateTime: t, lastTransitionTime: prev?.status === status ? (prev.lastTransitionTime ?? t) : t, reason, message };
   };
   const rsName = current?.metadata?.name ?? '';
+  const readyReplicas = sum((rs) => rs.status?.readyReplicas ?? 0);
+  const counts = { replicas, updatedReplicas, readyReplicas, availableReplicas };
+  const prevProgressing = old.find((c) => c.type === 'Progressing');
+  let progressing: DeploymentCondition;
+  if (complete) {
+    progressing = condition('Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rsName}" has successfully progressed.`);
+  } else if (prevProgressing === undefined || prevProgressing.reason === 'NewReplicaSetAvailable' || madeProgress(d.status, counts)) {
+    // Progress (or a new rollout) refreshes the time the deadline counts from.
+    const t = timestamp(nowMs);
+    const since = prevProgressing?.status === 'True' ? (prevProgressing.lastTransitionTime ?? t) : t;
+    progressing = { type: 'Progressing', status: 'True', lastUpdateTime: t, lastTransitionTime: since, reason: 'ReplicaSetUpdated', message: `ReplicaSet "${rsName}" is progressing.` };
+  } else if (progressDeadlineDueMs(d, prevProgressing) <= nowMs) {
+    progressing = condition('Progressing', 'False', 'ProgressDeadlineExceeded', `ReplicaSet "${rsName}" has timed out progressing.`);
+  } else {
+    progressing = prevProgressing;
+  }
   return {
     observedGeneration: d.metadata?.generation ?? 0,
-    replicas,
-    updatedReplicas,
-    readyReplicas: sum((rs) => rs.status?.readyReplicas ?? 0),
-    availableReplicas,
+    ...counts,
     unavailableReplicas: Math.max(0, sum(specReplicas) - availableReplicas),
     conditions: [
       availableReplicas >= minAvailable
         ? condition('Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.')
         : condition('Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.'),
-      complete
-        ? condition('Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rsName}" has successfully progressed.`)
-        : condition('Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${rsName}" is progressing.`),
+      progressing,
     ],
   };
+}
+
+/** The progress kube-controller-manager counts: more updated, ready or available replicas, or fewer old ones. */
+function madeProgress(before: DeploymentStatus | undefined, after: { replicas: number; updatedReplicas: number; readyReplicas: number; availableReplicas: number }): boolean {
+  const b = { replicas: before?.replicas ?? 0, updated: before?.updatedReplicas ?? 0, ready: before?.readyReplicas ?? 0, available: before?.availableReplicas ?? 0 };
+  return (
+    after.updatedReplicas > b.updated ||
+    after.replicas - after.updatedReplicas < b.replicas - b.updated ||
+    after.readyReplicas > b.ready ||
+    after.availableReplicas > b.available
+  );
+}
+
+/**
+ * When a rollout still progressing times out (ms): its `Progressing` condition's last update plus
+ * `progressDeadlineSeconds` (default 600). Infinity when none applies: no deadline (2147483647,
+ * as kube's "never"), a finished or already timed-out rollout.
+ */
+export function progressDeadlineDueMs(d: Deployment, progressing: DeploymentCondition | undefined): number {
+  const seconds = d.spec?.progressDeadlineSeconds ?? 600;
+  if (seconds >= 2147483647 || progressing === undefined || progressing.status !== 'True' || progressing.reason === 'NewReplicaSetAvailable') return Infinity;
+  const from = Date.parse(progressing.lastUpdateTime ?? '');
+  return Number.isNaN(from) ? Infinity : from + seconds * 1000;
 }
 
 const sameStatus = (a: DeploymentStatus | undefined, b: DeploymentStatus): boolean => sortedJson(a ?? {}) === sortedJson(b);
@@ -195,7 +232,7 @@ export function rolloutStep(d: Deployment, current: ReplicaSet, olds: readonly R
 
 /** Builds the Deployment controller (it owns ReplicaSets; the ReplicaSet controller makes pods). */
 export function deploymentController(options: DeploymentControllerOptions): Controller<Deployment> {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => (options.scheduler ?? asyncScheduler).now());
   const replicaSets = informerSource(
     options.informers.replicaSets({ indexers: { [BY_OWNER]: (rs) => { const c = controllerOf(rs); return c?.kind === 'Deployment' ? [c.uid] : []; } } }),
     REPLICA_SETS,
@@ -257,7 +294,9 @@ export function deploymentController(options: DeploymentControllerOptions): Cont
       for (const rs of idle.slice(0, Math.max(0, idle.length - limit))) await rsClient.delete(rs.metadata?.name ?? '', opts).catch(() => undefined);
       const status = deploymentStatus(d, owned, current, now());
       if (!sameStatus(d.status, status)) await ctx.objects().patchStatus(request.name, { status }, 'merge', opts);
-      return undefined;
+      // A rollout that stops progressing times out without an event to wake us: look again then.
+      const due = progressDeadlineDueMs(d, status.conditions?.find((c) => c.type === 'Progressing'));
+      return due === Infinity ? undefined : { requeueAfter: Math.max(1000, due - now() + 1000) };
     },
   });
 }

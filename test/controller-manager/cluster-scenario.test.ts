@@ -137,6 +137,27 @@ describe.skipIf(!hasKubectl)('embedded cluster: kubectl against the server with 
     await until('no pods', () => server.list('v1', 'Pod', 'default').length === 0);
   });
 
+  it('a rollout that cannot progress exceeds its progress deadline; kubectl rollout status fails saying so', async () => {
+    const manifest = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'stuck' },
+      spec: {
+        replicas: 1, progressDeadlineSeconds: 2, selector: { matchLabels: { app: 'stuck' } },
+        // No scheduler serves this name, so the pod never runs.
+        template: { metadata: { labels: { app: 'stuck' } }, spec: { schedulerName: 'nobody', containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+    };
+    const file = join(dir, 'stuck.json');
+    await writeFile(file, JSON.stringify(manifest));
+    await kubectl('create', '-f', file);
+    const failed = await kubectl('rollout', 'status', 'deployment/stuck', '--timeout=30s').then(
+      () => '',
+      (err: { stderr?: string }) => err.stderr ?? String(err),
+    );
+    expect(failed).toMatch(/deployment "stuck" exceeded its progress deadline/);
+    const d = server.list('apps/v1', 'Deployment', 'default').find((o) => o.metadata?.name === 'stuck') as KubeObject & { status?: { conditions?: { type: string; status: string; reason: string }[] } };
+    expect(d.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded' });
+  });
+
   it('a deleted namespace is emptied by the namespace controller, then removed', async () => {
     await create('namespace', 'tmp');
     await create('-n', 'tmp', 'deployment', 'w', '--image=nginx', '--replicas=2');

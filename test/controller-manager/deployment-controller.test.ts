@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { K8s } from '../../src/index.js';
-import { deploymentStatus, podTemplateHash, resolveIntOrPercent, rolloutStep } from '../../src/controllers/deployment-controller.js';
+import { deploymentStatus, podTemplateHash, progressDeadlineDueMs, resolveIntOrPercent, rolloutStep } from '../../src/controllers/deployment-controller.js';
 
 const dep = (replicas: number, strategy?: K8s.Deployment['spec'] extends infer S ? (S extends { strategy?: infer T } ? T : never) : never): K8s.Deployment => ({
   metadata: { name: 'd', generation: 2 },
@@ -50,5 +50,29 @@ describe('deployment controller', () => {
     expect(done.conditions?.map((c) => [c.type, c.status, c.reason])).toEqual([['Available', 'True', 'MinimumReplicasAvailable'], ['Progressing', 'True', 'NewReplicaSetAvailable']]);
     const rolling = deploymentStatus(d, [rs('new', 1, 0), rs('old', 2)], rs('new', 1, 0), 0);
     expect(rolling.conditions?.find((c) => c.type === 'Progressing')?.reason).toBe('ReplicaSetUpdated');
+  });
+  it('progress deadline: no progress for progressDeadlineSeconds gives Progressing=False ProgressDeadlineExceeded; progress refreshes the clock', () => {
+    const t0 = Date.parse('2026-01-01T00:00:00Z');
+    const d = { ...dep(2), spec: { ...dep(2).spec!, progressDeadlineSeconds: 60 } };
+    const stuck = [rs('new', 1, 0), rs('old', 2)];
+    const first = deploymentStatus(d, stuck, rs('new', 1, 0), t0);
+    const cond = (s: K8s.DeploymentStatus) => s.conditions?.find((c) => c.type === 'Progressing');
+    expect(cond(first)).toMatchObject({ status: 'True', reason: 'ReplicaSetUpdated', lastUpdateTime: '2026-01-01T00:00:00Z' });
+    expect(progressDeadlineDueMs(d, cond(first))).toBe(t0 + 60_000);
+    const seen = { ...d, status: first };
+    // Nothing changed: the condition keeps its time until the deadline passes.
+    expect(cond(deploymentStatus(seen, stuck, rs('new', 1, 0), t0 + 59_000))).toEqual(cond(first));
+    const late = deploymentStatus(seen, stuck, rs('new', 1, 0), t0 + 61_000);
+    expect(cond(late)).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "new" has timed out progressing.' });
+    expect(progressDeadlineDueMs(d, cond(late))).toBe(Infinity);
+    // A replica becoming available is progress: True again, deadline counted from now.
+    const moved = deploymentStatus({ ...d, status: late }, [rs('new', 1, 1), rs('old', 2)], rs('new', 1, 1), t0 + 70_000);
+    expect(cond(moved)).toMatchObject({ status: 'True', reason: 'ReplicaSetUpdated', lastUpdateTime: '2026-01-01T00:01:10Z' });
+    // Progress before the deadline moves it too.
+    const early = deploymentStatus(seen, [rs('new', 1, 1), rs('old', 2)], rs('new', 1, 1), t0 + 30_000);
+    expect(progressDeadlineDueMs(d, cond(early))).toBe(t0 + 90_000);
+    // A finished rollout has no deadline; 2147483647 means none.
+    expect(progressDeadlineDueMs(d, { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', lastUpdateTime: '2026-01-01T00:00:00Z' })).toBe(Infinity);
+    expect(progressDeadlineDueMs({ ...d, spec: { ...d.spec, progressDeadlineSeconds: 2147483647 } }, cond(first))).toBe(Infinity);
   });
 });
