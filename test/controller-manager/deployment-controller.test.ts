@@ -56,7 +56,7 @@ describe('deployment controller', () => {
     const d = { ...dep(2), spec: { ...dep(2).spec!, progressDeadlineSeconds: 60 } };
     const stuck = [rs('new', 1, 0), rs('old', 2)];
     const first = deploymentStatus(d, stuck, rs('new', 1, 0), t0);
-    const cond = (s: K8s.DeploymentStatus) => s.conditions?.find((c) => c.type === 'Progressing');
+    const cond = (s: NonNullable<K8s.Deployment['status']>) => s.conditions?.find((c) => c.type === 'Progressing');
     expect(cond(first)).toMatchObject({ status: 'True', reason: 'ReplicaSetUpdated', lastUpdateTime: '2026-01-01T00:00:00Z' });
     expect(progressDeadlineDueMs(d, cond(first))).toBe(t0 + 60_000);
     const seen = { ...d, status: first };
