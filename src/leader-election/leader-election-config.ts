@@ -42,6 +42,13 @@ export interface LeaderElectionConfig {
   readonly scheduler?: SchedulerLike;
   /** Random numbers in [0, 1) for jitter; default `Math.random`. */
   readonly random?: () => number;
+  /**
+   * Called with every failed read or write of the lease (an API error, for example a 403 when the
+   * identity may not get or update Leases, or an unreachable server); the attempt counts as lost
+   * and the next one follows at the usual period. For logs: without it failures are silent, as
+   * they change nothing but the outcome of that attempt. An exception it throws is ignored.
+   */
+  readonly onError?: (error: unknown) => void;
 }
 
 /** A config with every default filled in. */
@@ -56,6 +63,7 @@ export interface ResolvedLeaderElectionConfig {
   readonly onStartedLeading: (() => void) | undefined;
   readonly onStoppedLeading: (() => void) | undefined;
   readonly onNewLeader: ((identity: string) => void) | undefined;
+  readonly onError: ((error: unknown) => void) | undefined;
   readonly scheduler: SchedulerLike | undefined;
   readonly random: () => number;
 }
@@ -128,7 +136,7 @@ export function resolveLeaderElectionConfig(config: LeaderElectionConfig): Resol
   const requestTimeout = config.requestTimeoutMs ?? renewDeadline / 2;
   if (!(requestTimeout > 0)) throw new LeaderElectionConfigError('requestTimeout', 'requestTimeout must be greater than zero');
   if (!(jitterFactor >= 0)) throw new LeaderElectionConfigError('jitterFactor', 'jitterFactor must be >= 0');
-  for (const field of ['onStartedLeading', 'onStoppedLeading', 'onNewLeader'] as const) {
+  for (const field of ['onStartedLeading', 'onStoppedLeading', 'onNewLeader', 'onError'] as const) {
     const cb: unknown = config[field];
     if (cb !== undefined && typeof cb !== 'function') throw new LeaderElectionConfigError(field, `${field} must be a function`);
   }
@@ -145,6 +153,7 @@ export function resolveLeaderElectionConfig(config: LeaderElectionConfig): Resol
     onStartedLeading: config.onStartedLeading,
     onStoppedLeading: config.onStoppedLeading,
     onNewLeader: config.onNewLeader,
+    onError: config.onError,
     scheduler: config.scheduler,
     random: config.random ?? Math.random,
   };

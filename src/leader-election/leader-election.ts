@@ -66,7 +66,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElection {
   const cfg = resolveLeaderElectionConfig(config);
   const scheduler = cfg.scheduler ?? asyncScheduler;
   const identity = cfg.lock.identity;
-  const elector = new LeaderElector(cfg.lock, cfg.leaseDurationMs, scheduler);
+  const elector = new LeaderElector(cfg.lock, cfg.leaseDurationMs, scheduler, cfg.onError);
   // One run per connection of the shared streams below (never two at once).
   let current: LeaderElectionRun | undefined;
 

@@ -31,8 +31,19 @@ export class LeaderElector {
     /** Lease duration in ms; written as whole seconds. */
     private readonly leaseDuration: number,
     scheduler?: SchedulerLike,
+    /** Told about every failed read or write of the lease (the attempt then counts as lost). */
+    private readonly onError?: (error: unknown) => void,
   ) {
     this.scheduler = scheduler ?? asyncScheduler;
+  }
+
+  /** Reports `error` to `onError` (whose own failures are ignored: reporting never stops the election). */
+  private failed(error: unknown): void {
+    try {
+      this.onError?.(error);
+    } catch {
+      // a throwing reporter must not end the election
+    }
   }
 
   /** This candidate's identity. */
@@ -126,8 +137,14 @@ export class LeaderElector {
         };
         return this.lock.update(released).pipe(map((written) => this.observe(written, true)));
       }),
-      catchError((err: unknown) => (isConflict(err) ? this.release() : of(false))),
+      catchError((err: unknown) => (isConflict(err) ? this.release() : this.lost(err))),
     );
+  }
+
+  /** A failed attempt: reported, and counted as not holding the lease. */
+  private lost(error: unknown): Observable<boolean> {
+    this.failed(error);
+    return of(false);
   }
 
   private slowPath(desired: LeaderElectionRecord, now: number): Observable<boolean> {
@@ -141,16 +158,16 @@ export class LeaderElector {
           : { ...desired, leaseTransitions: observed.leaseTransitions + 1 };
         return this.lock.update(record).pipe(
           map((written) => this.observe(written, true)),
-          catchError(() => of(false)),
+          catchError((err: unknown) => this.lost(err)),
         );
       }),
       catchError((err: unknown) =>
         isNotFound(err)
           ? this.lock.create(desired).pipe(
               map((written) => this.observe(written, true)),
-              catchError(() => of(false)),
+              catchError((e: unknown) => this.lost(e)),
             )
-          : of(false),
+          : this.lost(err),
       ),
     );
   }

@@ -153,7 +153,7 @@ export function manager(options: ManagerOptions = {}): Manager {
     config: leConfig,
     registry: metrics.registry,
     createElector: (config) => {
-      const factory = options.leaderElection?.elector ?? leaseLeadership(kubeClientLeaseApi(getClient()), { scheduler });
+      const factory = options.leaderElection?.elector ?? leaseLeadership(kubeClientLeaseApi(getClient()), { scheduler, logger: logger.child({ component: 'leader-election' }) });
       return factory(config);
     },
   };

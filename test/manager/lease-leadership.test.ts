@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { InMemoryLeaseApi } from '../../src/testing/in-memory-lease-api.js';
 import type { Manager } from '../../src/manager/index.js';
 import { leaseLeadership, manager } from '../../src/manager/index.js';
+import { ApiError } from '../../src/client/api-error.js';
+import type { Logger } from '../../src/logging/logger.js';
 import { outcome, virtualTime } from './virtual-time.js';
 import type { VirtualTime } from './virtual-time.js';
 
@@ -125,5 +127,40 @@ describe('manager + leaseLeadership (virtual time, in-memory Lease API)', () => 
     expect(c.overlap()).toBe(false);
     for (const x of c.candidates) x.stop.abort();
     await vt.advance(10_000);
+  });
+  it('failed lease reads and writes are logged (a 403 names the lease), and the manager leads once they succeed', async () => {
+    const vt = virtualTime();
+    const forbidden = new ApiError({ kind: 'Status', code: 403, reason: 'Forbidden', message: 'leases.coordination.k8s.io "rxkube-lock" is forbidden' });
+    const api = new InMemoryLeaseApi({ scheduler: vt.scheduler, fault: () => ({ kind: 'error', error: forbidden }) });
+    const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
+    const logger: Logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (message, fields) => void warnings.push({ message, ...(fields === undefined ? {} : { fields }) }),
+      error: () => undefined,
+      child() {
+        return this;
+      },
+    };
+    let running = false;
+    const mgr = manager({
+      scheduler: vt.scheduler,
+      logLevel: 'off',
+      leaderElection: { id: 'rxkube-lock', namespace: 'kube-system', identity: 'a', elector: leaseLeadership(api.client('a'), { scheduler: vt.scheduler, logger }) },
+    });
+    mgr.add({ name: 'work', start: (signal) => new Promise<void>((resolve) => { running = true; signal.addEventListener('abort', () => resolve()); }) });
+    const stop = new AbortController();
+    const result = outcome(mgr.start(stop.signal));
+    await vt.advance(5_000);
+    expect(running).toBe(false);
+    expect(warnings.length).toBeGreaterThanOrEqual(2);
+    expect(warnings[0]).toMatchObject({ message: 'failed to acquire or renew the leader lease', fields: { lease: 'kube-system/rxkube-lock', identity: 'a' } });
+    expect((warnings[0]?.fields?.['err'] as ApiError).statusCode).toBe(403);
+    api.fault = undefined;
+    await vt.advance(5_000);
+    expect(running).toBe(true);
+    stop.abort();
+    await vt.advance(10_000);
+    expect(result.settled).toBe(true);
   });
 });
