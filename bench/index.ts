@@ -2,8 +2,11 @@
  * `npm run bench`: runs every benchmark module in this folder in one process, one after another,
  * prints their lines, and rewrites BENCHMARKS.md with the results and a description of the machine.
  * A benchmark module exports `run(): Promise<string[]>` (Markdown-friendly lines).
+ * `npm run bench -- <name>…` runs only the modules whose path contains a name and leaves
+ * BENCHMARKS.md alone; add `--write` to replace just those sections in it (a section that is not
+ * there yet is appended).
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 
 interface BenchModule {
@@ -20,11 +23,33 @@ const modules: Array<{ title: string; path: string }> = [
   { title: 'What costs what inside the informer (no HTTP)', path: './cost-breakdown.js' },
   { title: 'Cache core: deltaFifo + indexStore', path: './cache-core.js' },
   { title: 'state$: immutable cache snapshots', path: './state.js' },
+  { title: 'Sharded controller: throughput at 1, 2 and 3 replicas', path: './sharded-throughput.js' },
 ];
 
+const FILE = new URL('../BENCHMARKS.md', import.meta.url);
+
+/** Replaces the `## title` sections of `doc` with `sections` (appending those it lacks). */
+function spliceSections(doc: string, sections: ReadonlyArray<{ title: string; text: string }>): string {
+  let out = doc;
+  for (const { title, text } of sections) {
+    const head = `\n## ${title}\n`;
+    const at = out.indexOf(head);
+    if (at < 0) {
+      out = `${out.trimEnd()}\n\n${text}`;
+      continue;
+    }
+    const next = out.indexOf('\n## ', at + head.length);
+    out = `${out.slice(0, at + 1)}${text}${next < 0 ? '' : out.slice(next)}`;
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const write = args.includes('--write');
+  const only = args.filter((a) => !a.startsWith('--'));
   const sections: string[] = [];
+  const ran: Array<{ title: string; text: string }> = [];
   const load0 = os.loadavg()[0] ?? 0;
   const t0 = performance.now();
   for (const { title, path } of modules) {
@@ -34,6 +59,11 @@ async function main(): Promise<void> {
     const lines = await mod.run();
     for (const line of lines) console.log(line);
     sections.push(`## ${title}\n\n${lines.join('\n')}\n`);
+    ran.push({ title, text: sections.at(-1) ?? '' });
+  }
+  if (only.length > 0) {
+    if (write) await writeFile(FILE, spliceSections(await readFile(FILE, 'utf8'), ran));
+    return;
   }
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const machine = `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
@@ -127,7 +157,7 @@ async function main(): Promise<void> {
     '  `managedFields`, about half of a parsed pod\'s heap).',
     '',
     ...sections,  ].join('\n');
-  if (only.length === 0) await writeFile(new URL('../BENCHMARKS.md', import.meta.url), doc);
+  await writeFile(FILE, doc);
 }
 
 await main();

@@ -69,6 +69,10 @@ interface Sample {
   coldReconciles: number;
   /** Steady: objects reconciled once per second, one per bump. */
   steady: number[];
+  /** Steady: wall time per reconcile on the largest shard (window × concurrency / its objects), one per bump. */
+  perReconcileMs: number[];
+  /** Time to rewrite every object in the server, one per bump. */
+  touchMs: number[];
   /** Steady: replica and server CPU ms per object change (both passes), one per bump. */
   replicaCpu: number[];
   serverCpu: number[];
@@ -138,6 +142,8 @@ async function once(server: Worker, env: NodeJS.ProcessEnv, replicas: number, ro
       coldMs: coldAt - t0,
       coldReconciles: reconciles / OBJECTS,
       steady: [],
+      perReconcileMs: [],
+      touchMs: [],
       replicaCpu: [],
       serverCpu: [],
       maxShare: Math.max(...Object.values(last?.perShard ?? {})) / OBJECTS,
@@ -148,10 +154,12 @@ async function once(server: Worker, env: NodeJS.ProcessEnv, replicas: number, ro
       reconciles = 0;
       firstEnd.clear();
       const cpu0 = { replicas: cpu(), server: processCpuMs(server.pid) };
-      await server.call('touchConfigMaps', { namespace, round: round * BUMPS + b + 1, strip: ANNOTATION });
+      const touch = await server.call<{ ms: number }>('touchConfigMaps', { namespace, round: round * BUMPS + b + 1, strip: ANNOTATION });
+      sample.touchMs.push(touch.ms);
       await until(() => firstEnd.size === OBJECTS, 120_000, 'every object reconciled once');
       const last = Math.max(...firstEnd.values());
       sample.steady.push((OBJECTS / (last - firstStartAfter)) * 1000);
+      sample.perReconcileMs.push(((last - firstStartAfter) * CONCURRENCY) / (sample.maxShare * OBJECTS));
       await until(quiet, 120_000, 'the second passes');
       sample.replicaCpu.push((cpu() - cpu0.replicas) / OBJECTS);
       sample.serverCpu.push((processCpuMs(server.pid) - cpu0.server) / OBJECTS);
@@ -200,21 +208,35 @@ export async function run(): Promise<string[]> {
     const steady = (r: number) => all(r, (s) => s.steady);
     const base = median(steady(1));
     const ceiling = (CONCURRENCY * 1000) / COST_MS;
+    const speedUp = (r: number) => median(steady(r)) / base;
+    const bound = (r: number) => 1 / median(all(r, (s) => [s.maxShare]));
+    const cores = (r: number) => (median(steady(r)) * (median(all(r, (s) => s.replicaCpu)) + median(all(r, (s) => s.serverCpu)))) / 1000;
+    const top = REPLICAS[REPLICAS.length - 1] as number;
     const lines = [
       `${OBJECTS} ConfigMaps; R replica processes (manager + sharded controller, concurrency ${CONCURRENCY} each; the leader also runs`,
       `the sharder), every reconcile an awaited ${COST_MS} ms delay then a merge patch of an annotation, against the embedded API server in`,
-      `a process of its own. One replica can at most reach ${fmt(ceiling)} reconciles/s (concurrency / delay). Steady: every object rewritten`,
-      `at once after assignment has settled, clock from the first reconcile to every object reconciled once. ${ROUNDS} starts × ${BUMPS} rewrites`,
-      `per R, medians (min–max). "Balance bound": objects / the largest shard's objects (the run ends when the largest shard is done).`,
-      `CPU per object change: both reconciles an object change causes (the write queues a second one), all replicas / the server.`,
+      `a process of its own. The delay alone caps one replica at ${fmt(ceiling)} reconciles/s (concurrency / delay). Steady: every object`,
+      `rewritten at once after assignment has settled, clock from the first reconcile to every object reconciled once. ${ROUNDS} starts ×`,
+      `${BUMPS} rewrites per R, medians (min–max). "Balance bound": objects / the largest shard's objects (the run ends when the largest`,
+      `shard is done). CPU per object change: both reconciles an object change causes (the write queues a second one), all replicas /`,
+      `the server; "cores busy" is their sum at the median rate. "ms per reconcile": wall time per reconcile on the largest shard`,
+      `(delay, patch, and waiting for a core); speed-up = balance bound × (1 replica's ms per reconcile / R's).`,
       '',
-      row(['replicas', 'steady objects/s', 'speed-up vs 1 (ideal = R)', 'balance bound', 'of ideal', 'replica CPU ms/object', 'server CPU ms/object']),
-      row(['---:', '---:', '---:', '---:', '---:', '---:', '---:']),
-      ...REPLICAS.map((r) => {
-        const m = median(steady(r));
-        const bound = 1 / median(all(r, (s) => [s.maxShare]));
-        return row([r, summary(steady(r)), ratio(m, base), `${bound.toFixed(2)}×`, `${((m / base / r) * 100).toFixed(0)} %`, summary(all(r, (s) => s.replicaCpu), 1), summary(all(r, (s) => s.serverCpu), 1)]);
-      }),
+      row(['replicas', 'steady reconciles/s (first pass)', 'speed-up vs 1 (ideal = R)', 'of ideal', 'balance bound', 'ms per reconcile', 'replica CPU ms/object', 'server CPU ms/object', 'cores busy']),
+      row(['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+      ...REPLICAS.map((r) =>
+        row([
+          r,
+          summary(steady(r)),
+          ratio(median(steady(r)), base),
+          `${((speedUp(r) / r) * 100).toFixed(0)} %`,
+          `${bound(r).toFixed(2)}×`,
+          summary(all(r, (s) => s.perReconcileMs), 1),
+          summary(all(r, (s) => s.replicaCpu), 1),
+          summary(all(r, (s) => s.serverCpu), 1),
+          cores(r).toFixed(2),
+        ]),
+      ),
       '',
       'Cold start (shard-assignment warm-up included), from spawning the processes, in seconds:',
       '',
@@ -229,6 +251,16 @@ export async function run(): Promise<string[]> {
           summary(all(r, (s) => [s.coldReconciles]), 1),
         ]),
       ),
+      '',
+      `Finding: steady throughput at ${top} replicas is ${speedUp(top).toFixed(2)}× one replica's (ideal ${top}×; ${((speedUp(top) / top) * 100).toFixed(0)} % of linear). Two things`,
+      `bound it. Balance (${bound(top).toFixed(2)}×): consistent hashing with 100 virtual nodes per shard does not split ${OBJECTS} objects exactly`,
+      `evenly, and the batch ends when the largest shard is done. Per-reconcile time: the largest shard took`,
+      `${median(all(top, (s) => s.perReconcileMs)).toFixed(1)} ms per reconcile against ${median(all(1, (s) => s.perReconcileMs)).toFixed(1)} ms for one replica (${COST_MS} ms of it the delay): the processes keep`,
+      `${cores(top).toFixed(2)} cores busy (replicas, the sharder, the server) on a ${os.cpus().length}-CPU machine shared with other work (load below), so`,
+      `timers and patches wait for a core. The sharder is not on the steady path (labels already right; it only confirms them).`,
+      `The cold start does not scale with R: the replicas' shard Leases appear one after another, the first live shard is`,
+      `assigned every object, and the others get theirs through drains that the first shard acknowledges in its work queue,`,
+      `behind the reconciles already queued there, so the handover runs at one replica's reconcile rate.`,
       '',
       `Load: ${os.cpus().length} CPUs, 1-minute load average ${load0.toFixed(1)} before and ${(os.loadavg()[0] ?? 0).toFixed(1)} after this section.`,
     ];
