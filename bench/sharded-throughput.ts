@@ -28,7 +28,7 @@ import { spawnWorker, type Worker } from './support/rpc.js';
 import { fmt, median, ratio, row, summary } from './support/stats.js';
 
 const OBJECTS = Number(process.env.RXKUBE_BENCH_SHARDED_OBJECTS ?? 1200);
-const ROUNDS = Number(process.env.RXKUBE_BENCH_SHARDED_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.RXKUBE_BENCH_SHARDED_ROUNDS ?? 3);
 const BUMPS = 2;
 const REPLICAS = [1, 2, 3] as const;
 const COST_MS = 15;
@@ -220,7 +220,7 @@ export async function run(): Promise<string[]> {
       `${BUMPS} rewrites per R, medians (min–max). "Balance bound": objects / the largest shard's objects (the run ends when the largest`,
       `shard is done). CPU per object change: both reconciles an object change causes (the write queues a second one), all replicas /`,
       `the server; "cores busy" is their sum at the median rate. "ms per reconcile": wall time per reconcile on the largest shard`,
-      `(delay, patch, and waiting for a core); speed-up = balance bound × (1 replica's ms per reconcile / R's).`,
+      `(delay, patch, and waiting for a core); per run, speed-up = balance bound × 1 replica's ms per reconcile / R's.`,
       '',
       row(['replicas', 'steady reconciles/s (first pass)', 'speed-up vs 1 (ideal = R)', 'of ideal', 'balance bound', 'ms per reconcile', 'replica CPU ms/object', 'server CPU ms/object', 'cores busy']),
       row(['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
@@ -257,10 +257,11 @@ export async function run(): Promise<string[]> {
       `evenly, and the batch ends when the largest shard is done. Per-reconcile time: the largest shard took`,
       `${median(all(top, (s) => s.perReconcileMs)).toFixed(1)} ms per reconcile against ${median(all(1, (s) => s.perReconcileMs)).toFixed(1)} ms for one replica (${COST_MS} ms of it the delay): the processes keep`,
       `${cores(top).toFixed(2)} cores busy (replicas, the sharder, the server) on a ${os.cpus().length}-CPU machine shared with other work (load below), so`,
-      `timers and patches wait for a core. The sharder is not on the steady path (labels already right; it only confirms them).`,
+      `timers and patches wait for a core. The sharder writes nothing on the steady path (it sees every change and finds the label right).`,
       `The cold start does not scale with R: the replicas' shard Leases appear one after another, the first live shard is`,
       `assigned every object, and the others get theirs through drains that the first shard acknowledges in its work queue,`,
-      `behind the reconciles already queued there, so the handover runs at one replica's reconcile rate.`,
+      `behind the reconciles already queued there, so the handover runs at one replica's reconcile rate (when the replicas come`,
+      `up within a moment of each other, the cold start divides like the steady work).`,
       '',
       `Load: ${os.cpus().length} CPUs, 1-minute load average ${load0.toFixed(1)} before and ${(os.loadavg()[0] ?? 0).toFixed(1)} after this section.`,
     ];
