@@ -255,8 +255,8 @@ export async function run(): Promise<string[]> {
       ),
       '',
       `Finding: steady throughput at ${top} replicas is ${speedUp(top).toFixed(2)}× one replica's (ideal ${top}×; ${((speedUp(top) / top) * 100).toFixed(0)} % of linear), at 2 replicas`,
-      `${speedUp(2).toFixed(2)}×. The ceiling is balance (${bound(top).toFixed(2)}× at ${top}): consistent hashing with 100 virtual nodes per shard does not split`,
-      `${OBJECTS} objects exactly evenly, and the batch ends when the largest shard is done.`,
+      `${speedUp(2).toFixed(2)}×. The ceiling is balance (${bound(top).toFixed(2)}× at ${top}): the hash ring does not split ${OBJECTS} objects exactly evenly`,
+      `(the largest of ${top} shards holds ${fmt(OBJECTS / bound(top))}), and the batch ends when the largest shard is done.`,
       ...(tTop > t1 * 1.05
         ? [
             `Below that ceiling: the largest shard took ${tTop.toFixed(1)} ms per reconcile against ${t1.toFixed(1)} ms for one replica (${COST_MS} ms of it the`,
