@@ -3,7 +3,11 @@
  * contender's): the embedded API server over plain HTTP, seeded with realistic pods, and a
  * `burst` command that queues a stream of modifications on frozen watches, so that on `unfreeze`
  * the server only writes pre-serialised events and is not the bottleneck of a watch measurement.
+ * For the sharded-throughput benchmark: a kubeconfig file for the replicas, ConfigMaps to seed
+ * and touch, and where the ring's assignment stands.
  */
+import { resources } from '../../src/api/builtin-resources.js';
+import { HashRing, drainLabel, shardKey, shardLabel } from '../../src/controller/shard-ring.js';
 import { startApiServer, type ApiServer } from '../../src/testing/index.js';
 import { realisticPod } from './pods.js';
 import { serveCommands } from './rpc.js';
@@ -51,6 +55,49 @@ serveCommands({
   unfreeze() {
     need().faults.unfreezeWatches();
     return null;
+  },
+  async kubeconfig(args: { path: string }) {
+    await need().writeKubeconfig(args.path);
+    return null;
+  },
+  /** Creates namespace `namespace` and ConfigMaps `cm-0` … `cm-<count - 1>` in it. */
+  seedConfigMaps(args: { namespace: string; count: number }) {
+    const s = need();
+    s.seed([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: args.namespace } }]);
+    s.seed(Array.from({ length: args.count }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: args.namespace }, data: { i: String(i) } })));
+    return null;
+  },
+  /** Rewrites every ConfigMap of `namespace` (a new `data.round`, the annotation `strip` removed). */
+  touchConfigMaps(args: { namespace: string; round: number; strip: string }) {
+    const s = need();
+    const t0 = performance.now();
+    for (const cm of s.list('v1', 'ConfigMap', args.namespace)) {
+      const meta = (cm.metadata ?? {}) as { annotations?: Record<string, string> };
+      const { [args.strip]: _, ...annotations } = meta.annotations ?? {};
+      s.update({ ...cm, metadata: { ...meta, annotations }, data: { ...(cm.data as object), round: String(args.round) } } as never);
+    }
+    return { ms: performance.now() - t0 };
+  },
+  /**
+   * Where the ConfigMaps of `namespace` stand in ring `ring` with shards `shards`: how many carry
+   * the shard the ring chooses for them (and no drain label), how many of those also carry that
+   * shard in `annotation` (reconciled there), and how many each shard should hold.
+   */
+  assignment(args: { namespace: string; ring: string; shards: string[]; annotation: string }) {
+    const ring = new HashRing(args.shards);
+    let assigned = 0;
+    let reconciled = 0;
+    const perShard: Record<string, number> = {};
+    const items = need().list('v1', 'ConfigMap', args.namespace);
+    for (const cm of items) {
+      const meta = (cm.metadata ?? {}) as { name?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+      const desired = ring.shardFor(shardKey(resources.configMaps, args.namespace, meta.name ?? '')) ?? '';
+      perShard[desired] = (perShard[desired] ?? 0) + 1;
+      if (meta.labels?.[shardLabel(args.ring)] !== desired || meta.labels[drainLabel(args.ring)] !== undefined) continue;
+      assigned++;
+      if (meta.annotations?.[args.annotation] === desired) reconciled++;
+    }
+    return { total: items.length, assigned, reconciled, perShard };
   },
   async close() {
     await server?.close();

@@ -7,18 +7,16 @@
  * every cache about a third of the objects; a SIGKILLed shard's objects move within the lease
  * duration plus a few seconds; when it comes back, objects are drained and handed back.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resources } from '../../src/api/builtin-resources.js';
 import type { K8s } from '../../src/index.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { drainLabel, shardLabel } from '../../src/controller/shard-ring.js';
+import { startShardedReplica } from './helpers/sharded-replicas.js';
 
 const hasCluster = !!process.env.KUBECONFIG && !!process.env.RXKUBE_E2E_DIR;
-const FIXTURE = fileURLToPath(new URL('./fixtures/sharded-replica.ts', import.meta.url));
 const OBJECTS = Number(process.env.RXKUBE_E2E_SHARDED_OBJECTS ?? 300);
 const LEASE = 4_000;
 const RENEW = 3_000;
@@ -49,22 +47,17 @@ describe.skipIf(!hasCluster)('sharded controller in three processes on a real ku
   });
 
   const start = (shard: string) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', FIXTURE, shard, ns, String(LEASE), String(RENEW), String(RETRY)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: process.env,
+    const child = startShardedReplica(shard, ns, { leaseMs: LEASE, renewMs: RENEW, retryMs: RETRY }, (line) => {
+      if (line.type === 'START') open.set(`${line.shard} ${line.key}`, { shard: line.shard, start: line.at });
+      else if (line.type === 'END') {
+        const run = open.get(`${line.shard} ${line.key}`);
+        open.delete(`${line.shard} ${line.key}`);
+        if (run !== undefined) intervals.set(line.key, [...(intervals.get(line.key) ?? []), { shard: line.shard, start: run.start, end: line.at }]);
+      } else if (line.type === 'CACHE') caches.set(line.shard, line.size);
+      else if (line.type === 'LEADING') leader = line.shard;
+      else if (line.type === 'ERROR') errors.push(line.line);
     });
     children.set(shard, child);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const [what, who = '', a = '', b = ''] = line.split(' ');
-      if (what === 'START') open.set(`${who} ${a}`, { shard: who, start: Number(b) });
-      else if (what === 'END') {
-        const run = open.get(`${who} ${a}`);
-        open.delete(`${who} ${a}`);
-        if (run !== undefined) intervals.set(a, [...(intervals.get(a) ?? []), { shard: who, start: run.start, end: Number(b) }]);
-      } else if (what === 'CACHE') caches.set(who, Number(a));
-      else if (what === 'LEADING') leader = who;
-      else if (what === 'ERROR') errors.push(line);
-    });
   };
   const kill = (shard: string, at: number) => {
     children.get(shard)?.kill('SIGKILL');
