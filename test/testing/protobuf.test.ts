@@ -81,6 +81,23 @@ describe('protobuf over HTTP', () => {
   });
 });
 
+type WatchEvent = { type: string; object: Record<string, unknown> };
+
+/** Reads length-prefixed protobuf watch frames into `events` until `enough()` or the stream ends. */
+async function readFrames(reader: ReadableStreamDefaultReader<Uint8Array> | undefined, events: WatchEvent[], enough: () => boolean): Promise<void> {
+  let buf = Buffer.alloc(0);
+  while (!enough() && reader !== undefined) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf = Buffer.concat([buf, Buffer.from(value)]);
+    while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
+      const n = buf.readUInt32BE(0);
+      events.push(decodeWatchEvent(buf.subarray(4, 4 + n)));
+      buf = buf.subarray(4 + n);
+    }
+  }
+}
+
 describe('protobuf watch streams', () => {
   it('a protobuf client gets length-prefixed WatchEvent frames; custom resources and Tables stay JSON', async () => {
     const server = await startApiServer();
@@ -90,19 +107,9 @@ describe('protobuf watch streams', () => {
       const res = await fetch(new URL('/api/v1/namespaces/default/configmaps?watch=1', server.url), { headers: { Accept: `${PB}, application/json` }, signal: ac.signal });
       expect(res.headers.get('content-type')).toBe(`${PB};stream=watch`);
       const reader = res.body?.getReader();
-      let buf = Buffer.alloc(0);
-      const events: { type: string; object: Record<string, unknown> }[] = [];
+      const events: WatchEvent[] = [];
       setTimeout(() => server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w2', namespace: 'default' } }), 50);
-      while (events.length < 2 && reader !== undefined) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buf = Buffer.concat([buf, Buffer.from(value)]);
-        while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
-          const n = buf.readUInt32BE(0);
-          events.push(decodeWatchEvent(buf.subarray(4, 4 + n)));
-          buf = buf.subarray(4 + n);
-        }
-      }
+      await readFrames(reader, events, () => events.length >= 2);
       ac.abort();
       expect(events.map((e) => [e.type, e.object['kind'], (e.object['metadata'] as { name: string }).name])).toEqual([['ADDED', 'ConfigMap', 'w1'], ['ADDED', 'ConfigMap', 'w2']]);
       const table = await fetch(new URL('/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1', server.url), { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
@@ -124,18 +131,8 @@ describe('protobuf watch streams', () => {
       // A change this watch does not get moves the resourceVersion past it: the next tick bookmarks.
       server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other', namespace: 'default' } });
       const reader = res.body?.getReader();
-      let buf = Buffer.alloc(0);
-      const events: { type: string; object: Record<string, unknown> }[] = [];
-      while (!events.some((e) => e.type === 'BOOKMARK') && reader !== undefined) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buf = Buffer.concat([buf, Buffer.from(value)]);
-        while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
-          const n = buf.readUInt32BE(0);
-          events.push(decodeWatchEvent(buf.subarray(4, 4 + n)));
-          buf = buf.subarray(4 + n);
-        }
-      }
+      const events: WatchEvent[] = [];
+      await readFrames(reader, events, () => events.some((e) => e.type === 'BOOKMARK'));
       ac.abort();
       const [added, bookmark] = events;
       expect(added?.type).toBe('ADDED');
