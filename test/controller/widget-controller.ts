@@ -23,15 +23,19 @@ export function wantedData(source: KubeObject): Record<string, string> {
   return { ...((spec as { data?: Record<string, string> } | undefined)?.data ?? (data as Record<string, string> | undefined) ?? {}) };
 }
 
+/** What the mirror controller did, for a test to print when it does not converge. */
+export type MirrorTrace = (what: string, source: string, detail: Record<string, unknown>) => void;
+
 export function mirrorController(
-  options: Omit<ControllerOptions, 'reconcile' | 'owns'> & { readonly sourceResource: ResourceType },
+  options: Omit<ControllerOptions, 'reconcile' | 'owns'> & { readonly sourceResource: ResourceType; readonly trace?: MirrorTrace },
 ): Controller {
-  const { sourceResource, ...rest } = options;
+  const { sourceResource, trace, ...rest } = options;
   return controller({
     ...rest,
     owns: [CONFIG_MAPS],
     reconcile: async (req, ctx) => {
       const source = ctx.object;
+      trace?.('reconcile', req.name, { id: ctx.reconcileId, rv: source?.metadata?.resourceVersion, deleting: source?.metadata?.deletionTimestamp !== undefined, finalizers: source?.metadata?.finalizers });
       if (source === undefined) return; // gone: the finalizer already removed the mirror
       const mirrors = ctx.objects<ConfigMap>(CONFIG_MAPS, req.namespace);
       return finalizer(source, {
@@ -51,6 +55,7 @@ export function mirrorController(
             if (!isNotFound(err)) throw err;
           }
           if (current === undefined) {
+            trace?.('create mirror', req.name, { id: ctx.reconcileId, rv: o.metadata?.resourceVersion });
             await mirrors.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: req.namespace, ownerReferences }, data: want });
             ctx.recorder.event(o, 'Normal', 'Created', `created ${name}`);
           } else if (JSON.stringify(current.data ?? {}) !== JSON.stringify(want)) {
@@ -58,6 +63,7 @@ export function mirrorController(
           }
         },
         cleanup: async () => {
+          trace?.('delete mirror', req.name, { id: ctx.reconcileId });
           try {
             await mirrors.delete(mirrorName(req.name));
           } catch (err) {

@@ -29,7 +29,12 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
   let stop: AbortController;
   let done: Promise<void>;
   const reconcileErrors: unknown[] = [];
-  const timeline = statusTimeline();
+  const timeline = statusTimeline(async () => {
+    const list = await writer.objects(CONFIG_MAPS, ns).list();
+    return `the controller caches ${ctrl?.store.size ?? '?'} ConfigMaps; a second client lists ${list.items.length} at resourceVersion ${list.metadata?.resourceVersion ?? '?'}: ${list.items.map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`).join(' ')}`;
+  });
+  const traces: string[] = [];
+  const t0Trace = Date.now();
 
   beforeAll(async () => {
     controllerClient = KubeClient.fromDefault();
@@ -40,6 +45,7 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
       name: `mirror-${ns}`,
       for: { source: CONFIG_MAPS, predicates: [labelSelectorPredicate('mirror-source=yes')] },
       sourceResource: CONFIG_MAPS,
+      trace: (what, source, detail) => void traces.push(`+${Date.now() - t0Trace}ms ${source} ${what} ${JSON.stringify(detail)}`),
       informers: factory,
       client: controllerClient,
       concurrency: 4,
@@ -90,12 +96,20 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
       await Promise.all(names.slice(10, 15).map((n) => persist(() => cms.patch(mirrorName(n), { data: { v: 'tampered' } }))));
     };
     await churn(1);
+    traces.push(`+${Date.now() - t0Trace}ms - restart begins`);
     const restart = restartApiServer(2);
     await churn(2);
     await restart;
+    traces.push(`+${Date.now() - t0Trace}ms - restart done`);
     await churn(3);
     const deleted = names.slice(0, 5);
-    await Promise.all(deleted.map((n) => persist(() => cms.delete(n))));
+    await Promise.all(
+      deleted.map(async (n) => {
+        traces.push(`+${Date.now() - t0Trace}ms ${n} test deletes it`);
+        await persist(() => cms.delete(n));
+        traces.push(`+${Date.now() - t0Trace}ms ${n} test delete answered`);
+      }),
+    );
     await churn(4);
 
     // converge: every live source mirrored exactly, every deleted one gone with its mirror
@@ -105,8 +119,10 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
     }).catch(async (err: unknown) => {
       // What a failure needs to be understood: the informer's view over time and the leftovers' history.
       const left = (await cms.list()).items.filter((o) => deleted.some((d) => o.metadata?.name === mirrorName(d)));
-      const history = left.map((o) => ({ name: o.metadata?.name, created: o.metadata?.creationTimestamp, rv: o.metadata?.resourceVersion, owner: o.metadata?.ownerReferences?.[0]?.uid }));
-      console.log(`controller e2e: leftover mirrors ${JSON.stringify(history)}; t0 ${new Date(t0).toISOString()}\ninformer status timeline\n${timeline.print()}`);
+      const history = left.map((o) => ({ name: o.metadata?.name, created: o.metadata?.creationTimestamp, rv: o.metadata?.resourceVersion, owner: o.metadata?.ownerReferences?.[0]?.uid, managedFields: o.metadata?.managedFields }));
+      const sources = new Set(left.map((o) => (o.metadata?.name ?? '').replace(/-mirror$/, '')));
+      const theirTraces = traces.filter((l) => sources.has(l.split(' ')[1] ?? '') || l.split(' ')[1] === '-');
+      console.log(`controller e2e: leftover mirrors ${JSON.stringify(history)}; t0 ${new Date(t0).toISOString()} (trace t0 ${new Date(t0Trace).toISOString()})\nwhat the controller did for them\n${theirTraces.join('\n')}\ninformer status timeline\n${timeline.print()}`);
       throw err;
     });
     const kinds = new Map<string, number>();

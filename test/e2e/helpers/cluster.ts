@@ -80,15 +80,22 @@ export async function convergeWithin(timeoutMs: number, problems: () => Promise<
  * A timeline of reflector status changes (the `status` option of `listWatch`), to print when a
  * test does not converge: what the informers were doing when they should have seen the writes.
  */
-export function statusTimeline(): { readonly status: { next(s: ReflectorStatus): void }; print(): string } {
+export function statusTimeline(
+  /** Called on every `listed`; what it resolves to is added to the timeline (e.g. what a second client lists then). */
+  onListed?: () => Promise<string>,
+): { readonly status: { next(s: ReflectorStatus): void }; print(): string } {
   const t0 = Date.now();
   const lines: string[] = [];
+  const add = (line: string): void => {
+    lines.push(`+${Date.now() - t0}ms ${line}`);
+    if (lines.length > 400) lines.splice(0, lines.length - 400);
+  };
   return {
     status: {
       next(s) {
         const detail = s.type === 'error' ? `${(s.error as Error)?.name ?? 'error'}: ${(s.error as Error)?.message ?? String(s.error)} → ${s.action}` : JSON.stringify(s);
-        lines.push(`+${Date.now() - t0}ms ${s.type === 'error' ? detail : detail.slice(0, 160)}`);
-        if (lines.length > 400) lines.splice(0, lines.length - 400);
+        add(s.type === 'error' ? detail : detail.slice(0, 160));
+        if (s.type === 'listed' && onListed !== undefined) onListed().then((text) => add(`  (meanwhile: ${text})`), (err: unknown) => add(`  (meanwhile: ${String(err)})`));
       },
     },
     print: () => lines.join('\n'),
