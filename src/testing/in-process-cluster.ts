@@ -4,6 +4,7 @@ import type { RetryPolicy } from '../client/retry-policy.js';
 import { InformerFactory, type InformerFactoryOptions } from '../informer/informer-factory.js';
 import { type ApiCore, createApiCore, type DirectApi } from './api-server/api-core.js';
 import type { Faults } from './api-server/faults.js';
+import type { ApiServerOptions } from './api-server/start-api-server.js';
 import type { RequestLog } from './api-server/request-log.js';
 import { InProcessConnection } from './in-process-connection.js';
 
@@ -21,6 +22,11 @@ export interface InProcessClusterOptions {
   readonly historyWindow?: number;
   /** Refuse namespaced creates in a namespace that does not exist; default true. */
   readonly requireNamespace?: boolean;
+  /**
+   * Defaulting and validation of the built-in kinds as kube-apiserver 1.20, as
+   * {@link ApiServerOptions.strict}: default true; `false` is lenient mode (objects stored as sent).
+   */
+  readonly strict?: boolean;
 }
 
 /** An embedded API server in this process, with a client and informers wired to it without HTTP. */
@@ -64,6 +70,7 @@ export function inProcessCluster(options: InProcessClusterOptions = {}): InProce
       ...(options.namespaces === undefined ? {} : { namespaces: options.namespaces }),
       ...(options.historyWindow === undefined ? {} : { historyWindow: options.historyWindow }),
       ...(options.requireNamespace === undefined ? {} : { requireNamespace: options.requireNamespace }),
+      ...(options.strict === undefined ? {} : { strict: options.strict }),
     },
     async () => void connection.endWatches(),
   );
