@@ -4,7 +4,6 @@ import type { RetryPolicy } from '../client/retry-policy.js';
 import { InformerFactory, type InformerFactoryOptions } from '../informer/informer-factory.js';
 import { type ApiCore, createApiCore, type DirectApi } from './api-server/api-core.js';
 import type { Faults } from './api-server/faults.js';
-import type { ApiServerOptions } from './api-server/start-api-server.js';
 import type { RequestLog } from './api-server/request-log.js';
 import { InProcessConnection } from './in-process-connection.js';
 
@@ -23,8 +22,8 @@ export interface InProcessClusterOptions {
   /** Refuse namespaced creates in a namespace that does not exist; default true. */
   readonly requireNamespace?: boolean;
   /**
-   * Defaulting and validation of the built-in kinds as kube-apiserver 1.20, as
-   * {@link ApiServerOptions.strict}: default true; `false` is lenient mode (objects stored as sent).
+   * Defaulting and validation of the built-in kinds as kube-apiserver 1.20, as `startApiServer`'s
+   * `strict` option: default true; `false` is lenient mode (built-in objects stored as sent).
    */
   readonly strict?: boolean;
 }
