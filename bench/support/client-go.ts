@@ -30,7 +30,8 @@ const PACKAGE = 'cmd/rxkube-bench-informer';
 /** The built contender, or why there is none. */
 export type ClientGoBinary = { readonly path: string; readonly goVersion: string } | { readonly skip: string };
 
-function cacheDir(): string {
+/** The benchmarks' cache folder: `RXKUBE_CACHE`, else `$XDG_CACHE_HOME/rxkube`, else `~/.cache/rxkube`. */
+export function cacheDir(): string {
   if (process.env.RXKUBE_CACHE) return process.env.RXKUBE_CACHE;
   return join(process.env.XDG_CACHE_HOME || join(os.homedir(), '.cache'), 'rxkube');
 }

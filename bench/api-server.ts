@@ -1,0 +1,188 @@
+/**
+ * The embedded API server's own throughput, side by side in one run, for three servers: today's
+ * in strict mode (the default: defaulting and validation as kube-apiserver 1.20), today's lenient
+ * (`strict: false`), and the baseline — the server as it was before the Kubernetes 1.20.2
+ * emulation work (bench/support/baseline-server.ts; skipped, with the reason printed, when this
+ * clone has no git history). Each server runs in a process of its own, the HTTP clients in
+ * another; servers take turns within each repetition.
+ *
+ * - List: `GET /api/v1/pods` of 10k realistic pods (~3.3 KB of JSON each) in one response, read to
+ *   the last byte (not parsed); JSON, and protobuf where served.
+ * - Watch: a writer in the server process updates pods as fast as it can (read-modify-write of a
+ *   label and an annotation, through the direct API: the PUT path without HTTP, admission
+ *   included), 100 per turn of the event loop; 1 and 8 watchers count the events (newlines).
+ *   events/s per watcher, from its first event to its last.
+ * - Create: `POST` of realistic pods (no status, no server-set metadata), 16 in flight.
+ * - CPU of the server process per operation: steadier than the wall clock on a shared machine.
+ *
+ * Runs alone: `npx tsx --conditions=source bench/api-server.ts`, or `npm run bench -- api-server`
+ * (which rewrites only this section of BENCHMARKS.md).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { baselineServer } from './support/baseline-server.js';
+import { spawnWorker, type Worker } from './support/rpc.js';
+import { fmt, median, ratio, row, summary } from './support/stats.js';
+
+const OBJECTS = 10_000;
+const LIST_RUNS = 5;
+const WATCH_RUNS = 3;
+const WATCH_EVENTS = 10_000;
+const WATCHERS = [1, 8] as const;
+const CREATE_RUNS = 3;
+const CREATES = 1_000;
+const CREATE_INFLIGHT = 16;
+
+interface Contender {
+  readonly name: string;
+  readonly label: string;
+  readonly protobuf: boolean;
+  server?: Worker;
+  url?: string;
+}
+
+type Samples = Map<string, number[]>;
+function add(m: Samples, key: string, v: number): void {
+  m.set(key, [...(m.get(key) ?? []), v]);
+}
+
+export async function run(): Promise<string[]> {
+  const current = fileURLToPath(new URL('../src/testing/index.ts', import.meta.url));
+  const baseline = await baselineServer();
+  const contenders: Contender[] = [
+    { name: 'strict', label: 'today, strict (default)', protobuf: true },
+    { name: 'lenient', label: 'today, lenient (`strict: false`)', protobuf: true },
+  ];
+  if ('module' in baseline) contenders.push({ name: 'before', label: `before (${baseline.commit}, v0.1 server)`, protobuf: false });
+  const notes: string[] = [];
+  if ('skip' in baseline) {
+    notes.push(`The baseline server is skipped: ${baseline.skip}.`);
+    console.log(`api-server bench: baseline skipped: ${baseline.skip}`);
+  }
+  const http = spawnWorker('bench/support/http-load-process.ts');
+  const wall: Samples = new Map();
+  const cpu: Samples = new Map();
+  const seedMs: Samples = new Map();
+  let listBytes = new Map<string, number>();
+  try {
+    for (const c of contenders) {
+      c.server = spawnWorker('bench/support/api-server-process.ts');
+      const { url } = await c.server.call<{ url: string }>('start', { module: c.name === 'before' && 'module' in baseline ? baseline.module : current, strict: c.name === 'strict' });
+      c.url = url;
+      const seeded = await c.server.call<{ ms: number; cpuMs: number }>('seed', { from: 0, to: OBJECTS });
+      add(seedMs, c.name, seeded.ms);
+    }
+    const serverCpu = (c: Contender) => (c.server as Worker).call<number>('cpu');
+    // Lists.
+    for (let r = 0; r < LIST_RUNS; r++) {
+      for (const c of contenders) {
+        for (const format of c.protobuf ? ['json', 'protobuf'] : ['json']) {
+          const accept = format === 'json' ? 'application/json' : 'application/vnd.kubernetes.protobuf';
+          const c0 = await serverCpu(c);
+          const res = await http.call<{ ms: number; bytes: number }>('list', { url: c.url, path: '/api/v1/pods', accept });
+          const key = `list ${format} ${c.name}`;
+          add(wall, key, res.ms);
+          add(cpu, key, (await serverCpu(c)) - c0);
+          listBytes = new Map(listBytes).set(format, res.bytes);
+        }
+      }
+    }
+    // Watches while a writer updates.
+    let gen = 0;
+    for (let r = 0; r < WATCH_RUNS; r++) {
+      for (const n of WATCHERS) {
+        for (const c of contenders) {
+          const server = c.server as Worker;
+          const rv = await server.call<number>('resourceVersion');
+          await http.call('watch', { url: c.url, path: '/api/v1/pods', n, resourceVersion: rv, expect: WATCH_EVENTS });
+          for (let i = 0; (await server.call<number>('openWatches')) < n; i++) {
+            if (i > 500) throw new Error(`${c.name}: watches did not open`);
+            await sleep(10);
+          }
+          const c0 = await serverCpu(c);
+          const write = server.call<{ ms: number }>('write', { objects: OBJECTS, events: WATCH_EVENTS, gen: ++gen });
+          const got = await http.call<{ perWatcher: Array<{ events: number; ms: number }>; ms: number }>('waitWatch', { timeoutMs: 600_000 });
+          await write;
+          const key = `watch ${n} ${c.name}`;
+          add(wall, key, median(got.perWatcher.map((w) => ((w.events - 1) / w.ms) * 1000)));
+          add(cpu, key, (((await serverCpu(c)) - c0) * 1000) / (WATCH_EVENTS * n));
+          for (let i = 0; (await server.call<number>('openWatches')) > 0; i++) {
+            if (i > 500) break;
+            await sleep(10);
+          }
+        }
+      }
+    }
+    // Creates.
+    for (let r = 0; r < CREATE_RUNS; r++) {
+      for (const c of contenders) {
+        const c0 = await serverCpu(c);
+        const res = await http.call<{ ms: number }>('create', { url: c.url, from: 100_000 + r * CREATES, count: CREATES, inflight: CREATE_INFLIGHT });
+        const key = `create ${c.name}`;
+        add(wall, key, (CREATES / res.ms) * 1000);
+        add(cpu, key, (((await serverCpu(c)) - c0) * 1000) / CREATES);
+      }
+    }
+  } finally {
+    for (const c of contenders) {
+      await c.server?.call('close').catch(() => undefined);
+      await c.server?.kill();
+    }
+    await http.kill();
+  }
+
+  const mb = (b: number | undefined) => (b === undefined ? 'n/a' : `${(b / 2 ** 20).toFixed(1)} MiB`);
+  const w = (key: string) => wall.get(key) ?? [];
+  const c = (key: string) => cpu.get(key) ?? [];
+  const lines: string[] = [
+    `${fmt(OBJECTS)} realistic pods (~3.3 KB of JSON each) seeded into each server; servers in processes of their own, clients in`,
+    `another, taking turns. Wall clock in the client; CPU (user + system) of the server process, steadier on a shared machine.`,
+    `Median (min–max) of ${LIST_RUNS} lists, ${WATCH_RUNS} watch runs of ${fmt(WATCH_EVENTS)} events, ${CREATE_RUNS} runs of ${fmt(CREATES)} creates.`,
+    ...notes,
+    '',
+    row(['server', `list ${fmt(OBJECTS)} pods, JSON (${mb(listBytes.get('json'))}), ms`, 'server CPU ms', `protobuf (${mb(listBytes.get('protobuf'))}), ms`, 'server CPU ms']),
+    row(['---', '---', '---', '---', '---']),
+    ...contenders.map((k) =>
+      row([k.label, summary(w(`list json ${k.name}`)), summary(c(`list json ${k.name}`)), k.protobuf ? summary(w(`list protobuf ${k.name}`)) : 'not served', k.protobuf ? summary(c(`list protobuf ${k.name}`)) : '']),
+    ),
+    '',
+    row(['server', ...WATCHERS.flatMap((n) => [`watch, ${n} watcher${n > 1 ? 's' : ''}: events/s each`, 'server CPU µs per delivered event']), `create (POST, ${CREATE_INFLIGHT} in flight): pods/s`, 'server CPU µs per create', 'seed 10k (direct), ms']),
+    row(['---', ...WATCHERS.flatMap(() => ['---', '---']), '---', '---', '---']),
+    ...contenders.map((k) =>
+      row([
+        k.label,
+        ...WATCHERS.flatMap((n) => [summary(w(`watch ${n} ${k.name}`)), summary(c(`watch ${n} ${k.name}`), 1)]),
+        summary(w(`create ${k.name}`)),
+        summary(c(`create ${k.name}`), 1),
+        summary(seedMs.get(k.name) ?? []),
+      ]),
+    ),
+  ];
+  const mw = (key: string) => median(w(key));
+  const mc = (key: string) => median(c(key));
+  // Speed ratios: ≥ 1.00× means the first server is at least as fast as the second.
+  const speed = (a: string, b: string): string[] => [
+    ratio(mw(`list json ${b}`), mw(`list json ${a}`)),
+    ratio(mc(`list json ${b}`), mc(`list json ${a}`)),
+    ...WATCHERS.flatMap((n) => [ratio(mw(`watch ${n} ${a}`), mw(`watch ${n} ${b}`)), ratio(mc(`watch ${n} ${b}`), mc(`watch ${n} ${a}`))]),
+    ratio(mw(`create ${a}`), mw(`create ${b}`)),
+    ratio(mc(`create ${b}`), mc(`create ${a}`)),
+  ];
+  lines.push(
+    '',
+    'Speed ratios of medians (≥ 1.00× = at least as fast; wall clock, then server CPU):',
+    '',
+    row(['ratio', 'list JSON', 'list CPU', ...WATCHERS.flatMap((n) => [`watch ×${n}`, `watch ×${n} CPU`]), 'create', 'create CPU']),
+    row(['---', '---', '---', ...WATCHERS.flatMap(() => ['---', '---']), '---', '---']),
+  );
+  if (contenders.some((k) => k.name === 'before')) {
+    lines.push(row(['strict ÷ before', ...speed('strict', 'before')]));
+    lines.push(row(['lenient ÷ before', ...speed('lenient', 'before')]));
+  }
+  lines.push(row(['strict ÷ lenient', ...speed('strict', 'lenient')]));
+  return lines;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const line of await run()) console.log(line);
+}
