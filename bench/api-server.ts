@@ -32,11 +32,14 @@ const WATCHERS = [1, 8] as const;
 const CREATE_RUNS = 3;
 const CREATES = 1_000;
 const CREATE_INFLIGHT = 16;
+const KUBE_NAMESPACES = Array.from({ length: 50 }, (_, i) => `ns-${i}`);
 
 interface Contender {
   readonly name: string;
   readonly label: string;
   readonly protobuf: boolean;
+  /** A real kube-apiserver (KUBECONFIG): reached over HTTPS, no server process of ours, no watch writer. */
+  readonly kube?: boolean;
   server?: Worker;
   url?: string;
 }
@@ -55,6 +58,9 @@ export async function run(): Promise<string[]> {
   ];
   if ('module' in baseline) contenders.push({ name: 'before', label: `before (${baseline.commit}, v0.1 server)`, protobuf: false });
   const notes: string[] = [];
+  const useKube = process.env['RXKUBE_BENCH_KUBE_APISERVER'] === '1' && (process.env['KUBECONFIG'] ?? '') !== '';
+  if (useKube) contenders.push({ name: 'kube', label: 'kube-apiserver (KUBECONFIG)', protobuf: true, kube: true });
+  else notes.push('kube-apiserver is not a contender in this run (`RXKUBE_BENCH_KUBE_APISERVER=1` with `KUBECONFIG` pointing at a throwaway cluster adds it: the run creates namespaces `ns-0` … `ns-49` and 13,000 pods there).');
   if ('skip' in baseline) {
     notes.push(`The baseline server is skipped: ${baseline.skip}.`);
     console.log(`api-server bench: baseline skipped: ${baseline.skip}`);
@@ -66,13 +72,24 @@ export async function run(): Promise<string[]> {
   const listBytes = new Map<string, number>();
   try {
     for (const c of contenders) {
+      if (c.kube === true) {
+        // Seeded over HTTP (POST: no status), 16 in flight; namespaces ns-0 … ns-49 first.
+        c.url = (await http.call<{ url: string }>('kube')).url;
+        await http.call('namespaces', { url: c.url, names: KUBE_NAMESPACES });
+        const seeded = await http.call<{ ms: number }>('create', { url: c.url, from: 0, count: OBJECTS, inflight: CREATE_INFLIGHT });
+        add(seedMs, c.name, seeded.ms);
+        continue;
+      }
       c.server = spawnWorker('bench/support/api-server-process.ts');
       const { url } = await c.server.call<{ url: string }>('start', { module: c.name === 'before' && 'module' in baseline ? baseline.module : current, strict: c.name === 'strict' });
       c.url = url;
       const seeded = await c.server.call<{ ms: number; cpuMs: number }>('seed', { from: 0, to: OBJECTS });
       add(seedMs, c.name, seeded.ms);
     }
-    const serverCpu = (c: Contender) => (c.server as Worker).call<number>('cpu');
+    const serverCpu = (c: Contender) => (c.server === undefined ? Promise.resolve(Number.NaN) : c.server.call<number>('cpu'));
+    const addCpu = (key: string, v: number) => {
+      if (Number.isFinite(v)) add(cpu, key, v);
+    };
     // Lists.
     for (let r = 0; r < LIST_RUNS; r++) {
       for (const c of contenders) {
@@ -82,7 +99,7 @@ export async function run(): Promise<string[]> {
           const res = await http.call<{ ms: number; bytes: number }>('list', { url: c.url, path: '/api/v1/pods', accept });
           const key = `list ${format} ${c.name}`;
           add(wall, key, res.ms);
-          add(cpu, key, (await serverCpu(c)) - c0);
+          addCpu(key, (await serverCpu(c)) - c0);
           listBytes.set(`${format} ${c.name}`, res.bytes);
         }
       }
@@ -92,7 +109,8 @@ export async function run(): Promise<string[]> {
     for (let r = 0; r < WATCH_RUNS; r++) {
       for (const n of WATCHERS) {
         for (const c of contenders) {
-          const server = c.server as Worker;
+          if (c.server === undefined) continue; // the writer runs in the server's process
+          const server = c.server;
           const rv = await server.call<number>('resourceVersion');
           await http.call('watch', { url: c.url, path: '/api/v1/pods', n, resourceVersion: rv, expect: WATCH_EVENTS });
           for (let i = 0; (await server.call<number>('openWatches')) < n; i++) {
@@ -120,11 +138,12 @@ export async function run(): Promise<string[]> {
         const res = await http.call<{ ms: number }>('create', { url: c.url, from: 100_000 + r * CREATES, count: CREATES, inflight: CREATE_INFLIGHT });
         const key = `create ${c.name}`;
         add(wall, key, (CREATES / res.ms) * 1000);
-        add(cpu, key, (((await serverCpu(c)) - c0) * 1000) / CREATES);
+        addCpu(key, (((await serverCpu(c)) - c0) * 1000) / CREATES);
       }
     }
   } finally {
     for (const c of contenders) {
+      if (c.kube === true && c.url !== undefined) await http.call('deleteNamespaces', { url: c.url, names: KUBE_NAMESPACES }).catch(() => undefined);
       await c.server?.call('close').catch(() => undefined);
       await c.server?.kill();
     }
@@ -152,7 +171,7 @@ export async function run(): Promise<string[]> {
       ]),
     ),
     '',
-    row(['server', ...WATCHERS.flatMap((n) => [`watch, ${n} watcher${n > 1 ? 's' : ''}: events/s each`, 'server CPU µs per delivered event']), `create (POST, ${CREATE_INFLIGHT} in flight): pods/s`, 'server CPU µs per create', 'seed 10k (direct), ms']),
+    row(['server', ...WATCHERS.flatMap((n) => [`watch, ${n} watcher${n > 1 ? 's' : ''}: events/s each`, 'server CPU µs per delivered event']), `create (POST, ${CREATE_INFLIGHT} in flight): pods/s`, 'server CPU µs per create', 'seed 10k, ms (direct; kube-apiserver: POST)']),
     row(['---', ...WATCHERS.flatMap(() => ['---', '---']), '---', '---', '---']),
     ...contenders.map((k) =>
       row([
@@ -186,6 +205,7 @@ export async function run(): Promise<string[]> {
     lines.push(row(['lenient ÷ before', ...speed('lenient', 'before')]));
   }
   lines.push(row(['strict ÷ lenient', ...speed('strict', 'lenient')]));
+  if (useKube) lines.push(row(['strict ÷ kube-apiserver', ...speed('strict', 'kube')]));
   lines.push(
     '',
     `- Strict objects are larger: defaulting adds what kube-apiserver adds (tolerations, termination message path, pull`,

@@ -59,7 +59,8 @@ async function main(): Promise<void> {
     const file = new URL('../BENCHMARKS.md', import.meta.url);
     let doc = await readFile(file, 'utf8');
     for (const p of partial) {
-      const note = `_This section was regenerated alone (\`npm run bench -- ${only.join(' ')}\`) on ${new Date().toISOString().slice(0, 10)}: ${machine}; ${p.minutes} min; 1-minute load average ${p.load0.toFixed(1)} at its start and ${p.load1.toFixed(1)} at its end._`;
+      const env = process.env['RXKUBE_BENCH_KUBE_APISERVER'] === '1' ? 'RXKUBE_BENCH_KUBE_APISERVER=1 KUBECONFIG=… ' : '';
+      const note = `_This section was regenerated alone (\`${env}npm run bench -- ${only.join(' ')}\`) on ${new Date().toISOString().slice(0, 10)}: ${machine}; ${p.minutes} min; 1-minute load average ${p.load0.toFixed(1)} at its start and ${p.load1.toFixed(1)} at its end._`;
       doc = replaceSection(doc, p.title, `## ${p.title}\n\n${note}\n\n${p.lines.join('\n')}\n`);
     }
     await writeFile(file, doc);

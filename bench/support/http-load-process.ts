@@ -3,11 +3,24 @@
  * byte (not parsed), watch streams whose events are counted by their newlines (not parsed), and
  * creates with a fixed number of requests in flight. node:http with keep-alive, plain loopback.
  */
-import { Agent, request, type ClientRequest } from 'node:http';
+import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { KubeConfig } from '@kubernetes/client-node';
 import { realisticPod } from './pods.js';
 import { serveCommands } from './rpc.js';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+/** The cluster of `KUBECONFIG` (TLS and credentials from it), once `kube` has been called. */
+let kube: { url: string; options: RequestOptions; agent: HttpsAgent } | undefined;
+
+function request(url: string, options: RequestOptions, onResponse: (res: IncomingMessage) => void): ClientRequest {
+  if (kube !== undefined && url.startsWith(kube.url)) {
+    const headers = { ...(kube.options.headers as Record<string, string> | undefined), ...(options.headers as Record<string, string> | undefined) };
+    return httpsRequest(url, { ...kube.options, ...options, headers, agent: options.agent === false ? false : kube.agent }, onResponse);
+  }
+  return httpRequest(url, options, onResponse);
+}
 
 function send(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; bytes: number; firstByteMs: number; ms: number }> {
   const t0 = performance.now();
@@ -46,6 +59,30 @@ function checkDone(): void {
 }
 
 serveCommands({
+  /** Loads `KUBECONFIG`'s current context; answers the cluster's URL (requests to it use its TLS and credentials). */
+  async kube() {
+    const kc = new KubeConfig();
+    kc.loadFromDefault();
+    const url = kc.getCurrentCluster()?.server ?? '';
+    if (url === '') throw new Error('KUBECONFIG has no current cluster');
+    const options: RequestOptions & { ca?: unknown; cert?: unknown; key?: unknown; rejectUnauthorized?: boolean } = {};
+    await kc.applyToHTTPSOptions(options as never);
+    kube = { url, options, agent: new HttpsAgent({ keepAlive: true, maxSockets: 256, ...(options as object) }) };
+    return { url };
+  },
+  /** Creates namespaces (an existing one is fine). */
+  async namespaces(args: { url: string; names: string[] }) {
+    for (const name of args.names) {
+      const r = await send(`${args.url}/api/v1/namespaces`, 'POST', { Accept: 'application/json' }, JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
+      if (r.status !== 201 && r.status !== 409) throw new Error(`namespace ${name}: HTTP ${r.status}`);
+    }
+    return null;
+  },
+  /** Deletes namespaces (best effort). */
+  async deleteNamespaces(args: { url: string; names: string[] }) {
+    for (const name of args.names) await send(`${args.url}/api/v1/namespaces/${name}`, 'DELETE', { Accept: 'application/json' }).catch(() => undefined);
+    return null;
+  },
   /** One GET of `path`, read to the last byte. */
   async list(args: { url: string; path: string; accept: string }) {
     const r = await send(`${args.url}${args.path}`, 'GET', { Accept: args.accept });
