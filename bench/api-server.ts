@@ -13,7 +13,8 @@
  *   included), 100 per turn of the event loop; 1 and 8 watchers count the events (newlines).
  *   events/s per watcher, from its first event to its last.
  * - Create: `POST` of realistic pods (no status, no server-set metadata), 16 in flight.
- * - CPU of the server process per operation: steadier than the wall clock on a shared machine.
+ * - CPU of the server process per operation (after a full garbage collection, so that one measurement does not pay
+ *   for the garbage of the one before): steadier than the wall clock on a shared machine.
  *
  * Runs alone: `npx tsx --conditions=source bench/api-server.ts`, or `npm run bench -- api-server`
  * (which rewrites only this section of BENCHMARKS.md).
@@ -87,6 +88,7 @@ export async function run(): Promise<string[]> {
       add(seedMs, c.name, seeded.ms);
     }
     const serverCpu = (c: Contender) => (c.server === undefined ? Promise.resolve(Number.NaN) : c.server.call<number>('cpu'));
+    const collect = async (c: Contender) => void (await c.server?.call('gc'));
     const addCpu = (key: string, v: number) => {
       if (Number.isFinite(v)) add(cpu, key, v);
     };
@@ -95,6 +97,7 @@ export async function run(): Promise<string[]> {
       for (const c of contenders) {
         for (const format of c.protobuf ? ['json', 'protobuf'] : ['json']) {
           const accept = format === 'json' ? 'application/json' : 'application/vnd.kubernetes.protobuf';
+          await collect(c);
           const c0 = await serverCpu(c);
           const res = await http.call<{ ms: number; bytes: number }>('list', { url: c.url, path: '/api/v1/pods', accept });
           const key = `list ${format} ${c.name}`;
@@ -117,6 +120,7 @@ export async function run(): Promise<string[]> {
             if (i > 500) throw new Error(`${c.name}: watches did not open`);
             await sleep(10);
           }
+          await collect(c);
           const c0 = await serverCpu(c);
           const write = server.call<{ ms: number }>('write', { objects: OBJECTS, events: WATCH_EVENTS, gen: ++gen });
           const got = await http.call<{ perWatcher: Array<{ events: number; ms: number }>; ms: number }>('waitWatch', { timeoutMs: 600_000 });
@@ -134,6 +138,7 @@ export async function run(): Promise<string[]> {
     // Creates.
     for (let r = 0; r < CREATE_RUNS; r++) {
       for (const c of contenders) {
+        await collect(c);
         const c0 = await serverCpu(c);
         const res = await http.call<{ ms: number }>('create', { url: c.url, from: 100_000 + r * CREATES, count: CREATES, inflight: CREATE_INFLIGHT });
         const key = `create ${c.name}`;
@@ -210,7 +215,7 @@ export async function run(): Promise<string[]> {
     '',
     `- Strict objects are larger: defaulting adds what kube-apiserver adds (tolerations, termination message path, pull`,
     `  policy, …), ${(((listBytes.get('json strict') ?? Number.NaN) / (listBytes.get('json lenient') ?? Number.NaN) - 1) * 100).toFixed(0)} % more JSON per pod here; a list costs in proportion. List CPU of the server is mostly one`,
-    '  `join` of the stored objects\' cached JSON and the garbage collection around it, so it varies with the heap.',
+    '  `join` of the stored objects\' cached JSON and the garbage collection it causes.',
     '- The writer\'s update is the watch benchmark\'s bottleneck with one watcher: every event is one update (admission,',
     '  store, serialisation once for all watchers). Strict admission copies the object (keeping only the fields the 1.20',
     '  schema knows), defaults it, validates it and compares the immutable parts with the stored object; that is the',
