@@ -2,9 +2,10 @@
  * `npm run bench`: runs every benchmark module in this folder in one process, one after another,
  * prints their lines, and rewrites BENCHMARKS.md with the results and a description of the machine.
  * A benchmark module exports `run(): Promise<string[]>` (Markdown-friendly lines).
- * `npm run bench -- <name>…` runs only the modules whose path contains a name and leaves
- * BENCHMARKS.md alone; add `--write` to replace just those sections in it (a section that is not
- * there yet is appended).
+ *
+ * `npm run bench -- api-server` (any part of module paths) runs only the modules named and
+ * replaces only their sections in BENCHMARKS.md, each with a line saying when and where it was
+ * regenerated; the other sections keep the numbers of the run that wrote them.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -24,49 +25,49 @@ const modules: Array<{ title: string; path: string }> = [
   { title: 'Cache core: deltaFifo + indexStore', path: './cache-core.js' },
   { title: 'state$: immutable cache snapshots', path: './state.js' },
   { title: 'Sharded controller: throughput at 1, 2 and 3 replicas', path: './sharded-throughput.js' },
+  { title: 'Embedded API server: list, watch and create throughput (strict, lenient, before)', path: './api-server.js' },
 ];
 
-const FILE = new URL('../BENCHMARKS.md', import.meta.url);
-
-/** Replaces the `## title` sections of `doc` with `sections` (appending those it lacks). */
-function spliceSections(doc: string, sections: ReadonlyArray<{ title: string; text: string }>): string {
-  let out = doc;
-  for (const { title, text } of sections) {
-    const head = `\n## ${title}\n`;
-    const at = out.indexOf(head);
-    if (at < 0) {
-      out = `${out.trimEnd()}\n\n${text}`;
-      continue;
-    }
-    const next = out.indexOf('\n## ', at + head.length);
-    out = `${out.slice(0, at + 1)}${text}${next < 0 ? '' : out.slice(next)}`;
-  }
-  return out;
+/** Replaces the `## title` section of `doc` (up to the next `## ` heading) with `section`, or appends it. */
+function replaceSection(doc: string, title: string, section: string): string {
+  const start = doc.indexOf(`\n## ${title}\n`);
+  if (start === -1) return `${doc.trimEnd()}\n\n${section}`;
+  const next = doc.indexOf('\n## ', start + 1);
+  return `${doc.slice(0, start + 1)}${section}${next === -1 ? '' : doc.slice(next)}`;
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const write = args.includes('--write');
   const only = args.filter((a) => !a.startsWith('--'));
   const sections: string[] = [];
-  const ran: Array<{ title: string; text: string }> = [];
+  const partial: Array<{ title: string; lines: string[]; load0: number; load1: number; minutes: string }> = [];
   const load0 = os.loadavg()[0] ?? 0;
   const t0 = performance.now();
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const machine = `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
   for (const { title, path } of modules) {
     if (only.length > 0 && !only.some((o) => path.includes(o))) continue;
     console.log(`\n## ${title}\n`);
+    const m0 = performance.now();
+    const l0 = os.loadavg()[0] ?? 0;
     const mod = (await import(path)) as BenchModule;
     const lines = await mod.run();
     for (const line of lines) console.log(line);
     sections.push(`## ${title}\n\n${lines.join('\n')}\n`);
-    ran.push({ title, text: sections.at(-1) ?? '' });
+    partial.push({ title, lines, load0: l0, load1: os.loadavg()[0] ?? 0, minutes: ((performance.now() - m0) / 60_000).toFixed(1) });
   }
   if (only.length > 0) {
-    if (write) await writeFile(FILE, spliceSections(await readFile(FILE, 'utf8'), ran));
+    // Only the sections run are replaced; the rest of the file stays as the last full run wrote it.
+    const file = new URL('../BENCHMARKS.md', import.meta.url);
+    let doc = await readFile(file, 'utf8');
+    for (const p of partial) {
+      const env = process.env['RXKUBE_BENCH_KUBE_APISERVER'] === '1' ? 'RXKUBE_BENCH_KUBE_APISERVER=1 KUBECONFIG=… ' : '';
+      const note = `_This section was regenerated alone (\`${env}npm run bench -- ${only.join(' ')}\`) on ${new Date().toISOString().slice(0, 10)}: ${machine}; ${p.minutes} min; 1-minute load average ${p.load0.toFixed(1)} at its start and ${p.load1.toFixed(1)} at its end._`;
+      doc = replaceSection(doc, p.title, `## ${p.title}\n\n${note}\n\n${p.lines.join('\n')}\n`);
+    }
+    await writeFile(file, doc);
     return;
   }
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  const machine = `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
   const load1 = os.loadavg()[0] ?? 0;
   const minutes = ((performance.now() - t0) / 60_000).toFixed(1);
   const doc = [
@@ -99,6 +100,9 @@ async function main(): Promise<void> {
     '  server only writes; the client reads a sustained stream as fast as it can (TCP backpressure).',
     '- Two clocks: wall clock (what the targets are stated in) and the contender process\'s CPU time (user +',
     '  system, all threads, so GC is included), which a busy machine disturbs far less. Where they disagree, trust CPU.',
+    '- Embedded API server section: today\'s server in strict mode (the default) and lenient, against the server as it was',
+    '  before the Kubernetes 1.20.2 emulation work (commit 5e4abd7, extracted from git history into the cache at bench time by',
+    '  `bench/support/baseline-server.ts`; skipped with the reason printed without history), each in a process of its own.',
     '- Profiles: `RXKUBE_BENCH_PROFILE=/some/dir npx tsx --conditions=source bench/initial-sync.ts` (or',
     '  `watch-throughput.ts`) writes a `.cpuprofile` of every measured window of every contender.',
     '',
@@ -162,8 +166,9 @@ async function main(): Promise<void> {
     '  memory of rxkube at 10k and over twice the retained heap per object of rxkube with its default transform (which drops',
     '  `managedFields`, about half of a parsed pod\'s heap).',
     '',
-    ...sections,  ].join('\n');
-  await writeFile(FILE, doc);
+    ...sections,
+  ].join('\n');
+  await writeFile(new URL('../BENCHMARKS.md', import.meta.url), doc);
 }
 
 await main();

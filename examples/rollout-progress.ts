@@ -22,6 +22,7 @@ import {
   ownerUidIndex,
   setupSignalHandler,
   uidIndex,
+  type K8s,
   type KubeObject,
   type ObjectKey,
   type SharedInformer,
@@ -29,8 +30,14 @@ import {
 import { collectByKey, distinctByKey, type KeyedChange, mapByKey, switchMapByKey } from 'rxkube/operators';
 import { startApiServer, type ApiServer } from 'rxkube/testing';
 
-export type Deployment = KubeObject & { spec?: { replicas?: number } };
-export type ReplicaSet = KubeObject & { spec?: { replicas?: number }; status?: { replicas?: number; readyReplicas?: number } };
+/** What the table reads of a workload's spec (the scenario writes valid objects: selector and pod template). */
+interface WorkloadSpec {
+  readonly replicas?: number;
+  readonly selector?: K8s.LabelSelector;
+  readonly template?: K8s.PodTemplateSpec;
+}
+export type Deployment = KubeObject & { spec?: WorkloadSpec };
+export type ReplicaSet = KubeObject & { spec?: WorkloadSpec; status?: { replicas?: number; readyReplicas?: number } };
 
 /** The revision annotation the Deployment controller keeps on a Deployment and its ReplicaSets. */
 export const REVISION = 'deployment.kubernetes.io/revision';
@@ -118,11 +125,16 @@ export function renderRollouts(table: ReadonlyMap<ObjectKey, Progress>): string 
 export async function scenario(client: KubeClient, say: (line: string) => void, settled: () => Promise<void>): Promise<void> {
   const deployments = client.objects<Deployment>({ apiVersion: 'apps/v1', kind: 'Deployment' }, 'default');
   const replicaSets = client.objects<ReplicaSet>({ apiVersion: 'apps/v1', kind: 'ReplicaSet' }, 'default');
+  // A selector and a pod template whose labels it matches, as the API server requires.
+  const podsOf = (labels: Record<string, string>, image: string): WorkloadSpec => ({
+    selector: { matchLabels: labels },
+    template: { metadata: { labels }, spec: { containers: [{ name: 'main', image }] } },
+  });
   const deploy = (name: string, revision: string, replicas: number): Deployment => ({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, annotations: { [REVISION]: revision } },
-    spec: { replicas },
+    spec: { replicas, ...podsOf({ app: name }, `${name}:${revision}`) },
   });
   const replicaSet = async (owner: Deployment, revision: string, replicas: number): Promise<void> => {
     const name = `${owner.metadata?.name}-${revision}`;
@@ -134,7 +146,7 @@ export async function scenario(client: KubeClient, say: (line: string) => void, 
         annotations: { [REVISION]: revision },
         ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: owner.metadata?.name ?? '', uid: owner.metadata?.uid ?? '', controller: true }],
       },
-      spec: { replicas },
+      spec: { replicas, ...podsOf({ app: owner.metadata?.name ?? '', 'pod-template-hash': revision }, `${owner.metadata?.name ?? ''}:${revision}`) },
     });
   };
   const scale = (name: string, replicas: number, readyReplicas: number) =>

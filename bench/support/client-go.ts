@@ -35,7 +35,8 @@ const DEBIAN_REFLECT2 = '/usr/share/gocode/src/github.com/modern-go/reflect2';
 /** A built client-go program, or why there is none (`buildFailed`: Go and the source are there, the build failed). */
 export type ClientGoBinary = { readonly path: string; readonly goVersion: string } | { readonly skip: string; readonly buildFailed?: boolean };
 
-function cacheDir(): string {
+/** The benchmarks' cache folder: `RXKUBE_CACHE`, else `$XDG_CACHE_HOME/rxkube`, else `~/.cache/rxkube`. */
+export function cacheDir(): string {
   if (process.env.RXKUBE_CACHE) return process.env.RXKUBE_CACHE;
   return join(process.env.XDG_CACHE_HOME || join(os.homedir(), '.cache'), 'rxkube');
 }

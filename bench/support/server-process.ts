@@ -22,7 +22,9 @@ function need(): ApiServer {
 
 serveCommands({
   async start(args: { historyWindow?: number }) {
-    server = await startApiServer({ historyWindow: args.historyWindow ?? 50_000, bookmarkIntervalMs: 3_600_000, pageResourceVersionZeroLists: true });
+    // Lenient: the realistic pods are stored as the fixture shapes them (the size the client benchmarks state);
+    // what strict admission costs the server is measured in bench/api-server.ts.
+    server = await startApiServer({ historyWindow: args.historyWindow ?? 50_000, bookmarkIntervalMs: 3_600_000, pageResourceVersionZeroLists: true, strict: false });
     return { url: server.url };
   },
   /** Seeds pods number `from` … `to - 1`. */

@@ -21,6 +21,11 @@ export interface InProcessClusterOptions {
   readonly historyWindow?: number;
   /** Refuse namespaced creates in a namespace that does not exist; default true. */
   readonly requireNamespace?: boolean;
+  /**
+   * Defaulting and validation of the built-in kinds as kube-apiserver 1.20, as `startApiServer`'s
+   * `strict` option: default true; `false` is lenient mode (built-in objects stored as sent).
+   */
+  readonly strict?: boolean;
 }
 
 /** An embedded API server in this process, with a client and informers wired to it without HTTP. */
@@ -64,6 +69,7 @@ export function inProcessCluster(options: InProcessClusterOptions = {}): InProce
       ...(options.namespaces === undefined ? {} : { namespaces: options.namespaces }),
       ...(options.historyWindow === undefined ? {} : { historyWindow: options.historyWindow }),
       ...(options.requireNamespace === undefined ? {} : { requireNamespace: options.requireNamespace }),
+      ...(options.strict === undefined ? {} : { strict: options.strict }),
     },
     async () => void connection.endWatches(),
   );

@@ -16,7 +16,7 @@ describe('namespace controller and stand-in nodes', () => {
     servers.push(server);
     server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gone' } });
     server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'gone' } });
-    server.seed([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'gone' }, spec: { nodeName: 'n1' }, status: { phase: 'Running' } } as UnstructuredObject]);
+    server.seed([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'gone' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'i' }] }, status: { phase: 'Running' } } as UnstructuredObject]);
     server.delete('v1', 'Namespace', 'gone');
     await until('configmap deleted', () => server.get('v1', 'ConfigMap', 'c', 'gone') === undefined);
     // The pod is deleted gracefully and stays; so does the namespace.

@@ -17,7 +17,7 @@ describe('eventRecorder against the embedded API server', () => {
   it('stores one Event per distinct event, counts repeats, and combines similar ones', async () => {
     server = await startApiServer({ token: true });
     client = KubeClient.fromKubeConfig(server.kubeConfig);
-    const pod = server.create({ apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'default', name: 'web' }, spec: {} });
+    const pod = server.create({ apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'default', name: 'web' }, spec: { containers: [{ name: 'web', image: 'nginx' }] } });
     const recorder = eventRecorder({ api: clientEventsApi(client, { api: 'v1' }), source: { component: 'rs-controller' } });
     recorder.event(pod, 'Normal', 'Scheduled', 'assigned to node-1');
     for (let i = 0; i < 4; i++) recorder.event(pod, 'Warning', 'BackOff', 'back-off restarting');

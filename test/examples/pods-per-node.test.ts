@@ -36,7 +36,7 @@ describe('pods-per-node example', () => {
     const stop = new AbortController();
     try {
       server.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
-      server.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'kube-system' }, spec: { nodeName: 'n1' } });
+      server.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'kube-system' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'busybox' }] } });
       const lines: string[] = [];
       const run = runPodsPerNode({ client, signal: stop.signal, write: (l) => lines.push(l) });
       const deadline = Date.now() + 10_000;

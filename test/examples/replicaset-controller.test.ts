@@ -95,7 +95,7 @@ describe('replicaset-controller example without the scenario (as with --kubeconf
         apiVersion: 'apps/v1',
         kind: 'ReplicaSet',
         metadata: { name: 'api', namespace: 'default' },
-        spec: { replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels } } },
+        spec: { replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'api', image: 'api:1' }] } } },
       });
       const run = runReplicaSetExample({ client, signal: stop.signal, controllerName: 'replicaset-no-scenario', color: false, write: () => undefined });
       let settled = false;

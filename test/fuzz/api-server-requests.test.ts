@@ -99,7 +99,10 @@ describe('fuzz: embedded API server request handling', () => {
     server = await startApiServer({ maxBodyBytes: 64 * 1024, bookmarkIntervalMs: 50 });
     server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep', namespace: 'default', labels: { a: '1' } }, data: { k: 'v' } });
     server.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'keep-pod', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
-    server.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'keep', namespace: 'default' }, spec: { replicas: 1 } });
+    server.create({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'keep', namespace: 'default' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'keep' } }, template: { metadata: { labels: { app: 'keep' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+    });
   });
   afterAll(() => server.close());
 

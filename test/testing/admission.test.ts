@@ -1,6 +1,6 @@
 /** Defaulting and validation of built-in kinds (strict mode), as kube-apiserver 1.20 answers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { inProcessCluster, startApiServer, type ApiServer } from '../../src/testing/index.js';
 import { makeClient } from './helpers.js';
 
 const container = { name: 'c', image: 'nginx:1.27' };
@@ -10,7 +10,7 @@ describe('strict mode: defaulting and validation', () => {
   let server: ApiServer;
   let call: ReturnType<typeof makeClient>;
   beforeAll(async () => {
-    server = await startApiServer({ strict: true });
+    server = await startApiServer(); // strict is the default
     call = makeClient(server.url);
   });
   afterAll(async () => {
@@ -120,8 +120,37 @@ describe('strict mode: defaulting and validation', () => {
     expect(ns.body.details.causes[0]).toMatchObject({ field: 'metadata.name' });
   });
 
-  it('lenient servers (the default) store objects as sent', async () => {
-    const lenient = await startApiServer();
+  it('is the default of startApiServer and inProcessCluster; strict: false turns it off', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bare', namespace: 'default' }, spec: {} };
+    expect(() => server.create(pod)).toThrow(/422 Invalid: Pod "bare" is invalid: spec.containers: Required value/);
+    const cluster = inProcessCluster();
+    try {
+      expect(() => cluster.create(pod)).toThrow(/spec.containers: Required value/);
+      await expect(cluster.client.objects({ apiVersion: 'v1', kind: 'Pod' }, 'default').create(pod)).rejects.toMatchObject({ statusCode: 422 });
+    } finally {
+      cluster.close();
+    }
+    const lenient = inProcessCluster({ strict: false });
+    try {
+      expect(lenient.create(pod)['spec']).toEqual({});
+    } finally {
+      lenient.close();
+    }
+  });
+
+  it('a binding sets the node of a pod, which an update may not change', async () => {
+    const pods = '/api/v1/namespaces/default/pods';
+    await call('POST', pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'to-bind' }, spec: podSpec });
+    const bind = await call('POST', `${pods}/to-bind/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'to-bind' }, target: { apiVersion: 'v1', kind: 'Node', name: 'n1' } });
+    expect(bind.status).toBe(201);
+    const bound = (await call('GET', `${pods}/to-bind`)).body;
+    expect(bound.spec.nodeName).toBe('n1');
+    const moved = await call('PUT', `${pods}/to-bind`, { ...bound, spec: { ...bound.spec, nodeName: 'n2' } });
+    expect(moved.status).toBe(422);
+  });
+
+  it('lenient servers (strict: false) store objects as sent', async () => {
+    const lenient = await startApiServer({ strict: false });
     try {
       const res = await makeClient(lenient.url)('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: {} });
       expect(res.status).toBe(201);

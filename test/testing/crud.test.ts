@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '../../src/testing/index.js';
 import { makeClient } from './helpers.js';
 
+const podSpec = { containers: [{ name: 'c', image: 'busybox' }] };
+const deploymentSpec = (replicas: number) => ({ replicas, selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: podSpec } });
+
 describe('embedded API server: CRUD over HTTP', () => {
   let server: ApiServer;
   let call: ReturnType<typeof makeClient>;
@@ -21,7 +24,7 @@ describe('embedded API server: CRUD over HTTP', () => {
     expect(a.body.metadata.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(a.body.metadata.namespace).toBe('default');
     expect(Number(a.body.metadata.resourceVersion)).toBe(before + 1);
-    const d = await call('POST', '/apis/apps/v1/namespaces/default/deployments', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'crud-d' }, spec: { replicas: 1 } });
+    const d = await call('POST', '/apis/apps/v1/namespaces/default/deployments', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'crud-d' }, spec: deploymentSpec(1) });
     expect(d.status).toBe(201);
     expect(Number(d.body.metadata.resourceVersion)).toBe(before + 2);
     expect(d.body.metadata.generation).toBe(1);
@@ -68,16 +71,17 @@ describe('embedded API server: CRUD over HTTP', () => {
 
   it('bumps generation on spec changes only; /status changes status only', async () => {
     const path = '/apis/apps/v1/namespaces/default/deployments';
-    const d = (await call('POST', path, { metadata: { name: 'gen-d' }, spec: { replicas: 1 } })).body;
+    const d = (await call('POST', path, { metadata: { name: 'gen-d' }, spec: deploymentSpec(1) })).body;
     const labelled = (await call('PUT', `${path}/gen-d`, { ...d, metadata: { ...d.metadata, labels: { a: 'b' } } })).body;
     expect(labelled.metadata.generation).toBe(1);
-    const scaled = (await call('PUT', `${path}/gen-d`, { ...labelled, spec: { replicas: 3 }, status: { replicas: 9 } })).body;
+    const scaled = (await call('PUT', `${path}/gen-d`, { ...labelled, spec: { ...labelled.spec, replicas: 3 }, status: { replicas: 9 } })).body;
     expect(scaled.metadata.generation).toBe(2);
-    expect(scaled.status).toBeUndefined(); // status ignored on the main resource
-    const st = await call('PUT', `${path}/gen-d/status`, { ...scaled, spec: { replicas: 100 }, status: { replicas: 3 } });
+    expect(scaled.status).toEqual(d.status); // status ignored on the main resource
+    const st = await call('PUT', `${path}/gen-d/status`, { ...scaled, spec: { ...scaled.spec, replicas: 100 }, status: { replicas: 3 } });
     expect(st.status).toBe(200);
     expect(st.body.status).toEqual({ replicas: 3 });
-    expect(st.body.spec).toEqual({ replicas: 3 });
+    expect(st.body.spec).toEqual(scaled.spec);
+    expect(st.body.spec.replicas).toBe(3);
     expect(st.body.metadata.generation).toBe(2);
   });
 
@@ -118,8 +122,8 @@ describe('embedded API server: CRUD over HTTP', () => {
 
   it('pods: delete returns the object; cluster-scoped nodes; cluster-wide lists', async () => {
     await call('POST', '/api/v1/namespaces', { metadata: { name: 'crud-ns' } });
-    await call('POST', '/api/v1/namespaces/crud-ns/pods', { metadata: { name: 'p' }, spec: { nodeName: 'n1' } });
-    await call('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'p' } });
+    await call('POST', '/api/v1/namespaces/crud-ns/pods', { metadata: { name: 'p' }, spec: { nodeName: 'n1', ...podSpec } });
+    await call('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'p' }, spec: podSpec });
     const all = await call('GET', '/api/v1/pods');
     expect(all.body.kind).toBe('PodList');
     expect(all.body.items.map((p: { metadata: { namespace: string } }) => p.metadata.namespace)).toEqual(['crud-ns', 'default']);
@@ -172,12 +176,12 @@ describe('embedded API server: CRUD over HTTP', () => {
   });
 
   it('status is not settable on create (only through /status); pods start Pending', async () => {
-    const pod = await call('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'st' }, status: { phase: 'Running' } });
-    expect(pod.body.status).toEqual({ phase: 'Pending' });
-    const d = await call('POST', '/apis/apps/v1/namespaces/default/deployments', { metadata: { name: 'st' }, status: { replicas: 5 } });
-    expect(d.body.status).toBeUndefined();
+    const pod = await call('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'st' }, spec: podSpec, status: { phase: 'Running' } });
+    expect(pod.body.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+    const d = await call('POST', '/apis/apps/v1/namespaces/default/deployments', { metadata: { name: 'st' }, spec: deploymentSpec(1), status: { replicas: 5 } });
+    expect(d.body.status).toEqual({}); // the initial status, not the one sent
     const cm = await call('POST', cms, { metadata: { name: 'st' }, status: { kept: true } });
-    expect(cm.body.status).toEqual({ kept: true }); // no status subresource: just a field
+    expect(cm.body.status).toBeUndefined(); // a ConfigMap has no status: dropped as an unknown field
   });
 
   it('a resourceVersion on create is refused as kube-apiserver does (500, no reason); seed() ignores it', async () => {

@@ -42,7 +42,7 @@ describe('embedded API server: deletion lifecycle', () => {
     await call('POST', pods, { metadata: { name: 'unbound' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
     expect((await call('DELETE', `${pods}/unbound`)).status).toBe(200);
     expect((await call('GET', `${pods}/unbound`)).status).toBe(404);
-    server.seed([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'done', namespace: 'default' }, spec: { nodeName: 'n1' }, status: { phase: 'Succeeded' } }]);
+    server.seed([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'done', namespace: 'default' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Succeeded' } }]);
     await call('DELETE', `${pods}/done`);
     expect((await call('GET', `${pods}/done`)).status).toBe(404);
   });

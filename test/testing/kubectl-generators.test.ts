@@ -21,7 +21,7 @@ describe.skipIf(!hasKubectl)('kubectl generators (protobuf) against the embedded
   const kubectl = async (...args: string[]) => (await run('kubectl', args, { env, timeout: 30_000 })).stdout;
 
   beforeAll(async () => {
-    server = await startApiServer({ token: true, tls: true, strict: true });
+    server = await startApiServer({ token: true, tls: true });
     dir = await mkdtemp(join(tmpdir(), 'rxkube-kubectl-gen-'));
     await server.writeKubeconfig(join(dir, 'kubeconfig'));
     env = { ...process.env, KUBECONFIG: join(dir, 'kubeconfig'), HOME: dir, KUBECACHEDIR: join(dir, 'cache') };

@@ -17,7 +17,7 @@ describe('embedded API server: lists', () => {
       pods.push({
         apiVersion: 'v1', kind: 'Pod',
         metadata: { name: `p${String(i).padStart(2, '0')}`, namespace: i % 5 === 0 ? 'other' : 'default', labels: { app: i % 2 === 0 ? 'even' : 'odd', tier: i < 10 ? 'front' : 'back', ...(i === 3 ? { special: 'yes' } : {}) } },
-        spec: { nodeName: `n${i % 3}` },
+        spec: { nodeName: `n${i % 3}`, containers: [{ name: 'main', image: 'busybox' }] },
         status: { phase: i % 4 === 0 ? 'Running' : 'Pending' },
       });
     }
@@ -34,7 +34,7 @@ describe('embedded API server: lists', () => {
     expect(first.body.metadata.remainingItemCount).toBe(15);
     const rv = first.body.metadata.resourceVersion;
     // a write between pages does not show up in later pages
-    server.seed([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'zz-late', namespace: 'default' } }]);
+    server.seed([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'zz-late', namespace: 'default' }, spec: { containers: [{ name: 'main', image: 'busybox' }] } }]);
     const seen: string[] = names(first);
     let token: string | undefined = first.body.metadata.continue;
     while (token !== undefined) {

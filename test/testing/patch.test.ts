@@ -44,7 +44,7 @@ describe('PATCH over HTTP', () => {
   beforeAll(async () => {
     server = await startApiServer();
     call = makeClient(server.url);
-    await call('POST', pods, { metadata: { name: 'p', labels: { a: '1' } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } });
+    await call('POST', pods, { metadata: { name: 'p', labels: { a: '1' } }, spec: { containers: [{ name: 'c', image: 'i:1' }, { name: 'side', image: 's:1' }] } });
   });
   afterAll(() => server.close());
 
@@ -53,8 +53,9 @@ describe('PATCH over HTTP', () => {
     expect(m.body.metadata.labels).toEqual({ a: '1', b: '2' });
     const j = await call('PATCH', `${pods}/p`, [{ op: 'remove', path: '/metadata/labels/a' }], 'application/json-patch+json');
     expect(j.body.metadata.labels).toEqual({ b: '2' });
-    const s = await call('PATCH', `${pods}/p`, { spec: { containers: [{ name: 'side', image: 's:1' }] } }, 'application/strategic-merge-patch+json');
-    expect(s.body.spec.containers.map((c: { name: string }) => c.name)).toEqual(['c', 'side']);
+    // Containers merge by name: only `side` gets the new image (a pod may change only images).
+    const s = await call('PATCH', `${pods}/p`, { spec: { containers: [{ name: 'side', image: 's:2' }] } }, 'application/strategic-merge-patch+json');
+    expect(s.body.spec.containers.map((c: { name: string; image: string }) => `${c.name} ${c.image}`)).toEqual(['c i:1', 'side s:2']);
   });
 
   it('a resourceVersion in the patch is a precondition (409 when stale)', async () => {
@@ -66,10 +67,10 @@ describe('PATCH over HTTP', () => {
   it('PATCH on /status changes only status', async () => {
     const r = await call('PATCH', `${pods}/p/status`, { status: { phase: 'Running' }, metadata: { labels: { z: 'z' } } }, 'application/merge-patch+json');
     expect(r.status).toBe(200);
-    expect(r.body.status).toEqual({ phase: 'Running' });
+    expect(r.body.status).toEqual({ phase: 'Running', qosClass: 'BestEffort' });
     expect(r.body.metadata.labels).toEqual({ b: '2' });
     const main = await call('PATCH', `${pods}/p`, { status: { phase: 'Failed' } }, 'application/merge-patch+json');
-    expect(main.body.status).toEqual({ phase: 'Running' });
+    expect(main.body.status).toEqual({ phase: 'Running', qosClass: 'BestEffort' });
   });
 
   it('server-side apply: creates, then applies; fieldManager is required', async () => {

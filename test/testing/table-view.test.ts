@@ -13,7 +13,7 @@ describe('Table responses (kubectl get)', () => {
     server = await startApiServer();
     call = makeClient(server.url);
     server.seed([
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'a' }, { name: 'b' }] }, status: { phase: 'Running', containerStatuses: [{ ready: true, restartCount: 2 }, { ready: false, restartCount: 1 }] } },
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'a', image: 'a' }, { name: 'b', image: 'b' }] }, status: { phase: 'Running', containerStatuses: [{ ready: true, restartCount: 2 }, { ready: false, restartCount: 1 }] } },
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: { x: '1' } },
     ]);
   });

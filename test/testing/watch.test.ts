@@ -54,13 +54,13 @@ describe('embedded API server: watch', () => {
     await idle.ended;
     expect(idle.all).toEqual([]); // nothing changed anywhere: no bookmark, as kube-apiserver
     const w = await openWatch(server.url, `${cms}?watch=1&allowWatchBookmarks=true&resourceVersion=${server.resourceVersion}`);
-    await call('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'elsewhere' } }); // another resource
+    await call('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'elsewhere' }, spec: { containers: [{ name: 'c', image: 'x' }] } }); // another resource
     const [b] = await w.next();
     expect(b).toMatchObject({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1' } });
     expect(Number(b?.object.metadata?.resourceVersion)).toBe(server.resourceVersion);
     w.close();
     const plain = await openWatch(server.url, `${cms}?watch=1&resourceVersion=${server.resourceVersion}&timeoutSeconds=1`);
-    await call('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'elsewhere-2' } });
+    await call('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'elsewhere-2' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
     await plain.ended;
     expect(plain.all).toEqual([]);
   });

@@ -21,7 +21,7 @@ export interface ApiCoreOptions {
   readonly maxBodyBytes?: number;
   readonly defaultWatchTimeoutSeconds?: number;
   readonly requireNamespace?: boolean;
-  /** Defaulting and validation of the built-in kinds as kube-apiserver (see `ApiServerOptions.strict`). */
+  /** Defaulting and validation of the built-in kinds as kube-apiserver (see `ApiServerOptions.strict`); default true. */
   readonly strict?: boolean;
   readonly namespaces?: readonly string[];
   readonly requestLogLimit?: number;
@@ -104,7 +104,7 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
   for (const r of [...lifecycleResources(), ...rbacResources()]) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
   const hub = new WatchHub(store);
   const crds = new CrdController(registry, store, hub);
-  const admission = options.strict === true ? new BuiltinAdmission(store) : undefined;
+  const admission = options.strict === false ? undefined : new BuiltinAdmission(store);
   const service = new ObjectService(store, {
     requireNamespace: options.requireNamespace ?? true,
     admitCreate: (r, obj) => {

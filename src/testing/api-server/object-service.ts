@@ -217,8 +217,12 @@ export class ObjectService {
     return this.writeUpdate(r, current, obj, subresource);
   }
 
-  /** Applies an already-merged new state (used by PUT and PATCH). */
-  writeUpdate(r: ServedResource, current: StoredEntry, obj: UnstructuredObject, subresource?: 'status'): StoredEntry {
+  /**
+   * Applies an already-merged new state (used by PUT and PATCH). `binding` writes the main
+   * resource without update admission, as kube-apiserver's pod binding writes `spec.nodeName`
+   * straight to storage (a pod update may not change it).
+   */
+  writeUpdate(r: ServedResource, current: StoredEntry, obj: UnstructuredObject, subresource?: 'status' | 'binding'): StoredEntry {
     const old = current.object;
     const oldMeta = metaOf(old);
     let next: Mutable;
@@ -245,7 +249,7 @@ export class ObjectService {
         if (old['status'] !== undefined) next['status'] = old['status'];
         else delete next['status'];
       }
-      if (this.options.admitUpdate !== undefined) {
+      if (this.options.admitUpdate !== undefined && subresource !== 'binding') {
         // Admission returns a copy: keep `newMeta` as its metadata (the generation is set on it below).
         next = { ...this.options.admitUpdate(r, next as UnstructuredObject, old) };
         Object.assign(newMeta, next['metadata']);

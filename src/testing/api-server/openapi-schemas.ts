@@ -75,39 +75,70 @@ export function v3Schemas(roots: readonly string[]): Record<string, unknown> {
   return out;
 }
 
-/**
- * Drops the fields the emulated version's schema of `definition` does not have, in place, as
- * kube-apiserver's decoder drops unknown JSON fields of built-in kinds. Objects whose schema lists no
- * properties (RawExtension, FieldsV1, JSON, …) are kept whole; maps follow `additionalProperties`.
- */
-export function pruneUnknownFields(value: unknown, definition: string): void {
-  prune(value, DEFINITIONS[definition]);
-}
+const RESOLVED = new Map<Schema, Schema | undefined>();
 
 function resolve(s: Schema | undefined): Schema | undefined {
-  let cur = s;
+  if (s === undefined || typeof s['$ref'] !== 'string') return s;
+  if (RESOLVED.has(s)) return RESOLVED.get(s);
+  let cur: Schema | undefined = s;
   for (let i = 0; i < 8 && cur !== undefined && typeof cur['$ref'] === 'string'; i++) cur = DEFINITIONS[(cur['$ref'] as string).slice('#/definitions/'.length)];
+  RESOLVED.set(s, cur);
   return cur;
 }
 
-function prune(v: unknown, schema: Schema | undefined): void {
+/** Sets an own property, `__proto__` included (JSON may carry one as a plain key). */
+function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+/** A deep copy of JSON data (objects that are not plain, if any, through `structuredClone`). */
+export function copyJson(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyJson(v[i]);
+    return out;
+  }
+  if (Object.getPrototypeOf(v) !== Object.prototype) return structuredClone(v);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) setOwn(out, k, copyJson((v as Record<string, unknown>)[k]));
+  return out;
+}
+
+/**
+ * A deep copy of `value` without the fields the emulated version's schema of `definition` does
+ * not have, as kube-apiserver's decoder drops unknown JSON fields of built-in kinds. Objects whose
+ * schema lists no properties (RawExtension, FieldsV1, JSON, …) are copied whole; maps follow
+ * `additionalProperties`.
+ */
+export function copyKnownFields(value: unknown, definition: string): unknown {
+  return copyKnown(value, DEFINITIONS[definition]);
+}
+
+function copyKnown(v: unknown, schema: Schema | undefined): unknown {
+  if (v === null || typeof v !== 'object') return v;
   const s = resolve(schema);
-  if (s === undefined || v === null || typeof v !== 'object') return;
+  if (s === undefined) return copyJson(v);
   if (Array.isArray(v)) {
     const items = s['items'] as Schema | undefined;
-    if (items !== undefined) for (const x of v) prune(x, items);
-    return;
+    if (items === undefined) return copyJson(v);
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyKnown(v[i], items);
+    return out;
   }
+  if (Object.getPrototypeOf(v) !== Object.prototype) return structuredClone(v);
   const o = v as Record<string, unknown>;
   const props = s['properties'] as Record<string, Schema> | undefined;
   const additional = s['additionalProperties'];
+  const out: Record<string, unknown> = {};
   if (props !== undefined) {
-    for (const k of Object.keys(o)) {
-      const p = props[k];
-      if (p === undefined) delete o[k];
-      else prune(o[k], p);
-    }
+    for (const k of Object.keys(o)) if (Object.hasOwn(props, k)) setOwn(out, k, copyKnown(o[k], props[k]));
   } else if (additional !== null && typeof additional === 'object') {
-    for (const x of Object.values(o)) prune(x, additional as Schema);
+    for (const k of Object.keys(o)) setOwn(out, k, copyKnown(o[k], additional as Schema));
+  } else {
+    for (const k of Object.keys(o)) setOwn(out, k, copyJson(o[k]));
   }
+  return out;
 }
+

@@ -22,7 +22,7 @@ export function bindPod(service: ObjectService, r: ServedResource, namespace: st
   const conditions = [...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'), { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') }];
   const next: UnstructuredObject = { ...pod, spec: { ...spec, nodeName: target.name }, status: { ...status, conditions } };
   // Both spec and status change: write the object, then its status.
-  const bound = service.writeUpdate(r, current, next);
+  const bound = service.writeUpdate(r, current, next, 'binding');
   service.writeUpdate(r, bound, next, 'status');
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
 }

@@ -129,6 +129,56 @@ export function fieldsOf(obj: unknown, types: ListTypes, path: readonly string[]
   return out;
 }
 
+/** Whether two JSON values serialize differently (without serializing when one is absent or both are one value). */
+const differs = (x: unknown, y: unknown): boolean => x !== y && (x === undefined || y === undefined || JSON.stringify(x) !== JSON.stringify(y));
+
+/**
+ * The leaves of `fieldsOf(after)` whose value differs between `after` and `before`, in the same
+ * order: one walk of both objects (items of keyed lists looked up by key once per list), instead
+ * of a look-up from the root for every leaf. `shape` gives the fields (the last item of a key, as
+ * `fieldsOf`), `a` and `b` the values compared (the first item of a key, as a look-up finds it).
+ */
+function changedLeaves(shape: unknown, a: unknown, b: unknown, types: ListTypes, path: readonly string[], prefix: readonly string[], out: string[][]): void {
+  if (!isObj(shape)) return;
+  const ao = isObj(a) ? a : undefined;
+  const bo = isObj(b) ? b : undefined;
+  for (const [k, v] of Object.entries(shape)) {
+    if (path.length === 0 && (k === 'apiVersion' || k === 'kind' || k === 'status')) continue;
+    if (path.length === 1 && path[0] === 'metadata' && !['labels', 'annotations', 'finalizers', 'ownerReferences'].includes(k)) continue;
+    const p = [...path, k];
+    const key = `f:${k}`;
+    const av = ao?.[k];
+    const bv = bo?.[k];
+    if (isObj(v) && Object.keys(v).length > 0) {
+      changedLeaves(v, av, bv, types, p, [...prefix, key], out);
+    } else if (Array.isArray(v)) {
+      const lt = types(p);
+      if (lt.type === 'atomic') {
+        if (differs(av, bv)) out.push([...prefix, key]);
+        continue;
+      }
+      const last = new Map<string, unknown>();
+      for (const item of v) last.set(itemKey(item, lt), item);
+      const firstOf = (list: unknown): Map<string, unknown> => {
+        const m = new Map<string, unknown>();
+        if (Array.isArray(list)) for (const item of list) {
+          const ik = itemKey(item, lt);
+          if (!m.has(ik)) m.set(ik, item);
+        }
+        return m;
+      };
+      const aItems = firstOf(av);
+      const bItems = firstOf(bv);
+      for (const [ik, item] of last) {
+        const ai = aItems.get(ik);
+        const bi = bItems.get(ik);
+        if (lt.type === 'map') changedLeaves(item, ai, bi, types, p, [...prefix, key, ik], out);
+        if (differs(ai, bi)) out.push(lt.type === 'map' ? [...prefix, key, ik, '.'] : [...prefix, key, ik]);
+      }
+    } else if (differs(av, bv)) out.push([...prefix, key]);
+  }
+}
+
 /** Leaf paths of a tree (each a list of FieldsV1 keys). */
 export function leaves(t: FieldTree, prefix: readonly string[] = []): string[][] {
   const out: string[][] = [];
@@ -369,7 +419,8 @@ export function recordUpdate(old: UnstructuredObject | undefined, next: Unstruct
   };
   const before = strip(old);
   const after = strip(next);
-  const changed = leaves(fieldsOf(after, types)).filter((leaf) => JSON.stringify(valueAt(after, leaf, types)) !== JSON.stringify(valueAt(before, leaf, types)));
+  const changed: string[][] = [];
+  changedLeaves(after, after, before, types, [], [], changed);
   if (changed.length === 0) return entries;
   const mine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
   const out: ManagedFieldsEntry[] = [];

@@ -37,9 +37,11 @@ export interface ApiServerOptions {
   readonly requireNamespace?: boolean;
   /**
    * Defaulting and validation of the built-in kinds as kube-apiserver 1.20 (pod, workload, service,
-   * secret… defaults; 422 Invalid with field causes; immutable fields). Default false: objects are
-   * stored as sent, so minimal test fixtures (a pod without containers) are accepted. The
-   * `rxkube-apiserver` command line turns it on unless `--lenient` is given.
+   * secret… defaults; 422 Invalid with field causes; immutable fields; fields the 1.20 schema does
+   * not know dropped). Default true, so the server accepts and rejects what a cluster does.
+   * `false` is lenient mode: built-in objects are stored as sent (only names are validated), so
+   * minimal fixtures (a pod without containers) are accepted; the `rxkube-apiserver` command line
+   * turns it off with `--lenient`.
    */
   readonly strict?: boolean;
   /** Namespaces created at start. Default `default`, `kube-system`, `kube-public`, `kube-node-lease`. */

@@ -4,7 +4,7 @@
  */
 import type { UnstructuredObject } from '../../../api/kube-object.js';
 import type { ObjectStore } from '../object-store.js';
-import { definitionFor, pruneUnknownFields } from '../openapi-schemas.js';
+import { copyJson, copyKnownFields, definitionFor } from '../openapi-schemas.js';
 import type { ServedResource } from '../resource-registry.js';
 import { invalid } from '../status-error.js';
 import { applyDefaults, type IpAllocator } from './defaults.js';
@@ -59,15 +59,14 @@ class StoreAllocator implements IpAllocator {
   }
 }
 
-/** Drops what the kind's 1.20 schema does not know (kube-apiserver's decoder ignores unknown fields). */
-function dropUnknownFields(r: ServedResource, o: Obj): void {
-  const apiVersion = typeof o['apiVersion'] === 'string' ? o['apiVersion'] : '';
+/**
+ * A copy of `o` without what the kind's 1.20 schema does not know (kube-apiserver's decoder
+ * ignores unknown fields); admission works on it, never on the object it is given.
+ */
+function copyKnown(r: ServedResource, o: UnstructuredObject): Obj {
+  const apiVersion = typeof o.apiVersion === 'string' ? o.apiVersion : '';
   const def = definitionFor(r.group, apiVersion.slice(apiVersion.indexOf('/') + 1), r.kind);
-  if (def !== undefined) pruneUnknownFields(o, def);
-}
-
-function clone(o: UnstructuredObject): Obj {
-  return structuredClone(o) as Obj;
+  return (def !== undefined ? copyKnownFields(o, def) : copyJson(o)) as Obj;
 }
 
 /** Defaulting and validation of the built-in kinds (custom resources pass through). */
@@ -86,8 +85,7 @@ export class BuiltinAdmission {
   /** On create: unknown fields dropped, defaults, then validation. */
   admitCreate(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
-    const o = clone(obj);
-    dropUnknownFields(r, o);
+    const o = copyKnown(r, obj);
     if (r.group === '' && r.kind === 'Service') {
       // Validate the requested type and ports before allocating anything.
       const pre = validate(r.group, r.kind, o, undefined).filter((c) => c.field.startsWith('spec.type'));
@@ -101,8 +99,7 @@ export class BuiltinAdmission {
   /** On update (not `/status`): defaults, then validation against the stored object. */
   admitUpdate(r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
-    const o = clone(obj);
-    dropUnknownFields(r, o);
+    const o = copyKnown(r, obj);
     const prev = old as Obj;
     if (r.group === '' && r.kind === 'Service') {
       // An update without clusterIP keeps the allocated one.
