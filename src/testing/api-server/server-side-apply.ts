@@ -143,13 +143,15 @@ function changedLeaves(shape: unknown, a: unknown, b: unknown, types: ListTypes,
   const ao = isObj(a) ? a : undefined;
   const bo = isObj(b) ? b : undefined;
   for (const [k, v] of Object.entries(shape)) {
-    if (path.length === 0 && (k === 'apiVersion' || k === 'kind' || k === 'status')) continue;
+    if (path.length === 0 && (k === 'apiVersion' || k === 'kind')) continue;
     if (path.length === 1 && path[0] === 'metadata' && !['labels', 'annotations', 'finalizers', 'ownerReferences'].includes(k)) continue;
     const p = [...path, k];
     const key = `f:${k}`;
     const av = ao?.[k];
     const bv = bo?.[k];
-    if (isObj(v) && Object.keys(v).length > 0) {
+    if (isLabelSelector(v)) {
+      if (differs(av, bv)) out.push([...prefix, key]);
+    } else if (isObj(v) && Object.keys(v).length > 0) {
       changedLeaves(v, av, bv, types, p, [...prefix, key], out);
     } else if (Array.isArray(v)) {
       const lt = types(p);
