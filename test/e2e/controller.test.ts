@@ -28,6 +28,7 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
   let ctrl: Controller;
   let stop: AbortController;
   let done: Promise<void>;
+  let eventsSub: { unsubscribe(): void } | undefined;
   const reconcileErrors: unknown[] = [];
   const timeline = statusTimeline(async () => {
     const list = await writer.objects(CONFIG_MAPS, ns).list();
@@ -59,11 +60,19 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
         },
       },
     });
+    // What the controller's informer delivers, for the trace (sources only, by name).
+    eventsSub = factory.for(CONFIG_MAPS).events$.subscribe((e) => {
+      const o = (e.type === 'delete' && 'key' in e.object ? (e.object as { object?: ConfigMap }).object : e.object) as ConfigMap | undefined;
+      const name = o?.metadata?.name ?? '';
+      if (!/^src-\d+$/.test(name)) return;
+      traces.push(`+${Date.now() - t0Trace}ms ${name} informer ${e.type} ${JSON.stringify({ rv: o?.metadata?.resourceVersion, uid: o?.metadata?.uid?.slice(0, 8), deleting: o?.metadata?.deletionTimestamp !== undefined, finalizers: o?.metadata?.finalizers, tombstone: e.type === 'delete' && 'key' in e.object })}`);
+    });
     stop = new AbortController();
     done = ctrl.start(stop.signal);
   }, 60_000);
 
   afterAll(async () => {
+    eventsSub?.unsubscribe();
     stop?.abort();
     await done;
     // drop our finalizers so the namespace can go
@@ -106,8 +115,12 @@ describe.skipIf(!hasCluster)('controller against a real kube-apiserver', () => {
     await Promise.all(
       deleted.map(async (n) => {
         traces.push(`+${Date.now() - t0Trace}ms ${n} test deletes it`);
-        await persist(() => cms.delete(n));
-        traces.push(`+${Date.now() - t0Trace}ms ${n} test delete answered`);
+        let answer: unknown;
+        await persist(async () => {
+          answer = await cms.delete(n);
+        });
+        const m = (answer as ConfigMap | undefined)?.metadata;
+        traces.push(`+${Date.now() - t0Trace}ms ${n} test delete answered ${JSON.stringify({ kind: (answer as { kind?: string } | undefined)?.kind, rv: m?.resourceVersion, deleting: m?.deletionTimestamp !== undefined, finalizers: m?.finalizers })}`);
       }),
     );
     await churn(4);
