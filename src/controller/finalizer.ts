@@ -39,6 +39,12 @@ export class FinalizerConflictError extends ControllerError {
  *   reconcile is retried (cleanup must be idempotent);
  * - object being deleted without the finalizer → nothing (`undefined`).
  *
+ * A finalizer narrows, but does not close, the window in which an object goes without `cleanup`:
+ * a DELETE that read the object just before the finalizer was added deletes it at once on
+ * kube-apiserver 1.20 (it checks the finalizers of the object it read), so what `apply` created
+ * in that moment outlives it. Give what `apply` creates an owner reference (the garbage collector
+ * removes it), or clean up also when the object is gone (`ctx.object === undefined`).
+ *
  * @example
  * ```ts
  * reconcile: async (req, ctx) => {

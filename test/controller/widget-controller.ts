@@ -36,8 +36,16 @@ export function mirrorController(
     reconcile: async (req, ctx) => {
       const source = ctx.object;
       trace?.('reconcile', req.name, { id: ctx.reconcileId, rv: source?.metadata?.resourceVersion, deleting: source?.metadata?.deletionTimestamp !== undefined, finalizers: source?.metadata?.finalizers });
-      if (source === undefined) return; // gone: the finalizer already removed the mirror
       const mirrors = ctx.objects<ConfigMap>(CONFIG_MAPS, req.namespace);
+      if (source === undefined) {
+        // Gone. Normally the finalizer removed the mirror already, but a DELETE that read the
+        // source just before our finalizer was added deletes it at once (kube-apiserver 1.20
+        // checks finalizers on the object it read, not on the one it deletes), and a mirror
+        // created meanwhile stays: remove it here as well (without a garbage collector nothing else will).
+        trace?.('delete mirror (source gone)', req.name, { id: ctx.reconcileId });
+        await mirrors.delete(mirrorName(req.name), { ignoreNotFound: true, signal: ctx.signal });
+        return;
+      }
       return finalizer(source, {
         name: FINALIZER,
         client: ctx.objects(),
