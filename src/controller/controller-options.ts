@@ -59,6 +59,12 @@ export interface WatchSpec<U extends KubeObject = KubeObject> {
   filter?(object: U): boolean;
   /** With a resource type as `source`: cache only the objects' metadata (`InformerFactory.metadata`); `map` then gets `PartialObjectMetadata`. */
   readonly metadataOnly?: boolean;
+  /**
+   * Work-queue priority of this entry's requests (higher is handed out first; a queued key keeps
+   * the highest priority it was added with, PQ-1). Default: the event's own (low for initial-list
+   * adds and resyncs, 0 otherwise).
+   */
+  readonly priority?: number;
 }
 
 /**

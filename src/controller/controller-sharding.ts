@@ -12,12 +12,17 @@ import type { LeaseApi } from '../leader-election/lease-api.js';
 import { LeaseLock } from '../leader-election/lease-lock.js';
 import type { ReconcileOutcome } from '../workqueue/reconcile-result.js';
 import { ControllerBuildError, ControllerError, ControllerStartedTwiceError } from './controller-errors.js';
-import type { ControllerOptions, ControllerReconciler, OwnsSpec } from './controller-options.js';
+import type { ControllerOptions, ControllerReconciler, OwnsSpec, WatchSpec } from './controller-options.js';
 import type { ControllerSource } from './controller-source.js';
+import { informerSource } from './informer-source.js';
+import type { SharedInformer } from '../informer/shared-informer.js';
 import { type Controller, controller } from './controller.js';
 import { sharder, type SharderOptions } from './sharder.js';
 import { shardAction } from './shard-assignment.js';
 import { CONTROLLER_RING_LABEL, drainLabel, shardLabel } from './shard-ring.js';
+
+/** Work-queue priority of drain acknowledgements (above everything a controller queues by default). */
+const DRAIN_PRIORITY = 100;
 
 /**
  * Options of a sharded controller (`controller({ …, sharding })`): this replica is shard `shard`
@@ -134,6 +139,14 @@ export function shardedController<T extends KubeObject>(options: ControllerOptio
   let injected: RunnableDeps | undefined;
   const empty = new Indexer<T>();
   let started = false;
+  // A drain hands an object over to another shard only once this one acknowledges it, so drains
+  // go ahead of other work in the queue: a replica that joins does not wait for the first one to
+  // get through its whole backlog before it receives its share.
+  const drains = (factory: InformerFactory): WatchSpec<T> => ({
+    source: informerSource(factory.for(forType) as SharedInformer<T>, forType as ResourceType<T>),
+    map: (o) => (shardAction(ringLabels(o, sharding.ring), me) === 'acknowledge' ? [{ namespace: o.metadata?.namespace ?? '', name: o.metadata?.name ?? '' }] : []),
+    priority: DRAIN_PRIORITY,
+  });
   const build = (factory: InformerFactory): Controller<T> =>
     controller<T>({
       ...options,
@@ -142,7 +155,7 @@ export function shardedController<T extends KubeObject>(options: ControllerOptio
       skipNameValidation: true,
       needLeaderElection: false,
       informers: factory,
-      watches,
+      watches: [...watches, drains(factory) as WatchSpec],
       reconcile,
       shutdownGracePeriodMs: Math.min(options.shutdownGracePeriodMs ?? 30_000, Math.max(0, leaseDurationMs - renewDeadlineMs - 1_000)),
     });

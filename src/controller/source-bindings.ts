@@ -70,7 +70,7 @@ export function bindSources<T extends KubeObject>(
       toRequests: eventRequests(
         w.filter === undefined ? undefined : (o) => (w.filter as (o: KubeObject) => boolean)(o),
         [...common, ...(w.predicates ?? [])],
-        (e) => mappedRequestsOf(e, map),
+        w.priority === undefined ? (e) => mappedRequestsOf(e, map) : (e) => mappedRequestsOf(e, map).map((add) => ({ ...add, priority: w.priority })),
         onError,
       ),
     });

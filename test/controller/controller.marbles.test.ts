@@ -193,6 +193,27 @@ describe('controller in virtual time', () => {
   );
 
   it(
+    'a watches entry with a priority goes ahead of queued work (drain acknowledgements use this)',
+    marbles((m) => {
+      // One worker, each reconcile 5 frames. a, b, c queue at frame 1; z (priority 10) at frame 2.
+      const plain$ = m.hot('-(abc)', { a: added(cm('a')), b: added(cm('b')), c: added(cm('c')) });
+      const urgent$ = m.hot('--z', { z: added(cm('z')) });
+      const c = controller({
+        name: uniqueName('marble-priority'),
+        watches: [
+          { source: fakeSource({ resource: CONFIG_MAPS, events$: plain$ }), map: (o) => [{ namespace: 'ns', name: o.metadata?.name ?? '' }] },
+          { source: fakeSource({ resource: CONFIG_MAPS, events$: urgent$ }), map: (o) => [{ namespace: 'ns', name: o.metadata?.name ?? '' }], priority: 10 },
+        ],
+        concurrency: 1,
+        scheduler: m.scheduler,
+        reconcile: () => timer(5, m.scheduler).pipe(map(() => undefined)),
+      });
+      // a is running when z arrives; z is next, before b and c.
+      m.expect(c.run().pipe(map(letter))).toBeObservable('------a----z----b----c');
+    }),
+  );
+
+  it(
     'a throwing request mapping drops that event (logged) and the controller keeps running',
     marbles((m) => {
       const errors: string[] = [];
