@@ -9,11 +9,11 @@
  * a `node_modules` link to this checkout's, which holds all of them.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, rename, rm, stat, symlink } from 'node:fs/promises';
+import { mkdir, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { cacheDir } from './client-go.js';
+import { cacheDir, exists } from './client-go.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -27,15 +27,6 @@ export const BASELINE_COMMIT = '5e4abd7a4b2fe61c3dad2bf7568b2f8a11ad194c';
 
 /** The baseline server's entry module (exports `startApiServer`), or why it is skipped. */
 export type BaselineServer = { readonly module: string; readonly commit: string } | { readonly skip: string };
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Extracts the baseline once into `<cache>/api-server-<commit>`; later runs reuse it. */
 export async function baselineServer(log: (line: string) => void = console.log): Promise<BaselineServer> {

@@ -41,7 +41,8 @@ export function cacheDir(): string {
   return join(process.env.XDG_CACHE_HOME || join(os.homedir(), '.cache'), 'rxkube');
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether `path` exists. */
+export async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
     return true;
