@@ -69,8 +69,9 @@ export interface ListWatchOptions {
    */
   readonly connectionBackoff?: BackoffOptions;
   /**
-   * Backoff when the server answered 429 or 5xx (at least the answer's Retry-After). Defaults:
-   * 250 ms, ×2, capped at 4 s, jitter `[d, 1.5d)`. Ignored with `sharedBackoff`.
+   * Backoff when the server answered 429 or 5xx. An answer with Retry-After waits that long
+   * instead (jitter `[d, 1.5d)`), whatever the backoff has grown to. Defaults: 250 ms, ×2, capped
+   * at 4 s, jitter `[d, 1.5d)`. Ignored with `sharedBackoff`.
    */
   readonly serverErrorBackoff?: BackoffOptions;
   /**

@@ -136,10 +136,19 @@ export class ReflectorRun<T extends KubeObject> {
     }, delayMs);
   }
 
-  private backoffThen(next: ReflectorNextStep, fn: () => void, cause: BackoffCause, minDelayMs = 0): void {
+  /**
+   * Waits, then runs `fn`. `retryAfterMs` > 0 (the server's Retry-After) is the wait, with the
+   * usual jitter `[d, 1.5d)`, in place of the backoff's own delay: the server said when to come
+   * back, and a backoff grown through a burst of 429s (a restarting kube-apiserver answers
+   * "storage is (re)initializing", Retry-After 1) would otherwise keep waiting its cap after the
+   * server is ready. The attempt is counted either way. With `sharedBackoff` (client-go's
+   * behaviour) the wait is the backoff's delay, at least Retry-After.
+   */
+  private backoffThen(next: ReflectorNextStep, fn: () => void, cause: BackoffCause, retryAfterMs = 0): void {
     const backoff = this.backoffs[cause];
     const step = backoff.next();
-    const delayMs = Math.max(step.delayMs, minDelayMs);
+    const delayMs =
+      retryAfterMs <= 0 ? step.delayMs : this.o.sharedBackoff ? Math.max(step.delayMs, retryAfterMs) : retryAfterMs * (1 + 0.5 * this.o.random());
     this.status({ type: 'backingOff', attempt: step.attempt, delayMs, next, backoff: this.o.sharedBackoff ? 'general' : cause });
     this.after(delayMs, fn);
   }

@@ -35,4 +35,15 @@ describe('reflector list and Retry-After', () => {
       m.expect(listWatch(lw, { scheduler: m.scheduler, random: () => 0 }), '^ 2s !').toBeObservable('250ms r', values);
     }),
   );
+  it(
+    'Retry-After replaces a backoff grown through earlier 429s (a restarting server says when it is ready)',
+    marbles((m) => {
+      const fail = (seconds: number | undefined) => m.cold<ListPage>('#', undefined, throttled(seconds));
+      // five 429s without Retry-After grow the backoff to its 4 s cap: 250 + 500 + 1000 + 2000 + 4000 ms;
+      // the sixth says Retry-After: 1, and the relist comes 1 s later, not after another 4 s.
+      const lw = sequenced([fail(undefined), fail(undefined), fail(undefined), fail(undefined), fail(undefined), fail(1), m.cold('(p|)', { p: page([], '7') })], [m.cold('-')]);
+      const values: Record<string, ReflectorEvent> = { r: { type: 'replace', items: [], resourceVersion: '7' } };
+      m.expect(listWatch(lw, { scheduler: m.scheduler, random: () => 0 }), '^ 12s !').toBeObservable('8750ms r', values);
+    }),
+  );
 });
