@@ -159,6 +159,8 @@ interface FaultReport {
   /** Per informer: relists, and the highest backoff attempt seen during the fault. */
   readonly relists: Record<string, number>;
   readonly maxAttempt: Record<string, number>;
+  /** When an informer missed the target: what each reflector did during the fault (ms from its start; the write at `answeredMs`). */
+  readonly timeline?: string;
 }
 
 describe.skipIf(!hasCluster)('recovery from kube-apiserver faults', () => {
@@ -323,9 +325,17 @@ describe.skipIf(!hasCluster)('recovery from kube-apiserver faults', () => {
       relists[w.name] = during.filter((s) => s.type === 'listed').length;
       maxAttempt[w.name] = Math.max(0, ...during.map((s) => (s.type === 'backingOff' ? s.attempt : 0)));
     });
+    const late = Object.values(latencyMs).some((ms) => ms > TARGET_MS);
+    const timeline = late
+      ? `write answered at +${answeredAt - start}ms\n` +
+        watched
+          .map((w, i) => `${w.name}:\n${w.statuses.slice(marks[i]).map((x) => `  +${x.at - start}ms ${x.s.type === 'error' ? `${(x.s.error as Error)?.name}: ${(x.s.error as Error)?.message} → ${x.s.action}` : JSON.stringify(x.s)}`).join('\n')}`)
+          .join('\n')
+      : undefined;
     return {
       n,
       kind,
+      ...(timeline === undefined ? {} : { timeline }),
       downMs: kind === 'frozen' ? 0 : answeredAt - start,
       ...(firstAnswerMs !== undefined ? { firstAnswerMs } : {}),
       latencyMs,
@@ -346,6 +356,7 @@ describe.skipIf(!hasCluster)('recovery from kube-apiserver faults', () => {
         const r = await runFault(i + 1, kind);
         reports.push(r);
         console.info(`[recovery e2e] ${formatReport(r)}`);
+        if (r.timeline !== undefined) console.info(`[recovery e2e] fault ${r.n} missed the target; reflector statuses:\n${r.timeline}`);
       }
       console.info(`[recovery e2e] ${FAULTS.length} faults in ${((Date.now() - t0) / 1000).toFixed(0)} s (${LONG ? 'long' : 'CI'} form${CLIENT_GO ? ', client-go recovery' : ''})`);
 
