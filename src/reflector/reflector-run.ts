@@ -139,9 +139,9 @@ export class ReflectorRun<T extends KubeObject> {
   /**
    * Waits, then runs `fn`. `retryAfterMs` > 0 (the server's Retry-After) is the wait, with the
    * usual jitter `[d, 1.5d)`, in place of the backoff's own delay: the server said when to come
-   * back, and a backoff grown through a burst of 429s (a restarting kube-apiserver answers
-   * "storage is (re)initializing", Retry-After 1) would otherwise keep waiting its cap after the
-   * server is ready. The attempt is counted either way. With `sharedBackoff` (client-go's
+   * back (kube-apiserver's max-in-flight and priority-and-fairness 429s carry Retry-After 1), and
+   * a backoff grown through a burst of them would otherwise keep waiting its cap after the server
+   * has room again. The attempt is counted either way. With `sharedBackoff` (client-go's
    * behaviour) the wait is the backoff's delay, at least Retry-After.
    */
   private backoffThen(next: ReflectorNextStep, fn: () => void, cause: BackoffCause, retryAfterMs = 0): void {
