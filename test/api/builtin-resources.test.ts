@@ -1,13 +1,14 @@
 // The built-in resource descriptors: complete, frozen, distinct, and what discovery says (for the
 // kinds the embedded API server serves; test/e2e/client.test.ts checks them all on kube-apiserver).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resources } from '../../src/api/builtin-resources.js';
 import { isResolved, splitApiVersion } from '../../src/api/resource.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { UnknownResourceError } from '../../src/client/discovery.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+
 import { of, NEVER } from 'rxjs';
+import { useEmbeddedServer } from '../helpers/embedded-server.js';
 
 const all = Object.entries(resources);
 
@@ -44,15 +45,9 @@ describe('resources (built-in descriptors)', () => {
   });
 
   describe('against discovery of the embedded API server', () => {
-    let server: ApiServer;
     let client: KubeClient;
-    beforeAll(async () => {
-      server = await startApiServer();
-      client = KubeClient.fromKubeConfig(server.kubeConfig);
-    });
-    afterAll(async () => {
-      client.close();
-      await server.close();
+    useEmbeddedServer((_server, c) => {
+      client = c;
     });
 
     it('plural and scope match what discovery resolves for every kind the server serves', async () => {

@@ -22,6 +22,7 @@ import { noopLogger } from '../../src/logging/noop-logger.js';
 import { ControllerExpectations } from '../../src/controller/expectations.js';
 import { noopEventRecorder } from '../../src/controller/noop-event-recorder.js';
 import { Indexer } from '../../src/cache/indexer.js';
+import { useEmbeddedServer } from '../helpers/embedded-server.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const THINGS = { apiVersion: 'example.com/v1', kind: 'Thing' } as const;
@@ -318,13 +319,9 @@ describe('edit against the embedded API server', () => {
 describe('ctx.edit / ctx.editStatus', () => {
   let server: ApiServer;
   let client: KubeClient;
-  beforeAll(async () => {
-    server = await startApiServer();
-    client = KubeClient.fromKubeConfig(server.kubeConfig);
-  });
-  afterAll(async () => {
-    client?.close();
-    await server?.close();
+  useEmbeddedServer((s, c) => {
+    server = s;
+    client = c;
   });
 
   const contextFor = (object: ConfigMap | undefined, store = new Indexer<ConfigMap>()): ReconcileContext<ConfigMap> =>

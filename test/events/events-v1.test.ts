@@ -1,10 +1,11 @@
 /** events.k8s.io/v1 Events (with series) where the server serves them, core/v1 otherwise. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { clientEventsApi, eventRecorder } from '../../src/events/index.js';
 import { fromEventsV1, microTime, toEventsV1 } from '../../src/events/events-v1.js';
 import type { CoreEvent } from '../../src/events/core-event.js';
-import { startApiServer, type ApiServer } from '../../src/testing/api-server/start-api-server.js';
+import type { ApiServer } from '../../src/testing/api-server/start-api-server.js';
+import { useEmbeddedServer } from '../helpers/embedded-server.js';
 
 const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'default', name: 'web', uid: 'u1' } };
 const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', uid: 'n' } };
@@ -33,13 +34,9 @@ describe('events.k8s.io/v1 form', () => {
 describe('the recorder on the embedded API server', () => {
   let server: ApiServer;
   let client: KubeClient;
-  beforeAll(async () => {
-    server = await startApiServer();
-    client = KubeClient.fromKubeConfig(server.kubeConfig);
-  });
-  afterAll(async () => {
-    client.close();
-    await server.close();
+  useEmbeddedServer((s, c) => {
+    server = s;
+    client = c;
   });
 
   it('writes events.k8s.io/v1 Events where served; a repeat patches the series', async () => {

@@ -13,7 +13,8 @@ import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { ListWatchError } from '../../src/informer/list-watch-error.js';
 import { jsonLogger } from '../../src/logging/json-logger.js';
 import { ManagerCacheSyncTimeoutError, manager } from '../../src/manager/index.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+
+import { useEmbeddedServer } from '../helpers/embedded-server.js';
 
 async function closedPort(): Promise<number> {
   const srv = createServer();
@@ -104,16 +105,10 @@ describe('manager against an unreachable server', () => {
 });
 
 describe('manager with a kind the server does not serve', () => {
-  let server: ApiServer;
   let client: KubeClient;
 
-  beforeAll(async () => {
-    server = await startApiServer();
-    client = KubeClient.fromKubeConfig(server.kubeConfig);
-  });
-  afterAll(async () => {
-    client?.close();
-    await server?.close();
+  useEmbeddedServer((_server, c) => {
+    client = c;
   });
 
   it('start() rejects within the sync timeout, naming the kind the server does not serve', async () => {

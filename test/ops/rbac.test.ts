@@ -1,11 +1,12 @@
 /** RBAC rules derived from what a manager runs, and the manifest printed from them. */
 import { KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { controller } from '../../src/controller/controller.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { manager, rbacManifest, rbacRules } from '../../src/manager/index.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+
+import { useEmbeddedServer } from '../helpers/embedded-server.js';
 
 const PODS = { apiVersion: 'v1', kind: 'Pod', plural: 'pods', namespaced: true } as const;
 const REPLICA_SETS = { apiVersion: 'apps/v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true } as const;
@@ -163,15 +164,9 @@ subjects:
 });
 
 describe('mgr.rbac() with discovery', () => {
-  let server: ApiServer;
   let client: KubeClient;
-  beforeAll(async () => {
-    server = await startApiServer();
-    client = KubeClient.fromKubeConfig(server.kubeConfig);
-  });
-  afterAll(async () => {
-    client.close();
-    await server.close();
+  useEmbeddedServer((_server, c) => {
+    client = c;
   });
 
   it('resolves resources given without plural or scope', async () => {

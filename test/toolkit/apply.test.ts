@@ -3,11 +3,11 @@
  * (its field manager): field ownership, removal of fields given up, conflicts and force, the
  * status subresource, and ownership taken by ordinary writes that name a field manager.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { ApiError } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
-import { startApiServer, type ApiServer } from '../../src/testing/api-server/start-api-server.js';
+import { useEmbeddedServer } from '../helpers/embedded-server.js';
 
 interface ConfigMap extends KubeObject {
   readonly data?: Readonly<Record<string, string>>;
@@ -20,15 +20,9 @@ interface Deployment extends KubeObject {
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' };
 const DEPLOY = { apiVersion: 'apps/v1', kind: 'Deployment' };
 
-let server: ApiServer;
 let client: KubeClient;
-beforeAll(async () => {
-  server = await startApiServer();
-  client = KubeClient.fromKubeConfig(server.kubeConfig);
-});
-afterAll(async () => {
-  client.close();
-  await server.close();
+useEmbeddedServer((_server, c) => {
+  client = c;
 });
 
 describe('apply (embedded API server)', () => {

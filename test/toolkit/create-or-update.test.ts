@@ -1,12 +1,13 @@
 /** createOrUpdate / createOrPatch and retryOnConflict against the embedded API server. */
 import { VirtualTimeScheduler } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { ApiError, isConflict } from '../../src/client/api-error.js';
 import { mergePatchOf } from '../../src/client/create-or-update.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { retryOnConflict } from '../../src/client/retry-on-conflict.js';
-import { startApiServer, type ApiServer } from '../../src/testing/api-server/start-api-server.js';
+import type { ApiServer } from '../../src/testing/api-server/start-api-server.js';
+import { useEmbeddedServer } from '../helpers/embedded-server.js';
 
 interface ConfigMap extends KubeObject {
   data?: Record<string, string>;
@@ -20,13 +21,9 @@ const DEPLOY = { apiVersion: 'apps/v1', kind: 'Deployment' };
 
 let server: ApiServer;
 let client: KubeClient;
-beforeAll(async () => {
-  server = await startApiServer();
-  client = KubeClient.fromKubeConfig(server.kubeConfig);
-});
-afterAll(async () => {
-  client.close();
-  await server.close();
+useEmbeddedServer((s, c) => {
+  server = s;
+  client = c;
 });
 
 describe('createOrUpdate', () => {

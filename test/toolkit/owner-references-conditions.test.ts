@@ -1,10 +1,10 @@
 /** ownerRefs and conditions: pure helpers, and their results written to the embedded API server. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { conditions, type Condition } from '../../src/controller/conditions.js';
 import { AlreadyOwnedError, ownerRefs } from '../../src/controller/owner-references.js';
-import { startApiServer, type ApiServer } from '../../src/testing/api-server/start-api-server.js';
+import { useEmbeddedServer } from '../helpers/embedded-server.js';
 
 const owner = (name: string, uid: string, extra: Record<string, unknown> = {}): UnstructuredObject => ({
   apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name, namespace: 'ns', uid, ...extra },
@@ -85,15 +85,9 @@ describe('conditions', () => {
 });
 
 describe('written to the embedded API server', () => {
-  let server: ApiServer;
   let client: KubeClient;
-  beforeAll(async () => {
-    server = await startApiServer();
-    client = KubeClient.fromKubeConfig(server.kubeConfig);
-  });
-  afterAll(async () => {
-    client.close();
-    await server.close();
+  useEmbeddedServer((_server, c) => {
+    client = c;
   });
 
   it('an owned ConfigMap applied with its controller reference; conditions applied to status keep their transition time', async () => {
