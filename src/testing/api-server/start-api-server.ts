@@ -3,12 +3,10 @@ import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import type { KubeObject, UnstructuredObject } from '../../api/kube-object.js';
 import type { KubeConfigLike } from '../../client/kube-config-like.js';
-import { createApiCore } from './api-core.js';
+import { createApiCore, type DirectApi } from './api-core.js';
 import type { Faults } from './faults.js';
 import { kubeConfigObject, kubeconfigYaml } from './kubeconfig.js';
-import type { DeleteOptions } from './object-service.js';
 import type { RequestLog } from './request-log.js';
 import type { RbacOptions } from './rbac.js';
 import { KubeClient } from '../../client/kube-client.js';
@@ -83,8 +81,8 @@ export interface ApiServerKubeConfig extends KubeConfigLike {
   makeApiClient<T>(apiClientType: new (configuration: never) => T): T;
 }
 
-/** A running embedded API server. */
-export interface ApiServer {
+/** A running embedded API server; its {@link DirectApi} methods reach the store without HTTP. */
+export interface ApiServer extends DirectApi {
   /** Base URL, e.g. `http://127.0.0.1:34567`. */
   readonly url: string;
   readonly port: number;
@@ -102,24 +100,6 @@ export interface ApiServer {
   readonly faults: Faults;
   /** Every request received (method, path, query, watch or not). */
   readonly requests: RequestLog;
-  /** The current resourceVersion (one counter across all resources). */
-  readonly resourceVersion: number;
-  /**
-   * Creates objects directly (no HTTP), as fast as the store allows; namespaces are not checked
-   * and `status` is kept (a POST drops it, as kube-apiserver does). Each object needs apiVersion
-   * and kind. Watches see ADDED events. Returns the stored objects.
-   */
-  seed<T extends KubeObject>(objects: Iterable<T>): UnstructuredObject[];
-  /** Creates one object directly (same checks as POST, 409 when it exists). */
-  create<T extends KubeObject>(object: T): UnstructuredObject;
-  /** Replaces one object directly (same checks as PUT, including resourceVersion conflicts). */
-  update<T extends KubeObject>(object: T): UnstructuredObject;
-  /** Deletes one object directly (finalizers honoured); returns the last state or undefined. */
-  delete(apiVersion: string, kind: string, name: string, namespace?: string, options?: DeleteOptions): UnstructuredObject | undefined;
-  /** Reads one object directly. */
-  get(apiVersion: string, kind: string, name: string, namespace?: string): UnstructuredObject | undefined;
-  /** Lists objects directly (all namespaces when `namespace` is omitted), sorted by namespace/name. */
-  list(apiVersion: string, kind: string, namespace?: string): UnstructuredObject[];
   /** Number of open watch connections, of one resource (`/pods`, `apps/deployments`) or all. */
   openWatches(resourceId?: string): number;
   /** Stops the server: closes every connection. */
