@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'docs/api/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'docs/api/**', 'packages/*/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**', 'bench/**', 'examples/**', 'src/testing/**', 'bin/**'],
+    files: ['test/**', 'bench/**', 'examples/**', 'src/testing/**', 'packages/*/test/**', 'packages/*/bin/**', 'packages/testkit/src/**'],
     rules: { 'no-restricted-globals': 'off' },
   },
 );

@@ -12,7 +12,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
           exclude: ['test/e2e/**', 'test/consumer/**', 'node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 30_000,

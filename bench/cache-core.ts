@@ -8,7 +8,10 @@ import { freeze } from 'immer';
 import { from, type Observable } from 'rxjs';
 import { pathToFileURL } from 'node:url';
 import type { KubeObject, UnstructuredObject } from '../src/api/kube-object.js';
-import { type FifoInput, freezeObject, type FreezeMode, Indexer, metaNamespaceKey } from '../src/cache/index.js';
+import { freezeObject, type FreezeMode } from '../src/cache/index.js';
+import { type FifoInput } from '../src/cache/fifo-op.js';
+import { Indexer } from '../src/cache/indexer.js';
+import { metaNamespaceKey } from '../src/cache/keys.js';
 import { deltaFifo } from '../src/cache/delta-fifo.js';
 import { indexStore } from '../src/cache/index-store.js';
 

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { auditTime, combineLatest, map, type Observable } from 'rxjs';
 import { InformerFactory, KubeClient, setupSignalHandler, type K8s, type SharedInformer } from 'rxkube';
-import { startApiServer, type ApiServer } from 'rxkube/testing';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 
 type Pod = K8s.Pod;
 type Node = K8s.Node;

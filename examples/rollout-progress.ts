@@ -15,20 +15,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { asyncScheduler, concat, map, type Observable, of, type SchedulerLike, timer } from 'rxjs';
-import {
-  InformerFactory,
-  joinOn,
-  KubeClient,
-  ownerUidIndex,
-  setupSignalHandler,
-  uidIndex,
-  type K8s,
-  type KubeObject,
-  type ObjectKey,
-  type SharedInformer,
-} from 'rxkube';
+import { InformerFactory, joinOn, KubeClient, setupSignalHandler, type K8s, type KubeObject, type ObjectKey, type SharedInformer } from 'rxkube';
+import { ownerUidIndex, uidIndex } from 'rxkube/controller';
 import { collectByKey, distinctByKey, type KeyedChange, mapByKey, switchMapByKey } from 'rxkube/operators';
-import { startApiServer, type ApiServer } from 'rxkube/testing';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 
 /** What the table reads of a workload's spec (the scenario writes valid objects: selector and pod template). */
 interface WorkloadSpec {

@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const LAYERS = [
   'api', 'logging', 'client', 'reflector', 'cache', 'informer', 'workqueue',
-  'metrics', 'events', 'leader-election', 'controller', 'manager', 'controllers', 'testing',
+  'metrics', 'events', 'leader-election', 'controller', 'manager', 'testing',
 ];
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const src = path.join(root, 'src');
@@ -43,17 +43,8 @@ for (const file of walk(src)) {
     if (rel !== path.join('src', 'index.ts')) problems.push(`${rel}: file outside any layer folder (${LAYERS.join(', ')})`);
     continue;
   }
-  // rxkube-controller-manager (src/controllers) is written against rxkube's public API: it imports
-  // the entry (src/index.ts) and its own folder, nothing else of src/ (its own entry file aside).
-  const publicOnly = path.join(src, 'controllers');
-  const ownEntry = path.join(publicOnly, 'index.ts');
   for (const spec of importsOf(file)) {
     const target = path.resolve(path.dirname(file), spec);
-    if (file.startsWith(publicOnly + path.sep) && file !== ownEntry) {
-      const entry = target.replace(/\.js$/, '.ts') === path.join(src, 'index.ts');
-      if (!entry && !target.startsWith(publicOnly + path.sep)) problems.push(`${rel}: imports ${spec}; the controller manager uses rxkube's public entry (src/index.ts) only`);
-      continue;
-    }
     const targetLayer = layerOf(target);
     if (targetLayer === undefined) {
       problems.push(`${rel}: imports ${spec}, which is outside src/ layers`);
@@ -63,12 +54,26 @@ for (const file of walk(src)) {
   }
 }
 
-// The package entries: operators/, src/index.ts, and the index of rxkube/controllers and rxkube/testing.
+// The workspace packages (packages/*) are written against rxkube's public entries: their sources
+// import `rxkube` or `rxkube/<door>` by name and their own files, never a path outside their folder.
+const packagesDir = path.join(root, 'packages');
+for (const pkg of fs.existsSync(packagesDir) ? fs.readdirSync(packagesDir) : []) {
+  const pkgSrc = path.join(packagesDir, pkg, 'src');
+  if (!fs.existsSync(pkgSrc)) continue;
+  for (const file of walk(pkgSrc)) {
+    for (const spec of importsOf(file)) {
+      const target = path.resolve(path.dirname(file), spec);
+      if (!target.startsWith(pkgSrc + path.sep)) problems.push(`${path.relative(root, file)}: imports ${spec}, outside packages/${pkg}/src; use rxkube's public entries ('rxkube', 'rxkube/<door>')`);
+    }
+  }
+}
+
+
+// The package entries: operators/, src/index.ts and each layer's door (src/<layer>/index.ts).
 const entryFiles = [
   ...fs.readdirSync(path.join(root, 'operators')).map((n) => path.join(root, 'operators', n)),
   ...fs.readdirSync(src).map((n) => path.join(src, n)),
-  path.join(src, 'controllers', 'index.ts'),
-  path.join(src, 'testing', 'index.ts'),
+  ...LAYERS.map((l) => path.join(src, l, 'index.ts')).filter((f) => fs.existsSync(f)),
 ];
 {
   for (const file of entryFiles) {
@@ -81,7 +86,7 @@ const entryFiles = [
     const statements = code.split(';').map((s) => s.trim()).filter(Boolean);
     for (const s of statements) {
       if (/^export \*/.test(s)) problems.push(`${rel}: 'export *' (entries list every name on purpose): ${s.slice(0, 60)}`);
-      else if (/^import ['"][^'"]*\/api\/require-node\.js['"]$/.test(s)) continue; // the Node.js version check
+      else if (/^import ['"][^'"]*\/?require-node\.js['"]$/.test(s)) continue; // the Node.js version check
       else if (!/^export (type )?\{[^}]*\} from ['"][^'"]+['"]$/s.test(s)) problems.push(`${rel}: entries only re-export: ${s.slice(0, 60)}`);
     }
   }

@@ -1,6 +1,6 @@
 import { timer, type Subscription } from 'rxjs';
 import type { UnstructuredObject } from '../src/api/kube-object.js';
-import { startApiServer } from '../src/testing/index.js';
+import { startApiServer } from '@rxkube/testkit';
 import type { SoakBackend, SoakFault } from './soak-backend.js';
 
 /** Options of {@link embeddedBackend}. */

@@ -10,7 +10,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
-import { KubeClient } from '../../src/client/index.js';
+import { KubeClient } from '../../src/client/kube-client.js';
 import { HttpListWatcher } from '../../src/client/http-list-watcher.js';
 import type { ListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';

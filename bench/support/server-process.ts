@@ -8,7 +8,7 @@
  */
 import { resources } from '../../src/api/builtin-resources.js';
 import { HashRing, drainLabel, shardKey, shardLabel } from '../../src/controller/shard-ring.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { realisticPod } from './pods.js';
 import { serveCommands } from './rpc.js';
 

@@ -8,7 +8,7 @@
 import { pathToFileURL } from 'node:url';
 import { firstValueFrom } from 'rxjs';
 import { InformerFactory, KubeClient, manager, resources, until, type KubeObject } from 'rxkube';
-import { startApiServer } from 'rxkube/testing';
+import { startApiServer } from '@rxkube/testkit';
 import { configMapMirror, FROM } from './mirror-controller.js';
 
 const cm = (namespace: string, name: string, labels: Record<string, string>, data: Record<string, string>): KubeObject & { data: Record<string, string> } => ({

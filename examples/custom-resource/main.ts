@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { InformerFactory, KubeClient, manager } from 'rxkube';
-import { startApiServer } from 'rxkube/testing';
+import { startApiServer } from '@rxkube/testkit';
 import { BY_TEAM, CRDS, DATABASES, database, databaseCrd } from './database.js';
 import { databaseController } from './database-controller.js';
 import { Provisioner } from './provisioner.js';

@@ -11,7 +11,7 @@
 import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, ReconcileOutcome } from 'rxkube';
-import { virtualTime } from 'rxkube/testing';
+import { virtualTime } from '@rxkube/testkit';
 import { expiryController } from './expiry-controller.js';
 import { EXPIRES_AT } from './ttl-controller.js';
 

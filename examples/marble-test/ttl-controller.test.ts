@@ -13,7 +13,8 @@
 import { map, throwError, timer } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { exponentialFailureRateLimiter, resources, type K8s, type ReconcileOutcome } from 'rxkube';
+import { resources, type K8s, type ReconcileOutcome } from 'rxkube';
+import { exponentialFailureRateLimiter } from 'rxkube/workqueue';
 import { added, deleted, fakeSource, updated } from 'rxkube/testing';
 import { EXPIRES_AT, ttlController } from './ttl-controller.js';
 

@@ -10,7 +10,7 @@
  */
 import { ignoreElements, merge, tap } from 'rxjs';
 import { InformerFactory, manager, resources, type K8s, type KubeClient, type Manager, type ManagerOptions, type SharedInformer } from 'rxkube';
-import { replicaSetController, type ReplicaSetSyncReport } from 'rxkube/controllers';
+import { replicaSetController, type ReplicaSetSyncReport } from '@rxkube/controller-manager';
 import { simulatedKubelet } from './kubelet.js';
 import { runScenario, type StepResult } from './scenario.js';
 import { Trace } from './trace.js';

@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   if (!inCluster && (kubeconfig === undefined || kubeconfig === '')) {
     console.log('rxkube ReplicaSet controller · embedded API server (no cluster needed) · burstReplicas 3');
     // The embedded server is loaded only here: on a cluster the controller does not carry it.
-    const { startApiServer } = await import('rxkube/testing');
+    const { startApiServer } = await import('@rxkube/testkit');
     const server = await startApiServer();
     const client = KubeClient.fromKubeConfig(server.kubeConfig);
     try {

@@ -3,7 +3,7 @@
  * (with its outcome and duration), and per scenario step, stamped with the time since start.
  */
 import { conditions, objectOf, ownerRefs, type InformerEvent, type K8s } from 'rxkube';
-import type { ReplicaSetSyncReport } from 'rxkube/controllers';
+import type { ReplicaSetSyncReport } from '@rxkube/controller-manager';
 
 type Pod = K8s.Pod;
 type ReplicaSet = K8s.ReplicaSet;

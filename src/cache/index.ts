@@ -1,94 +1,18 @@
-export {
-  applyDeltas,
-} from './apply-deltas.js';
-export type {
-  StoreChange,
-} from './apply-deltas.js';
-export {
-  DELTA_TYPES,
-  DeletedFinalStateUnknown,
-  isDeletedFinalStateUnknown,
-  newestDelta,
-  oldestDelta,
-} from './delta.js';
-export type {
-  Delta,
-  DeltaType,
-  Deltas,
-  PoppedDeltas,
-} from './delta.js';
-export {
-  DeltaQueue,
-} from './delta-queue.js';
-export type {
-  DeltaQueueOptions,
-} from './delta-queue.js';
-export {
-  CacheError,
-  IndexFuncError,
-  IndexNotFoundError,
-  IndexerConflictError,
-  InvalidInputError,
-  KeyError,
-  TransformError,
-  objectDescription,
-} from './errors.js';
-export {
-  dispatchEvent,
-} from './event-handler.js';
-export type {
-  EventHandlerFuncs,
-} from './event-handler.js';
-export {
-  toFifoOp,
-} from './fifo-op.js';
-export type {
-  FifoInput,
-  FifoOp,
-} from './fifo-op.js';
-export {
-  freezeObject,
-} from './freeze-object.js';
-export type {
-  FreezeMode,
-} from './freeze-object.js';
-export {
-  Indexer,
-  NAMESPACE_INDEX,
-  metaNamespaceIndexFunc,
-} from './indexer.js';
-export type {
-  IndexerOptions,
-} from './indexer.js';
-export {
-  isResyncUpdate,
-  toInformerEvent,
-} from './informer-event.js';
-export type {
-  InformerEvent,
-} from './informer-event.js';
-export {
-  deletionHandlingKey,
-  fifoKeyOf,
-  joinKey,
-  metaNamespaceKey,
-  splitKey,
-} from './keys.js';
-export type {
-  KeyFunction,
-  ObjectKey,
-  SplitKey,
-} from './keys.js';
-export {
-  PersistentMap,
-  PersistentMapBuilder,
-} from './persistent-map.js';
-export type {
-  MapChange,
-} from './persistent-map.js';
-export type {
-  IndexFunc,
-  Indexers,
-  KnownObjects,
-  Store,
-} from './store.js';
+/**
+ * `rxkube/cache`: keys, deltas, stores and indexes, and the cache's errors.
+ *
+ * One door per name: what the root entry (`rxkube`) exports is not repeated here.
+ *
+ * @module rxkube/cache
+ */
+
+// First: fails the import on a Node.js older than package.json's `engines`, with a message.
+import '../api/require-node.js';
+
+export { deletionHandlingKey, splitKey } from './keys.js';
+export { DeletedFinalStateUnknown, isDeletedFinalStateUnknown } from './delta.js';
+export type { Delta, Deltas, DeltaType, PoppedDeltas } from './delta.js';
+export { metaNamespaceIndexFunc, NAMESPACE_INDEX } from './indexer.js';
+export { freezeObject } from './freeze-object.js';
+export type { FreezeMode } from './freeze-object.js';
+export { CacheError, IndexFuncError, IndexNotFoundError, KeyError, TransformError } from './errors.js';

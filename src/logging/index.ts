@@ -1,50 +1,13 @@
-export {
-  LOG_LEVEL_RANK,
-} from './logger.js';
-export type {
-  LogFields,
-  LogLevel,
-  Logger,
-} from './logger.js';
-export {
-  noopLogger,
-} from './noop-logger.js';
-export {
-  REDACTED,
-  isSecretKey,
-  redact,
-  redactString,
-} from './redact.js';
-export {
-  jsonLogger,
-} from './json-logger.js';
-export type {
-  JsonLoggerOptions,
-} from './json-logger.js';
-export {
-  objectRef,
-} from './object-ref.js';
-export type {
-  ObjectRefTarget,
-} from './object-ref.js';
-export {
-  reconcileLogger,
-} from './reconcile-logger.js';
-export {
-  textLogger,
-} from './text-logger.js';
-export type {
-  TextLoggerOptions,
-} from './text-logger.js';
-export {
-  defaultLogger,
-  parseLogEnv,
-} from './default-logger.js';
-export type {
-  DefaultLoggerOptions,
-  LogFormat,
-  LogThreshold,
-} from './default-logger.js';
-export {
-  LOGGER_KEY,
-} from './logger-key.js';
+/**
+ * `rxkube/logging`: logging helpers beyond the four loggers of the front door.
+ *
+ * One door per name: what the root entry (`rxkube`) exports is not repeated here.
+ *
+ * @module rxkube/logging
+ */
+
+// First: fails the import on a Node.js older than package.json's `engines`, with a message.
+import '../api/require-node.js';
+
+export { objectRef } from './object-ref.js';
+export type { ObjectRefTarget } from './object-ref.js';

@@ -1,54 +1,17 @@
-export {
-  counterIn,
-  exponentialBuckets,
-  gaugeIn,
-  histogramIn,
-} from './metric-helpers.js';
-export {
-  RECONCILE_TIME_BUCKETS,
-  controllerMetrics,
-} from './controller-metrics.js';
-export type {
-  ControllerMetricsRecorder,
-  ReconcileResultLabel,
-} from './controller-metrics.js';
-export {
-  WORKQUEUE_LATENCY_BUCKETS,
-  workqueueMetrics,
-} from './workqueue-metrics.js';
-export type {
-  WorkqueueMetricsHooks,
-  WorkqueueMetricsProvider,
-} from './workqueue-metrics.js';
-export {
-  reflectorMetrics,
-} from './reflector-metrics.js';
-export type {
-  ReflectorMetricsRecorder,
-} from './reflector-metrics.js';
-export {
-  leaderStatusMetric,
-  trackLeaderStatus,
-} from './leader-election-metrics.js';
-export {
-  managerMetrics,
-} from './metrics-registry.js';
-export type {
-  ManagerMetrics,
-} from './metrics-registry.js';
-export {
-  recordReconcileMetrics,
-} from './record-reconcile-metrics.js';
-export {
-  reflectorStatusMetrics,
-} from './reflector-status-metrics.js';
-export {
-  REST_CLIENT_LATENCY_BUCKETS,
-  restClientMetrics,
-} from './rest-client-metrics.js';
-export {
-  processMetrics,
-} from './process-metrics.js';
-export {
-  METRICS_REGISTRY_KEY,
-} from './registry-key.js';
+/**
+ * `rxkube/metrics`: Prometheus collectors per layer (prom-client), beyond the manager's registry.
+ *
+ * One door per name: what the root entry (`rxkube`) exports is not repeated here.
+ *
+ * @module rxkube/metrics
+ */
+
+// First: fails the import on a Node.js older than package.json's `engines`, with a message.
+import '../api/require-node.js';
+
+export { controllerMetrics } from './controller-metrics.js';
+export type { ControllerMetricsRecorder } from './controller-metrics.js';
+export { workqueueMetrics } from './workqueue-metrics.js';
+export type { WorkqueueMetricsProvider } from './workqueue-metrics.js';
+export { reflectorMetrics } from './reflector-metrics.js';
+export type { ReflectorMetricsRecorder } from './reflector-metrics.js';

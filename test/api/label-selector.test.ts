@@ -3,8 +3,8 @@ import { compileLabelSelector, LabelSelectorError, parseLabelSelector } from '..
 import { parseInt64 } from '../../src/api/label-syntax.js';
 import { InformerConfigError } from '../../src/informer/informer-errors.js';
 import { labelMatcher } from '../../src/informer/label-selector.js';
-import { requestLabelSelector } from '../../src/testing/api-server/request-selectors.js';
-import { StatusError } from '../../src/testing/api-server/status-error.js';
+import { requestLabelSelector } from '../../packages/testkit/src/api-server/request-selectors.js';
+import { StatusError } from '../../packages/testkit/src/api-server/status-error.js';
 
 /**
  * The one label selector parser (client, informer listers, embedded API server) against facts of

@@ -40,8 +40,8 @@ import { resolveManagerLeaderElection } from '../../src/manager/leader-election-
 import { ListTimeoutError } from '../../src/reflector/list-pages.js';
 import { resolveListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { ReflectorConfigError, ReflectorFatalError, UnusableWatchEventError, VeryShortWatchError, WatchStalledError } from '../../src/reflector/reflector-errors.js';
-import { ProtobufDecodeError } from '../../src/testing/api-server/protobuf/codec.js';
-import { StatusError } from '../../src/testing/api-server/status-error.js';
+import { ProtobufDecodeError } from '../../packages/testkit/src/api-server/protobuf/codec.js';
+import { StatusError } from '../../packages/testkit/src/api-server/status-error.js';
 import { bucketRateLimiter } from '../../src/workqueue/bucket-rate-limiter.js';
 import { InvalidRequestError } from '../../src/workqueue/invalid-request-error.js';
 import { checkDuration, RateLimiterOptionsError } from '../../src/workqueue/rate-limiter.js';

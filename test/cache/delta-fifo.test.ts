@@ -3,7 +3,10 @@ import { concat, delay, ignoreElements, map, merge, of, Subject, timer, VirtualT
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
-import { type CacheError, type FifoInput, Indexer, InvalidInputError, KeyError, type PoppedDeltas } from '../../src/cache/index.js';
+import { type CacheError, KeyError, type PoppedDeltas } from '../../src/cache/index.js';
+import { type FifoInput } from '../../src/cache/fifo-op.js';
+import { Indexer } from '../../src/cache/indexer.js';
+import { InvalidInputError } from '../../src/cache/errors.js';
 import { deltaFifo } from '../../src/cache/delta-fifo.js';
 import { indexStore } from '../../src/cache/index-store.js';
 import { marbles } from '../helpers/marbles.js';

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import { DeletedFinalStateUnknown, DeltaQueue, type FifoInput, Indexer } from '../../src/cache/index.js';
+import { DeletedFinalStateUnknown } from '../../src/cache/index.js';
+import { DeltaQueue } from '../../src/cache/delta-queue.js';
+import { type FifoInput } from '../../src/cache/fifo-op.js';
+import { Indexer } from '../../src/cache/indexer.js';
 
 const pod = (name: string, rv: string): KubeObject => ({ metadata: { name, resourceVersion: rv } });
 const names = ['a', 'b', 'c'];

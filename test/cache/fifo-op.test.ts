@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type FifoInput, toFifoOp } from '../../src/cache/index.js';
+import { type FifoInput, toFifoOp } from '../../src/cache/fifo-op.js';
 
 describe('toFifoOp', () => {
   const object = { metadata: { name: 'a' } };

@@ -1,7 +1,9 @@
 import { map, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import { DeletedFinalStateUnknown, Indexer, type InformerEvent, type PoppedDeltas } from '../../src/cache/index.js';
+import { DeletedFinalStateUnknown, type PoppedDeltas } from '../../src/cache/index.js';
+import { Indexer } from '../../src/cache/indexer.js';
+import { type InformerEvent } from '../../src/cache/informer-event.js';
 import { handlerEvents } from '../../src/cache/handler-events.js';
 import { indexStore } from '../../src/cache/index-store.js';
 import { marbles } from '../helpers/marbles.js';

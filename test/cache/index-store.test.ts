@@ -1,15 +1,10 @@
 import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
-import {
-  type CacheError,
-  DeletedFinalStateUnknown,
-  Indexer,
-  IndexFuncError,
-  InvalidInputError,
-  type PoppedDeltas,
-  type StoreChange,
-} from '../../src/cache/index.js';
+import { type CacheError, DeletedFinalStateUnknown, IndexFuncError, type PoppedDeltas } from '../../src/cache/index.js';
+import { Indexer } from '../../src/cache/indexer.js';
+import { InvalidInputError } from '../../src/cache/errors.js';
+import { type StoreChange } from '../../src/cache/apply-deltas.js';
 import { indexStore } from '../../src/cache/index-store.js';
 import { marbles } from '../helpers/marbles.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UnstructuredObject } from '../../src/api/kube-object.js';
-import { Indexer } from '../../src/cache/index.js';
+import { Indexer } from '../../src/cache/indexer.js';
 
 const pod = (): UnstructuredObject => ({
   metadata: { name: 'a', namespace: 'ns', labels: { app: 'x' } },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DeletedFinalStateUnknown, deletionHandlingKey, joinKey, KeyError, metaNamespaceKey, splitKey } from '../../src/cache/index.js';
+import { DeletedFinalStateUnknown, deletionHandlingKey, KeyError, splitKey } from '../../src/cache/index.js';
+import { joinKey, metaNamespaceKey } from '../../src/cache/keys.js';
 
 describe('keys: bad input', () => {
   it('an object without metadata.name is a KeyError naming the object', () => {

@@ -9,7 +9,7 @@ import { UnknownResourceError } from '../../src/client/discovery.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { NetworkError } from '../../src/client/network-error.js';
 import type { WatchEvent } from '../../src/api/list-watcher.js';
-import { startApiServer } from '../../src/testing/index.js';
+import { startApiServer } from '@rxkube/testkit';
 
 type ApiServer = Awaited<ReturnType<typeof startApiServer>>;
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;

@@ -6,7 +6,7 @@ import type { K8s } from '../../src/api/k8s.js';
 import type { UnstructuredObject } from '../../src/api/kube-object.js';
 import { fromClientNode, toClientNode } from '../../src/client/client-node-models.js';
 import { KubeClient } from '../../src/client/kube-client.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 
 const pod: K8s.Pod = {
   apiVersion: 'v1',

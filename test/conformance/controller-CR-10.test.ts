@@ -12,7 +12,7 @@ import {
   resourceVersionChanged,
 } from '../../src/informer/predicates.js';
 import type { KubeObject, ObjectMeta } from '../../src/api/kube-object.js';
-import type { InformerEvent } from '../../src/cache/index.js';
+import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { LabelSelectorError } from '../../src/api/label-selector.js';
 
 const o = (meta: Partial<ObjectMeta>): KubeObject => ({ metadata: { name: 'x', namespace: 'ns', ...meta } });

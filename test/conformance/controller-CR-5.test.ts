@@ -3,8 +3,8 @@ import { BehaviorSubject, concat, defer, delay, map, NEVER, of, timer } from 'rx
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import type { InformerEvent } from '../../src/cache/index.js';
-import { Indexer } from '../../src/cache/index.js';
+import type { InformerEvent } from '../../src/cache/informer-event.js';
+import { Indexer } from '../../src/cache/indexer.js';
 import { CacheSyncTimeoutError, ControllerStartedTwiceError } from '../../src/controller/controller-errors.js';
 import type { ControllerSource } from '../../src/controller/controller-source.js';
 import { controller } from '../../src/controller/controller.js';

@@ -1,7 +1,8 @@
 /** docs/semantics.md §8.4 CR-8: EnqueueRequestForObject — the object's own key; tombstones unwrapped. */
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import { DeletedFinalStateUnknown, type InformerEvent } from '../../src/cache/index.js';
+import { DeletedFinalStateUnknown } from '../../src/cache/index.js';
+import { type InformerEvent } from '../../src/cache/informer-event.js';
 import { objectRequestsOf } from '../../src/controller/event-requests.js';
 
 const o = (name: string, namespace = 'ns'): KubeObject => ({ metadata: { name, namespace, resourceVersion: '1' } });

@@ -1,7 +1,7 @@
 /** docs/semantics.md §8.4 CR-9: EnqueueRequestForOwner. */
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, OwnerReference } from '../../src/api/kube-object.js';
-import type { InformerEvent } from '../../src/cache/index.js';
+import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { resources } from '../../src/api/builtin-resources.js';
 import type { ResourceType } from '../../src/api/resource.js';
 import { ownerRequestsOf } from '../../src/controller/event-requests.js';

@@ -2,7 +2,7 @@
 import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import type { InformerEvent } from '../../src/cache/index.js';
+import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { controller } from '../../src/controller/controller.js';
 import { LOW_PRIORITY, mappedRequestsOf, objectRequestsOf, ownerRequestsOf } from '../../src/controller/event-requests.js';
 import { added, fakeSource } from '../../src/testing/controller-harness.js';

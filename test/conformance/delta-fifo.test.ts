@@ -6,14 +6,9 @@
 import { from, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
-import {
-  DeletedFinalStateUnknown,
-  fifoKeyOf,
-  KeyError,
-  type FifoInput,
-  type PoppedDeltas,
-  TransformError,
-} from '../../src/cache/index.js';
+import { DeletedFinalStateUnknown, KeyError, type PoppedDeltas, TransformError } from '../../src/cache/index.js';
+import { fifoKeyOf } from '../../src/cache/keys.js';
+import { type FifoInput } from '../../src/cache/fifo-op.js';
 import { deltaFifo } from '../../src/cache/delta-fifo.js';
 import { known, obj, popAll, queue, show } from './fifo-helpers.js';
 

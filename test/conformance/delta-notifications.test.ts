@@ -2,19 +2,11 @@
 import { from, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import {
-  applyDeltas,
-  type CacheError,
-  type Delta,
-  DeletedFinalStateUnknown,
-  type FifoInput,
-  Indexer,
-  type InformerEvent,
-  isResyncUpdate,
-  KeyError,
-  type PoppedDeltas,
-  toInformerEvent,
-} from '../../src/cache/index.js';
+import { type CacheError, type Delta, DeletedFinalStateUnknown, KeyError, type PoppedDeltas } from '../../src/cache/index.js';
+import { applyDeltas } from '../../src/cache/apply-deltas.js';
+import { type FifoInput } from '../../src/cache/fifo-op.js';
+import { Indexer } from '../../src/cache/indexer.js';
+import { type InformerEvent, isResyncUpdate, toInformerEvent } from '../../src/cache/informer-event.js';
 import { deltaFifo } from '../../src/cache/delta-fifo.js';
 import { handlerEvents } from '../../src/cache/handler-events.js';
 import { indexStore } from '../../src/cache/index-store.js';

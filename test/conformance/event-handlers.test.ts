@@ -2,7 +2,9 @@
 import { from } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
-import { DeletedFinalStateUnknown, dispatchEvent, type InformerEvent } from '../../src/cache/index.js';
+import { DeletedFinalStateUnknown } from '../../src/cache/index.js';
+import { dispatchEvent } from '../../src/cache/event-handler.js';
+import { type InformerEvent } from '../../src/cache/informer-event.js';
 import { filterTransitions } from '../../src/informer/filter-transitions.js';
 
 const o = (name: string, ready: boolean): UnstructuredObject => ({ metadata: { name, resourceVersion: name }, ready });

@@ -1,12 +1,7 @@
 import type { KubeObject } from '../../src/api/kube-object.js';
-import {
-  type CacheError,
-  type Delta,
-  DeletedFinalStateUnknown,
-  DeltaQueue,
-  type DeltaQueueOptions,
-  type KnownObjects,
-} from '../../src/cache/index.js';
+import { type CacheError, type Delta, DeletedFinalStateUnknown } from '../../src/cache/index.js';
+import { DeltaQueue, type DeltaQueueOptions } from '../../src/cache/delta-queue.js';
+import { type KnownObjects } from '../../src/cache/store.js';
 
 /** A cluster-scoped test object whose key is its name; `val` goes into resourceVersion (like client-go's mkFifoObj). */
 export const obj = (name: string, val: number | string): KubeObject => ({ metadata: { name, resourceVersion: String(val) } });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LeaderElectionConfigError, type LeaderElectionConfig, leaderElection, LeaseLock } from '../../src/leader-election/index.js';
+import { LeaderElectionConfigError, type LeaderElectionConfig } from '../../src/leader-election/index.js';
+import { leaderElection } from '../../src/leader-election/leader-election.js';
+import { LeaseLock } from '../../src/leader-election/lease-lock.js';
 import { InMemoryLeaseApi } from '../../src/testing/in-memory-lease-api.js';
 import { LEASE_REF } from '../leader-election/helpers/harness.js';
 

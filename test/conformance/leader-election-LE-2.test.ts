@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatMicroTime,
-  type LeaderElectionRecord,
-  leaseSpecToRecord,
-  LeaseLock,
-  parseMicroTime,
-  recordToLeaseSpec,
-} from '../../src/leader-election/index.js';
+import { formatMicroTime, type LeaderElectionRecord, leaseSpecToRecord, parseMicroTime, recordToLeaseSpec } from '../../src/leader-election/lease.js';
+import { LeaseLock } from '../../src/leader-election/lease-lock.js';
 import { LEASE_REF } from '../leader-election/helpers/harness.js';
 import { virtualLeaseWorld } from '../leader-election/helpers/virtual.js';
 

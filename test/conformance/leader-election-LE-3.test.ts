@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isConflict } from '../../src/client/api-error.js';
-import { LeaseLock, LeaseNotInitializedError } from '../../src/leader-election/index.js';
+import { LeaseLock, LeaseNotInitializedError } from '../../src/leader-election/lease-lock.js';
 import { LEASE_REF } from '../leader-election/helpers/harness.js';
 import { virtualLeaseWorld } from '../leader-election/helpers/virtual.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/api-error.js';
-import { formatMicroTime, LeaderElector } from '../../src/leader-election/index.js';
+import { formatMicroTime } from '../../src/leader-election/lease.js';
+import { LeaderElector } from '../../src/leader-election/leader-elector.js';
 import { LEASE_REF } from '../leader-election/helpers/harness.js';
 import { virtualLeaseWorld } from '../leader-election/helpers/virtual.js';
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/api-error.js';
-import { formatMicroTime, type LeaderElectionConfig, leaderElection, LeaseLock } from '../../src/leader-election/index.js';
+import { type LeaderElectionConfig } from '../../src/leader-election/index.js';
+import { formatMicroTime } from '../../src/leader-election/lease.js';
+import { leaderElection } from '../../src/leader-election/leader-election.js';
+import { LeaseLock } from '../../src/leader-election/lease-lock.js';
 import { InMemoryLeaseApi, type LeaseRequest } from '../../src/testing/in-memory-lease-api.js';
 import { LEASE_REF } from '../leader-election/helpers/harness.js';
 import { marbles } from '../helpers/marbles.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leaderElection } from '../../src/leader-election/index.js';
+import { leaderElection } from '../../src/leader-election/leader-election.js';
 import { virtualLeaseWorld } from '../leader-election/helpers/virtual.js';
 
 // LE-6 onNewLeader: called asynchronously whenever the observed holder changes (not for an empty holder).

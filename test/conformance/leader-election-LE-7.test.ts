@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/api-error.js';
-import { formatMicroTime, leaderElection } from '../../src/leader-election/index.js';
+import { formatMicroTime } from '../../src/leader-election/lease.js';
+import { leaderElection } from '../../src/leader-election/leader-election.js';
 import { LEASE_REF } from '../leader-election/helpers/harness.js';
 import { virtualLeaseWorld } from '../leader-election/helpers/virtual.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/api-error.js';
-import { LeaderElectionHealthError, leaderElection } from '../../src/leader-election/index.js';
+import { LeaderElectionHealthError } from '../../src/leader-election/index.js';
+import { leaderElection } from '../../src/leader-election/leader-election.js';
 import { virtualLeaseWorld } from '../leader-election/helpers/virtual.js';
 
 // LE-8 health check and isLeader.

@@ -1,6 +1,7 @@
 /** docs/semantics.md §8.5 CR-11. Ordering and grace run in virtual time; fake runnables log `<t> <name>:<event>`. */
 import { hostname } from 'node:os';
-import { manager, resolveManagerLeaderElection } from '../../src/manager/index.js';
+import { manager } from '../../src/manager/manager.js';
+import { resolveManagerLeaderElection } from '../../src/manager/leader-election-options.js';
 import { electorStub } from '../manager/elector-stub.js';
 import { fakeRunnable, outcome, virtualTime } from '../manager/virtual-time.js';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
 /** docs/semantics.md §8.5 CR-12. Ordering and grace run in virtual time; fake runnables log `<t> <name>:<event>`. */
 import { Subject } from 'rxjs';
-import { httpServerRunnable, toRunnable } from '../../src/manager/index.js';
+import { httpServerRunnable } from '../../src/manager/http-server.js';
+import { toRunnable } from '../../src/api/runnable.js';
 import { classifyRunnable } from '../../src/manager/classify-runnable.js';
 import { describe, expect, it } from 'vitest';
 

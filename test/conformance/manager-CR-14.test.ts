@@ -1,5 +1,5 @@
 /** docs/semantics.md §8.5 CR-14. Ordering and grace run in virtual time; fake runnables log `<t> <name>:<event>`. */
-import { manager } from '../../src/manager/index.js';
+import { manager } from '../../src/manager/manager.js';
 import { electorStub } from '../manager/elector-stub.js';
 import { fakeRunnable, outcome, virtualTime } from '../manager/virtual-time.js';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /** docs/semantics.md §8.5 CR-15 (healthz/readyz), over real HTTP against the manager's probe server. */
 import { describe, expect, it } from 'vitest';
-import { manager } from '../../src/manager/index.js';
-import type { Manager } from '../../src/manager/index.js';
+import { manager } from '../../src/manager/manager.js';
+import type { Manager } from '../../src/manager/manager.js';
 
 async function withProbes(setup: (m: Manager) => void, body: (get: (p: string) => Promise<[number, string]>) => Promise<void>) {
   // controller-runtime withholds the reasons of failed checks; rxkube shows them unless asked not to.

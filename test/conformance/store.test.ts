@@ -2,21 +2,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import {
-  CacheError,
-  DeletedFinalStateUnknown,
-  deletionHandlingKey,
-  IndexerConflictError,
-  Indexer,
-  IndexFuncError,
-  IndexNotFoundError,
-  joinKey,
-  KeyError,
-  metaNamespaceIndexFunc,
-  metaNamespaceKey,
-  NAMESPACE_INDEX,
-  splitKey,
-} from '../../src/cache/index.js';
+import { CacheError, DeletedFinalStateUnknown, deletionHandlingKey, IndexFuncError, IndexNotFoundError, KeyError, metaNamespaceIndexFunc, NAMESPACE_INDEX, splitKey } from '../../src/cache/index.js';
+import { IndexerConflictError } from '../../src/cache/errors.js';
+import { Indexer } from '../../src/cache/indexer.js';
+import { joinKey, metaNamespaceKey } from '../../src/cache/keys.js';
 
 const pod = (ns: string, name: string, labels: Record<string, string> = {}): KubeObject => ({
   metadata: { namespace: ns, name, labels },

@@ -4,9 +4,10 @@
  * `rxkube/testing`. Exits non-zero unless the expired ConfigMap is deleted and the others stay.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { deletionHandlingKey, InformerFactory, informerSource, KubeClient, manager, type KubeConfigLike } from 'rxkube';
+import { InformerFactory, informerSource, KubeClient, manager, type KubeConfigLike } from 'rxkube';
+import { deletionHandlingKey } from 'rxkube/cache';
 import { filterEvents } from 'rxkube/operators';
-import { startApiServer, type ApiServer } from 'rxkube/testing';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { CONFIG_MAPS, configMap, expiryController } from './expiry-controller.js';
 
 const server: ApiServer = await startApiServer({ tls: true, token: true });

@@ -10,7 +10,7 @@ import type { ResourceType } from '../../src/api/resource.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { Controller } from '../../src/controller/controller.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { CONFIG_MAPS, FINALIZER, mirrorController, mirrorName } from './widget-controller.js';
 import { eventually } from '../helpers/eventually.js';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { manager } from '../../src/manager/manager.js';
-import { startApiServer } from '../../src/testing/index.js';
+import { startApiServer } from '@rxkube/testkit';
 import { CONFIG_MAPS, type ConfigMap, mirrorController, mirrorName } from './widget-controller.js';
 import { labelSelectorPredicate } from '../../src/informer/predicates.js';
 import { eventually } from '../helpers/eventually.js';

@@ -6,7 +6,7 @@ import { ApiError } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { ObjectClient } from '../../src/client/object-client.js';
 import { finalizer, FinalizerConflictError } from '../../src/controller/finalizer.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 
 const CM = resources.configMaps;
 const F = 'example.com/cleanup';

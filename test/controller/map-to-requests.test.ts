@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapToRequests } from '../../src/controller/map-to-requests.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import type { InformerEvent } from '../../src/cache/index.js';
+import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { LOW_PRIORITY } from '../../src/controller/event-requests.js';
 import { marbles } from '../helpers/marbles.js';
 

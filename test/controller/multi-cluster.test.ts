@@ -11,7 +11,7 @@ import { controller } from '../../src/controller/controller.js';
 import { informerSource } from '../../src/controller/informer-source.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import type { Request } from '../../src/workqueue/request.js';
-import { type ApiServer, startApiServer } from '../../src/testing/index.js';
+import { type ApiServer, startApiServer } from '@rxkube/testkit';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 async function until(cond: () => boolean, ms = 10_000): Promise<void> {

@@ -13,7 +13,7 @@ import type { Controller } from '../../src/controller/controller.js';
 import { controller } from '../../src/controller/controller.js';
 import type { ShardedController } from '../../src/controller/controller-sharding.js';
 import { drainLabel, shardLabel } from '../../src/controller/shard-ring.js';
-import { type ApiServer, startApiServer } from '../../src/testing/index.js';
+import { type ApiServer, startApiServer } from '@rxkube/testkit';
 
 const NS = 'sharded';
 const RING = 'mirror';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toOwnerRequests } from '../../src/controller/to-owner-requests.js';
 import type { KubeObject, OwnerReference } from '../../src/api/kube-object.js';
-import type { InformerEvent } from '../../src/cache/index.js';
+import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { marbles } from '../helpers/marbles.js';
 
 const RS = { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespaced: true };

@@ -1,7 +1,8 @@
 import { describe, it } from 'vitest';
 import { toRequests } from '../../src/controller/to-requests.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import { DeletedFinalStateUnknown, type InformerEvent } from '../../src/cache/index.js';
+import { DeletedFinalStateUnknown } from '../../src/cache/index.js';
+import { type InformerEvent } from '../../src/cache/informer-event.js';
 import { LOW_PRIORITY } from '../../src/controller/event-requests.js';
 import { marbles } from '../helpers/marbles.js';
 

@@ -33,7 +33,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildClientGoProgram, type ClientGoBinary } from '../../bench/support/client-go.js';
 import type { ResourceType } from '../../src/api/resource.js';
 import { KubeClient } from '../../src/client/kube-client.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { hasCluster } from './helpers/cluster.js';
 
 const run = promisify(execFile);

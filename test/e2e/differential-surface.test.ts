@@ -18,8 +18,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeObject, decodeWatchEvent, encodeObject } from '../../src/testing/api-server/protobuf/codec.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { decodeObject, decodeWatchEvent, encodeObject } from '../../packages/testkit/src/api-server/protobuf/codec.js';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 
 const run = promisify(execFile);
 const PB = 'application/vnd.kubernetes.protobuf';

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 
 interface Reply {
   readonly status: number;

@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError, KubeClient, resources, type K8s } from '../../src/index.js';
-import { startControllerManager, type RunningControllerManager } from '../../src/controllers/index.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { startControllerManager, type RunningControllerManager } from '../../packages/controller-manager/src/index.js';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { convergeWithin, hasCluster } from './helpers/cluster.js';
 
 type Scale = { kind: string; apiVersion: string; spec: { replicas: number }; status: { replicas: number; selector?: string } };

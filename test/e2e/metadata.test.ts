@@ -12,7 +12,7 @@ import { ApiError } from '../../src/client/api-error.js';
 import { METADATA_LIST_ACCEPT, METADATA_WATCH_ACCEPT } from '../../src/client/http-list-watcher.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { hasCluster, sleep } from './helpers/cluster.js';
 
 interface Shape {

@@ -22,10 +22,10 @@ import { ApiError } from '../../src/client/api-error.js';
 import { resources } from '../../src/api/builtin-resources.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { jsonLogger } from '../../src/logging/json-logger.js';
-import type { Manager } from '../../src/manager/index.js';
+import type { Manager } from '../../src/manager/manager.js';
 import { runReplicaSetExample } from '../../examples/replicaset-controller/demo.js';
 import { rbacYaml } from '../../examples/replicaset-controller/rbac.js';
-import { controllerRef, isActive, PODS, REPLICA_SETS, type Pod, type ReplicaSet } from '../../src/controllers/replicaset/types.js';
+import { controllerRef, isActive, PODS, REPLICA_SETS, type Pod, type ReplicaSet } from '../../packages/controller-manager/src/replicaset/types.js';
 import { convergeWithin, e2eDir, e2eShared, hasCluster } from './helpers/cluster.js';
 
 const run = promisify(execFile);

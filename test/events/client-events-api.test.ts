@@ -1,8 +1,9 @@
 /** The event recorder over real HTTP through the client's ObjectClient, against a tiny events endpoint. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/kube-client.js';
-import type { CoreEvent } from '../../src/events/index.js';
-import { clientEventsApi, eventRecorder } from '../../src/events/index.js';
+import type { CoreEvent } from '../../src/events/core-event.js';
+import { clientEventsApi } from '../../src/events/client-events-api.js';
+import { eventRecorder } from '../../src/events/event-recorder.js';
 import type { TestServer } from '../client/fixtures.js';
 import { json, kubeConfigFor, startServer } from '../client/fixtures.js';
 

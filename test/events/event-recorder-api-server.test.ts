@@ -1,10 +1,12 @@
 /** The event recorder against the embedded API server (tier 2: real HTTP, real storage). */
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/kube-client.js';
-import type { CoreEvent } from '../../src/events/index.js';
-import { COMBINED_EVENT_PREFIX, clientEventsApi, eventRecorder } from '../../src/events/index.js';
-import type { ApiServer } from '../../src/testing/index.js';
-import { startApiServer } from '../../src/testing/index.js';
+import type { CoreEvent } from '../../src/events/core-event.js';
+import { COMBINED_EVENT_PREFIX } from '../../src/events/event-correlator.js';
+import { clientEventsApi } from '../../src/events/client-events-api.js';
+import { eventRecorder } from '../../src/events/event-recorder.js';
+import type { ApiServer } from '@rxkube/testkit';
+import { startApiServer } from '@rxkube/testkit';
 
 let server: ApiServer | undefined;
 let client: KubeClient | undefined;

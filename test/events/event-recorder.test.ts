@@ -1,7 +1,9 @@
 import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { COMBINED_EVENT_PREFIX, TokenBucket, eventRecorder, kubeTime } from '../../src/events/index.js';
-import type { Logger } from '../../src/logging/index.js';
+import { COMBINED_EVENT_PREFIX } from '../../src/events/event-correlator.js';
+import { TokenBucket } from '../../src/events/token-bucket.js';
+import { eventRecorder, kubeTime } from '../../src/events/event-recorder.js';
+import type { Logger } from '../../src/logging/logger.js';
 import { fakeEventsApi } from './fake-events-api.js';
 
 const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'ns', name: 'web-1', uid: 'u1', resourceVersion: '7' } };

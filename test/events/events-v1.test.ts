@@ -1,10 +1,11 @@
 /** events.k8s.io/v1 Events (with series) where the server serves them, core/v1 otherwise. */
 import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/kube-client.js';
-import { clientEventsApi, eventRecorder } from '../../src/events/index.js';
+import { clientEventsApi } from '../../src/events/client-events-api.js';
+import { eventRecorder } from '../../src/events/event-recorder.js';
 import { fromEventsV1, microTime, toEventsV1 } from '../../src/events/events-v1.js';
 import type { CoreEvent } from '../../src/events/core-event.js';
-import type { ApiServer } from '../../src/testing/api-server/start-api-server.js';
+import type { ApiServer } from '../../packages/testkit/src/api-server/start-api-server.js';
 import { useEmbeddedServer } from '../helpers/embedded-server.js';
 
 const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'default', name: 'web', uid: 'u1' } };

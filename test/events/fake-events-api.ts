@@ -1,7 +1,8 @@
 import type { Observable } from 'rxjs';
 import { defer, of, throwError } from 'rxjs';
 import { ApiError } from '../../src/client/api-error.js';
-import type { CoreEvent, EventPatch, EventsApi } from '../../src/events/index.js';
+import type { CoreEvent, EventPatch } from '../../src/events/core-event.js';
+import type { EventsApi } from '../../src/events/events-api.js';
 
 /** An in-memory EventsApi that records calls and can be told to fail the next calls. */
 export function fakeEventsApi() {

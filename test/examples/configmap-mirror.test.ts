@@ -5,7 +5,7 @@
 import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, ReconcileOutcome } from '../../src/index.js';
-import { virtualTime } from '../../src/testing/virtual-time.js';
+import { virtualTime } from '../../packages/testkit/src/virtual-time.js';
 import { runMirrorDemo } from '../../examples/configmap-mirror/demo.js';
 import { configMapMirror, FROM } from '../../examples/configmap-mirror/mirror-controller.js';
 

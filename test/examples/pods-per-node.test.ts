@@ -2,7 +2,8 @@
 import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { KubeClient, type K8s } from 'rxkube';
-import { added, deleted, fakeInformer, startApiServer } from 'rxkube/testing';
+import { startApiServer } from '@rxkube/testkit';
+import { added, deleted, fakeInformer } from 'rxkube/testing';
 import { podsPerNode, renderTable, runPodsPerNode, type Table } from '../../examples/pods-per-node.js';
 import { marbles } from '../helpers/marbles.js';
 

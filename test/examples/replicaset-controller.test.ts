@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from 'rxkube';
-import { startApiServer, type ApiServer } from 'rxkube/testing';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { runReplicaSetExample, type ExampleResult } from '../../examples/replicaset-controller/demo.js';
-import { controllerRef, isActive, type Pod, type ReplicaSet } from '../../src/controllers/replicaset/types.js';
+import { controllerRef, isActive, type Pod, type ReplicaSet } from '../../packages/controller-manager/src/replicaset/types.js';
 
 describe('replicaset-controller example against the embedded API server', () => {
   let server: ApiServer;

@@ -16,8 +16,8 @@ import { isTooLargeResourceVersion, isGone } from '../../src/client/api-error.js
 import { watchEventError } from '../../src/client/watch-event-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { ResponseDecodeError } from '../../src/client/response-decode-error.js';
-import { COMMON_FIELDS, parseFieldSelector } from '../../src/testing/api-server/field-selector.js';
-import { startApiServer } from '../../src/testing/index.js';
+import { COMMON_FIELDS, parseFieldSelector } from '../../packages/testkit/src/api-server/field-selector.js';
+import { startApiServer } from '@rxkube/testkit';
 import { labelMatcher } from '../../src/informer/label-selector.js';
 
 /** Counterexamples the fuzzers found, kept as plain regression tests. */

@@ -4,9 +4,9 @@ import type { UnstructuredObject } from '../../src/api/kube-object.js';
 import { compileLabelSelector, LabelSelectorError, parseLabelSelector, type LabelRequirement } from '../../src/api/label-selector.js';
 import { InformerConfigError } from '../../src/informer/informer-errors.js';
 import { labelMatcher } from '../../src/informer/label-selector.js';
-import { COMMON_FIELDS, fieldPath, parseFieldSelector } from '../../src/testing/api-server/field-selector.js';
-import { requestLabelSelector } from '../../src/testing/api-server/request-selectors.js';
-import { StatusError } from '../../src/testing/api-server/status-error.js';
+import { COMMON_FIELDS, fieldPath, parseFieldSelector } from '../../packages/testkit/src/api-server/field-selector.js';
+import { requestLabelSelector } from '../../packages/testkit/src/api-server/request-selectors.js';
+import { StatusError } from '../../packages/testkit/src/api-server/status-error.js';
 import { report } from './report.js';
 
 /**

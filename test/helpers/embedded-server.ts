@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import { KubeClient } from '../../src/client/kube-client.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 
 export function useEmbeddedServer(set: (server: ApiServer, client: KubeClient) => void): void {
   let server: ApiServer | undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { listWatch } from '../../src/reflector/list-watch.js';
-import { startApiServer } from '../../src/testing/index.js';
+import { startApiServer } from '@rxkube/testkit';
 import { activeResources, eventually, settleTo } from './resources.js';
 
 /**

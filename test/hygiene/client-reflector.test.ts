@@ -4,7 +4,7 @@ import type { UnstructuredObject } from '../../src/api/kube-object.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { listWatch } from '../../src/reflector/list-watch.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { activeResources, eventually, settleTo } from './resources.js';
 
 /**

@@ -8,7 +8,7 @@ import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { sharedInformer, type SharedInformer } from '../../src/informer/shared-informer.js';
 import { manager } from '../../src/manager/manager.js';
 import { cacheRunnable } from '../../src/api/runnable.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { activeResources, eventually, settleTo } from './resources.js';
 
 /**

@@ -11,7 +11,7 @@ import { informerSource } from '../../src/controller/informer-source.js';
 import { manager } from '../../src/manager/manager.js';
 import { cacheRunnable } from '../../src/api/runnable.js';
 import { sharedInformer, type SharedInformer } from '../../src/informer/shared-informer.js';
-import { startApiServer } from '../../src/testing/index.js';
+import { startApiServer } from '@rxkube/testkit';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with --expose-gc');

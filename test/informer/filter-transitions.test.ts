@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
-import type { InformerEvent } from '../../src/cache/index.js';
+import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { filterTransitions } from '../../src/informer/filter-transitions.js';
 import { marbles } from '../helpers/marbles.js';
 

@@ -10,7 +10,7 @@ import { DeletedFinalStateUnknown } from '../../src/cache/delta.js';
 import type { InformerEvent } from '../../src/cache/informer-event.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
-import { type ApiServer, startApiServer } from '../../src/testing/index.js';
+import { type ApiServer, startApiServer } from '@rxkube/testkit';
 
 const NS = 'informer-t2';
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

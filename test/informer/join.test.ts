@@ -2,7 +2,8 @@ import { from, map, type Observable, of, tap } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { join, joinInputs, type Joined } from '../../src/informer/join.js';
 import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
-import { Indexer, type InformerEvent } from '../../src/cache/index.js';
+import { Indexer } from '../../src/cache/indexer.js';
+import { type InformerEvent } from '../../src/cache/informer-event.js';
 import { nameIndex, ownerUidIndex, uidIndex } from '../../src/controller/indexes.js';
 import { marbles } from '../helpers/marbles.js';
 

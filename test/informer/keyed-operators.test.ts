@@ -14,7 +14,7 @@ import {
   switchMapByKey,
 } from '../../src/informer/keyed-operators.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
-import { startApiServer } from '../../src/testing/api-server/start-api-server.js';
+import { startApiServer } from '../../packages/testkit/src/api-server/start-api-server.js';
 import { marbles } from '../helpers/marbles.js';
 import { obj } from './helpers.js';
 

@@ -11,7 +11,8 @@ import { resources } from '../../src/api/builtin-resources.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { ListWatcher } from '../../src/api/list-watcher.js';
 import type { ResourceType } from '../../src/api/resource.js';
-import { DeltaQueue, Indexer } from '../../src/cache/index.js';
+import { DeltaQueue } from '../../src/cache/delta-queue.js';
+import { Indexer } from '../../src/cache/indexer.js';
 import type { InformerEvent } from '../../src/cache/informer-event.js';
 import type { ListWatchScope } from '../../src/client/http-list-watcher.js';
 import { KubeClient } from '../../src/client/kube-client.js';
@@ -19,7 +20,7 @@ import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { multiNamespaceReflector } from '../../src/informer/multi-namespace.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
-import { type ApiServer, startApiServer } from '../../src/testing/index.js';
+import { type ApiServer, startApiServer } from '@rxkube/testkit';
 
 const cm = (ns: string, name: string, rv = '1'): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, resourceVersion: rv } });
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

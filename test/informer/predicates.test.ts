@@ -13,7 +13,8 @@ import {
   type EventPredicate,
 } from '../../src/informer/predicates.js';
 import type { KubeObject, ObjectMeta } from '../../src/api/kube-object.js';
-import { DeletedFinalStateUnknown, type InformerEvent } from '../../src/cache/index.js';
+import { DeletedFinalStateUnknown } from '../../src/cache/index.js';
+import { type InformerEvent } from '../../src/cache/informer-event.js';
 import { LabelSelectorError } from '../../src/api/label-selector.js';
 import { marbles } from '../helpers/marbles.js';
 

@@ -1,7 +1,7 @@
 import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ApiError, isAlreadyExists, isConflict, isNotFound } from '../../src/client/api-error.js';
-import { type Lease } from '../../src/leader-election/index.js';
+import { type Lease } from '../../src/leader-election/lease.js';
 import { InMemoryLeaseApi } from '../../src/testing/in-memory-lease-api.js';
 import { LEASE_REF } from './helpers/harness.js';
 

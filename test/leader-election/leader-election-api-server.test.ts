@@ -5,9 +5,11 @@
 import type { Subscription } from 'rxjs';
 import type { UnstructuredObject } from '../../src/api/kube-object.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KubeClient } from '../../src/client/index.js';
-import { kubeClientLeaseApi, type LeaderElection, leaderElection, LeaseLock } from '../../src/leader-election/index.js';
-import { type ApiServer, startApiServer } from '../../src/testing/index.js';
+import { KubeClient } from '../../src/client/kube-client.js';
+import { kubeClientLeaseApi } from '../../src/leader-election/index.js';
+import { type LeaderElection, leaderElection } from '../../src/leader-election/leader-election.js';
+import { LeaseLock } from '../../src/leader-election/lease-lock.js';
+import { type ApiServer, startApiServer } from '@rxkube/testkit';
 
 const L = 2_000;
 const RD = 1_500;

@@ -1,6 +1,6 @@
 import { finalize, NEVER, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { whileLeading } from '../../src/leader-election/index.js';
+import { whileLeading } from '../../src/leader-election/while-leading.js';
 import { marbles } from '../helpers/marbles.js';
 
 describe('whileLeading', () => {

@@ -1,6 +1,7 @@
 import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { defaultLogger, parseLogEnv, textLogger } from '../../src/logging/index.js';
+import { defaultLogger, parseLogEnv } from '../../src/logging/default-logger.js';
+import { textLogger } from '../../src/logging/text-logger.js';
 
 const scheduler = new VirtualTimeScheduler();
 

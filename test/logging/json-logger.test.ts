@@ -1,6 +1,7 @@
 import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { jsonLogger, objectRef } from '../../src/logging/index.js';
+import { objectRef } from '../../src/logging/index.js';
+import { jsonLogger } from '../../src/logging/json-logger.js';
 
 function capture(level?: 'debug' | 'info' | 'warn' | 'error') {
   const lines: string[] = [];
@@ -84,7 +85,7 @@ describe('jsonLogger', () => {
 
 describe('reconcileLogger', () => {
   it('carries controller, object and a reconcileID', async () => {
-    const { reconcileLogger } = await import('../../src/logging/index.js');
+    const { reconcileLogger } = await import('../../src/logging/reconcile-logger.js');
     const lines: string[] = [];
     const base = jsonLogger({ write: (l) => lines.push(l) });
     reconcileLogger(base, 'rs', { namespace: 'ns', name: 'web' }).info('start');

@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import type { Leadership, ManagerLeaderElectionConfig } from '../../src/manager/index.js';
+import type { Leadership, ManagerLeaderElectionConfig } from '../../src/manager/leader-election-options.js';
 
 /** A controllable Leadership: push `true`/`false` into `leading`; `events` logs campaign/cancel. */
 export function electorStub() {

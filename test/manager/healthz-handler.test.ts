@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HealthCheck } from '../../src/manager/index.js';
-import { serveHealthz } from '../../src/manager/index.js';
+import type { HealthCheck } from '../../src/manager/healthz-handler.js';
+import { serveHealthz } from '../../src/manager/healthz-handler.js';
 
 const ok: HealthCheck = () => undefined;
 const bad: HealthCheck = () => {

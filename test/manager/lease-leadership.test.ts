@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InMemoryLeaseApi } from '../../src/testing/in-memory-lease-api.js';
-import type { Manager } from '../../src/manager/index.js';
-import { leaseLeadership, manager } from '../../src/manager/index.js';
+import type { Manager } from '../../src/manager/manager.js';
+import { leaseLeadership } from '../../src/manager/index.js';
+import { manager } from '../../src/manager/manager.js';
 import { ApiError } from '../../src/client/api-error.js';
 import type { Logger } from '../../src/logging/logger.js';
 import { outcome, virtualTime } from './virtual-time.js';

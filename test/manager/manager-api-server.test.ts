@@ -5,10 +5,10 @@
  * over within leaseDuration + a jittered retry (plus HTTP slack).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Manager } from '../../src/manager/index.js';
-import { manager } from '../../src/manager/index.js';
-import type { ApiServer } from '../../src/testing/index.js';
-import { startApiServer } from '../../src/testing/index.js';
+import type { Manager } from '../../src/manager/manager.js';
+import { manager } from '../../src/manager/manager.js';
+import type { ApiServer } from '@rxkube/testkit';
+import { startApiServer } from '@rxkube/testkit';
 
 let server: ApiServer | undefined;
 const managers: Manager[] = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/kube-client.js';
-import { ManagerConfigError, manager } from '../../src/manager/index.js';
+import { ManagerConfigError } from '../../src/manager/index.js';
+import { manager } from '../../src/manager/manager.js';
 import { json, kubeConfigFor, startServer } from '../client/fixtures.js';
 
 describe('manager client and event recorders', () => {

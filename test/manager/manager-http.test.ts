@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CheckerAfterStartError, manager } from '../../src/manager/index.js';
+import { CheckerAfterStartError } from '../../src/manager/manager-errors.js';
+import { manager } from '../../src/manager/manager.js';
 
 async function get(port: number, path: string): Promise<{ status: number; body: string; type: string | null }> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`);

@@ -1,13 +1,9 @@
 import { BehaviorSubject, Observable, Subject, finalize } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import {
-  GracefulShutdownTimeoutError,
-  LeaderElectionLostError,
-  ManagerConfigError,
-  StopEngagedError,
-  manager,
-} from '../../src/manager/index.js';
-import type { ManagerLeaderElectionConfig } from '../../src/manager/index.js';
+import { GracefulShutdownTimeoutError, LeaderElectionLostError, ManagerConfigError } from '../../src/manager/index.js';
+import { StopEngagedError } from '../../src/manager/manager-errors.js';
+import { manager } from '../../src/manager/manager.js';
+import type { ManagerLeaderElectionConfig } from '../../src/manager/leader-election-options.js';
 import { fakeRunnable, outcome, settle, virtualTime } from './virtual-time.js';
 
 function electorStub() {
@@ -381,7 +377,7 @@ describe('leadership loss with an infinite grace period', () => {
 describe('cacheRunnable', () => {
   it('keeps the source subscribed while running and gates controllers on synced$', async () => {
     const vt = virtualTime();
-    const { cacheRunnable } = await import('../../src/manager/index.js');
+    const { cacheRunnable } = await import('../../src/api/runnable.js');
     const synced = new BehaviorSubject(false);
     const source = new Observable<number>(() => {
       vt.record('source:subscribed');

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { setupSignalHandler } from '../../src/manager/index.js';
+import { setupSignalHandler } from '../../src/manager/signal-handler.js';
 
 describe('setupSignalHandler', () => {
   it('aborts on the first SIGTERM and exits on the second signal', () => {

@@ -1,15 +1,11 @@
 import { Registry, register as globalRegistry } from 'prom-client';
 import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import {
-  RECONCILE_TIME_BUCKETS,
-  WORKQUEUE_LATENCY_BUCKETS,
-  controllerMetrics,
-  managerMetrics,
-  reflectorMetrics,
-  trackLeaderStatus,
-  workqueueMetrics,
-} from '../../src/metrics/index.js';
+import { controllerMetrics, reflectorMetrics, workqueueMetrics } from '../../src/metrics/index.js';
+import { RECONCILE_TIME_BUCKETS } from '../../src/metrics/controller-metrics.js';
+import { WORKQUEUE_LATENCY_BUCKETS } from '../../src/metrics/workqueue-metrics.js';
+import { managerMetrics } from '../../src/metrics/metrics-registry.js';
+import { trackLeaderStatus } from '../../src/metrics/leader-election-metrics.js';
 
 /** Value of one series in the exposition text, or undefined. */
 function sample(text: string, series: string): number | undefined {

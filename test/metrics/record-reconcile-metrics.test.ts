@@ -2,7 +2,8 @@ import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import type { WorkQueueMetrics } from '../../src/workqueue/metrics.js';
 import type { ReconcileOutcome, ReconcileOutcomeKind } from '../../src/workqueue/reconcile-result.js';
-import { controllerMetrics, recordReconcileMetrics, workqueueMetrics } from '../../src/metrics/index.js';
+import { controllerMetrics, workqueueMetrics } from '../../src/metrics/index.js';
+import { recordReconcileMetrics } from '../../src/metrics/record-reconcile-metrics.js';
 import { marbles } from '../helpers/marbles.js';
 
 const outcome = (kind: ReconcileOutcomeKind, duration = 10, timedOut = false): ReconcileOutcome => ({

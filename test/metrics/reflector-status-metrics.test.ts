@@ -1,7 +1,8 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import type { ReflectorStatus } from '../../src/reflector/reflector-status.js';
-import { reflectorMetrics, reflectorStatusMetrics } from '../../src/metrics/index.js';
+import { reflectorMetrics } from '../../src/metrics/index.js';
+import { reflectorStatusMetrics } from '../../src/metrics/reflector-status-metrics.js';
 
 function sample(text: string, series: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));

@@ -2,7 +2,9 @@ import { Registry } from 'prom-client';
 import { concat, lastValueFrom, of, timer, toArray, ignoreElements } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { workQueue } from '../../src/workqueue/work-queue.js';
-import { managerMetrics, recordReconcileMetrics, workqueueMetrics } from '../../src/metrics/index.js';
+import { workqueueMetrics } from '../../src/metrics/index.js';
+import { managerMetrics } from '../../src/metrics/metrics-registry.js';
+import { recordReconcileMetrics } from '../../src/metrics/record-reconcile-metrics.js';
 
 function sample(text: string, series: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));

@@ -12,7 +12,8 @@ import { controller } from '../../src/controller/controller.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { ListWatchError } from '../../src/informer/list-watch-error.js';
 import { jsonLogger } from '../../src/logging/json-logger.js';
-import { ManagerCacheSyncTimeoutError, manager } from '../../src/manager/index.js';
+import { ManagerCacheSyncTimeoutError } from '../../src/manager/index.js';
+import { manager } from '../../src/manager/manager.js';
 
 import { useEmbeddedServer } from '../helpers/embedded-server.js';
 

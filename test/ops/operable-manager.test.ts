@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { controller } from '../../src/controller/controller.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
-import { manager } from '../../src/manager/index.js';
-import { startApiServer, type ApiServer } from '../../src/testing/index.js';
+import { manager } from '../../src/manager/manager.js';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
 
 const CONFIG_MAPS = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true } as const;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

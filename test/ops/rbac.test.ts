@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { controller } from '../../src/controller/controller.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
-import { manager, rbacManifest, rbacRules } from '../../src/manager/index.js';
+import { manager } from '../../src/manager/manager.js';
+import { rbacManifest, rbacRules } from '../../src/manager/rbac.js';
 
 import { useEmbeddedServer } from '../helpers/embedded-server.js';
 

@@ -10,7 +10,7 @@ import { listWatchResource } from '../../src/reflector/list-watch-resource.js';
 import type { ListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { ReflectorFatalError, WatchStalledError } from '../../src/reflector/reflector-errors.js';
 import type { ReflectorStatus } from '../../src/reflector/reflector-status.js';
-import { type ApiServer, type ApiServerOptions, startApiServer } from '../../src/testing/index.js';
+import { type ApiServer, type ApiServerOptions, startApiServer } from '@rxkube/testkit';
 import { Mirror, sleep, waitFor } from './mirror.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;

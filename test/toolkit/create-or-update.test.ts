@@ -6,7 +6,7 @@ import { ApiError, isConflict } from '../../src/client/api-error.js';
 import { mergePatchOf } from '../../src/client/create-or-update.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { retryOnConflict } from '../../src/client/retry-on-conflict.js';
-import type { ApiServer } from '../../src/testing/api-server/start-api-server.js';
+import type { ApiServer } from '../../packages/testkit/src/api-server/start-api-server.js';
 import { useEmbeddedServer } from '../helpers/embedded-server.js';
 
 interface ConfigMap extends KubeObject {

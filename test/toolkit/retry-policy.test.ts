@@ -9,7 +9,7 @@ import { ApiError } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { KubeConnectionOptions } from '../../src/client/kube-connection.js';
 import { DEFAULT_RETRY_POLICY, retryDelayMs } from '../../src/client/retry-policy.js';
-import { startApiServer, type ApiServer } from '../../src/testing/api-server/start-api-server.js';
+import { startApiServer, type ApiServer } from '../../packages/testkit/src/api-server/start-api-server.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
 const failure = (code: number, retryAfterSeconds?: number): ApiError =>

@@ -13,7 +13,7 @@ import { compareResourceVersions, untilCached } from '../../src/informer/until-c
 import { until, WaitTimeoutError } from '../../src/informer/until.js';
 import { until as publicUntil } from '../../src/informer/wait.js';
 import { added, deleted, fakeSource, updated } from '../../src/testing/controller-harness.js';
-import { startApiServer, type ApiServer } from '../../src/testing/api-server/start-api-server.js';
+import { startApiServer, type ApiServer } from '../../packages/testkit/src/api-server/start-api-server.js';
 import { marbles } from '../helpers/marbles.js';
 
 const PODS = { apiVersion: 'v1', kind: 'Pod', namespaced: true };

@@ -1,5 +1,8 @@
 import { interval, type Subscription, VirtualAction, VirtualTimeScheduler } from 'rxjs';
-import { type LeaderElection, type LeaderElectionConfig, leaderElection, LeaseLock, type LeaseRef } from '../../../src/leader-election/index.js';
+import { type LeaderElectionConfig } from '../../../src/leader-election/index.js';
+import { type LeaderElection, leaderElection } from '../../../src/leader-election/leader-election.js';
+import { LeaseLock } from '../../../src/leader-election/lease-lock.js';
+import { type LeaseRef } from '../../../src/leader-election/lease-api.js';
 import { InMemoryLeaseApi } from '../../../src/testing/in-memory-lease-api.js';
 import { ProcessScheduler, processLeaseApi } from './process-scheduler.js';
 

@@ -1,5 +1,5 @@
 import { defer, NEVER, type Observable, observeOn, type SchedulerAction, type SchedulerLike, Subscription } from 'rxjs';
-import type { LeaseApi } from '../../../src/leader-election/index.js';
+import type { LeaseApi } from '../../../src/leader-election/lease-api.js';
 
 /**
  * A simulated process's view of time, on top of a shared virtual-time `base` scheduler:

@@ -1,5 +1,5 @@
 import { type Observable, VirtualAction, VirtualTimeScheduler } from 'rxjs';
-import { LeaseLock } from '../../../src/leader-election/index.js';
+import { LeaseLock } from '../../../src/leader-election/lease-lock.js';
 import { InMemoryLeaseApi, type LeaseRequest } from '../../../src/testing/in-memory-lease-api.js';
 import { LEASE_REF } from './harness.js';
 

@@ -1,0 +1,117 @@
+/**
+ * Admission of built-in objects on create and update: defaulting (defaults.ts), then validation
+ * (validation.ts); an invalid object is a 422 Invalid Status with kube-apiserver's causes.
+ */
+import type { UnstructuredObject } from 'rxkube';
+import type { ObjectStore } from '../object-store.js';
+import { copyJson, copyKnownFields, definitionFor } from '../openapi-schemas.js';
+import type { ServedResource } from '../resource-registry.js';
+import { invalid } from '../status-error.js';
+import { applyDefaults, type IpAllocator } from './defaults.js';
+import { validate } from './validation.js';
+
+type Obj = Record<string, unknown>;
+
+/** The service CIDR cluster IPs come from (kube-apiserver's `--service-cluster-ip-range`). */
+export const SERVICE_CIDR = '10.96.0.0/12';
+
+/** Allocates cluster IPs and node ports not used by a stored service. */
+class StoreAllocator implements IpAllocator {
+  private nextIp = 10;
+  private nextPort = 30000;
+  constructor(private readonly store: ObjectStore) {}
+
+  private used(): { ips: Set<string>; ports: Set<number> } {
+    const ips = new Set<string>();
+    const ports = new Set<number>();
+    for (const e of this.store.snapshot('/services')) {
+      const spec = (e.object as Obj)['spec'] as Obj | undefined;
+      if (typeof spec?.['clusterIP'] === 'string') ips.add(spec['clusterIP']);
+      for (const p of Array.isArray(spec?.['ports']) ? (spec['ports'] as Obj[]) : []) if (typeof p['nodePort'] === 'number') ports.add(p['nodePort']);
+    }
+    return { ips, ports };
+  }
+
+  clusterIP(): string {
+    const { ips } = this.used();
+    // 10.96.0.0/12: 2^20 addresses; .0.1 is the `kubernetes` service's.
+    for (let i = 0; i < 1 << 20; i++) {
+      const n = 10 + ((this.nextIp - 10 + i) % ((1 << 20) - 12));
+      const ip = `10.${96 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
+      if (!ips.has(ip)) {
+        this.nextIp = n + 1;
+        return ip;
+      }
+    }
+    throw new Error('service CIDR exhausted');
+  }
+
+  nodePort(): number {
+    const { ports } = this.used();
+    for (let i = 0; i <= 2767; i++) {
+      const p = 30000 + ((this.nextPort - 30000 + i) % 2768);
+      if (!ports.has(p)) {
+        this.nextPort = p + 1;
+        return p;
+      }
+    }
+    throw new Error('node port range exhausted');
+  }
+}
+
+/**
+ * A copy of `o` without what the kind's 1.20 schema does not know (kube-apiserver's decoder
+ * ignores unknown fields); admission works on it, never on the object it is given.
+ */
+function copyKnown(r: ServedResource, o: UnstructuredObject): Obj {
+  const apiVersion = typeof o.apiVersion === 'string' ? o.apiVersion : '';
+  const def = definitionFor(r.group, apiVersion.slice(apiVersion.indexOf('/') + 1), r.kind);
+  return (def !== undefined ? copyKnownFields(o, def) : copyJson(o)) as Obj;
+}
+
+/** Defaulting and validation of the built-in kinds (custom resources pass through). */
+export class BuiltinAdmission {
+  private readonly alloc: IpAllocator;
+  constructor(store: ObjectStore) {
+    this.alloc = new StoreAllocator(store);
+  }
+
+  private check(r: ServedResource, o: Obj, old: Obj | undefined): void {
+    const causes = validate(r.group, r.kind, o, old);
+    const name = ((o['metadata'] as Obj | undefined)?.['name'] as string | undefined) ?? '';
+    if (causes.length > 0) throw invalid(r.kind, r.group, name, causes);
+  }
+
+  /** On create: unknown fields dropped, defaults, then validation. */
+  admitCreate(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
+    if (r.custom) return obj;
+    const o = copyKnown(r, obj);
+    if (r.group === '' && r.kind === 'Service') {
+      // Validate the requested type and ports before allocating anything.
+      const pre = validate(r.group, r.kind, o, undefined).filter((c) => c.field.startsWith('spec.type'));
+      if (pre.length > 0) this.check(r, o, undefined);
+    }
+    applyDefaults(r.group, r.kind, o, true, this.alloc);
+    this.check(r, o, undefined);
+    return o as UnstructuredObject;
+  }
+
+  /** On update (not `/status`): defaults, then validation against the stored object. */
+  admitUpdate(r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject): UnstructuredObject {
+    if (r.custom) return obj;
+    const o = copyKnown(r, obj);
+    const prev = old as Obj;
+    if (r.group === '' && r.kind === 'Service') {
+      // An update without clusterIP keeps the allocated one.
+      const spec = (o['spec'] ??= {}) as Obj;
+      const oldSpec = (prev['spec'] ?? {}) as Obj;
+      if ((spec['clusterIP'] === undefined || spec['clusterIP'] === '') && oldSpec['clusterIP'] !== undefined) {
+        spec['clusterIP'] = oldSpec['clusterIP'];
+        if (spec['clusterIPs'] === undefined && oldSpec['clusterIPs'] !== undefined) spec['clusterIPs'] = oldSpec['clusterIPs'];
+      }
+    }
+    applyDefaults(r.group, r.kind, o, false, this.alloc);
+    this.check(r, o, prev);
+    return o as UnstructuredObject;
+  }
+}

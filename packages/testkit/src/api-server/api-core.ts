@@ -1,0 +1,185 @@
+import type { KubeObject, UnstructuredObject } from 'rxkube';
+import { lifecycleResources } from './access-review.js';
+import { BuiltinAdmission } from './admission/index.js';
+import { CRD_RESOURCE_ID, CrdController } from './crd-controller.js';
+import { admitCustomResource } from './crd-schema.js';
+import { Faults } from './faults.js';
+import { objectKey, ObjectStore } from './object-store.js';
+import { ObjectService, type DeleteOptions } from './object-service.js';
+import { rbacResources, type RbacOptions } from './rbac.js';
+import { RequestHandler } from './request-handler.js';
+import { RequestLog } from './request-log.js';
+import { resourceId, ResourceRegistry, type ServedResource } from './resource-registry.js';
+import { invalid, StatusError } from './status-error.js';
+import { WatchHub } from './watch-hub.js';
+
+/** What the server core needs to know, whatever serves it (HTTP, or in process). */
+export interface ApiCoreOptions {
+  readonly token?: string | undefined;
+  readonly historyWindow?: number;
+  readonly bookmarkIntervalMs?: number;
+  readonly maxBodyBytes?: number;
+  readonly defaultWatchTimeoutSeconds?: number;
+  readonly requireNamespace?: boolean;
+  /** Defaulting and validation of the built-in kinds as kube-apiserver (see `ApiServerOptions.strict`); default true. */
+  readonly strict?: boolean;
+  readonly namespaces?: readonly string[];
+  readonly requestLogLimit?: number;
+  /** Page `resourceVersion=0` lists by `limit` (kube-apiserver serves them whole). */
+  readonly pageResourceVersionZeroLists?: boolean;
+  /** RBAC authorization with token users; off when absent. */
+  readonly rbac?: RbacOptions;
+}
+
+/** Reads and writes of the store without HTTP (test setup, benchmarks). */
+export interface DirectApi {
+  /** The current resourceVersion (one counter across all resources). */
+  readonly resourceVersion: number;
+  /**
+   * Creates objects directly (no HTTP), as fast as the store allows; namespaces are not checked
+   * and `status` is kept (a POST drops it, as kube-apiserver does). Each object needs apiVersion
+   * and kind. Watches see ADDED events. Returns the stored objects.
+   */
+  seed<T extends KubeObject>(objects: Iterable<T>): UnstructuredObject[];
+  /** Creates one object directly (same checks as POST, 409 when it exists). */
+  create<T extends KubeObject>(object: T): UnstructuredObject;
+  /** Replaces one object directly (same checks as PUT, including resourceVersion conflicts). */
+  update<T extends KubeObject>(object: T): UnstructuredObject;
+  /** Deletes one object directly (finalizers honoured); returns the last state or undefined. */
+  delete(apiVersion: string, kind: string, name: string, namespace?: string, options?: DeleteOptions): UnstructuredObject | undefined;
+  /** Reads one object directly. */
+  get(apiVersion: string, kind: string, name: string, namespace?: string): UnstructuredObject | undefined;
+  /** Lists objects directly (all namespaces when `namespace` is omitted), sorted by namespace/name. */
+  list(apiVersion: string, kind: string, namespace?: string): UnstructuredObject[];
+}
+
+/** The embedded API server without its listener: storage, resources, request handling. */
+export interface ApiCore {
+  readonly store: ObjectStore;
+  readonly registry: ResourceRegistry;
+  readonly hub: WatchHub;
+  readonly service: ObjectService;
+  readonly requests: RequestLog;
+  readonly faults: Faults;
+  readonly handler: RequestHandler;
+  readonly direct: DirectApi;
+}
+
+export function resolveKind(registry: ResourceRegistry, apiVersion: string | undefined, kind: string | undefined): ServedResource {
+  const r = apiVersion !== undefined && kind !== undefined ? registry.byKind(apiVersion, kind) : undefined;
+  if (r === undefined) throw new Error(`no resource for apiVersion ${String(apiVersion)} kind ${String(kind)}`);
+  return r;
+}
+
+function versionOf(apiVersion: string | undefined): string {
+  const v = apiVersion ?? '';
+  return v.includes('/') ? v.slice(v.indexOf('/') + 1) : v;
+}
+
+/** Defaults, prunes and validates a custom resource against its CRD version's structural schema. */
+function admitCustom(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
+  const apiVersion = obj.apiVersion ?? '';
+  const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
+  const schema = r.schemas?.[version];
+  if (schema === undefined) return obj;
+  const copy = structuredClone(obj) as Record<string, unknown>;
+  const causes = admitCustomResource(copy, schema);
+  if (causes.length > 0) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', causes);
+  return copy as UnstructuredObject;
+}
+
+function rethrow(e: unknown): never {
+  if (e instanceof StatusError) throw new Error(`${e.status.code} ${e.status.reason ?? ''}: ${e.status.message ?? ''}`, { cause: e });
+  throw e;
+}
+
+/**
+ * Builds the server core: the store, the resource registry (with the CRD controller), the object
+ * service, the request handler, the request log and fault injection; creates the namespaces.
+ * `restart` is what `faults.restart()` does (closing and reopening a listener, if there is one).
+ */
+export function createApiCore(options: ApiCoreOptions, restart: (downMs: number) => Promise<void>): ApiCore {
+  const store = new ObjectStore(options.historyWindow ?? 100_000);
+  const registry = new ResourceRegistry();
+  for (const r of [...lifecycleResources(), ...rbacResources()]) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
+  const hub = new WatchHub(store);
+  const crds = new CrdController(registry, store, hub);
+  const admission = options.strict === false ? undefined : new BuiltinAdmission(store);
+  const service = new ObjectService(store, {
+    requireNamespace: options.requireNamespace ?? true,
+    admitCreate: (r, obj) => {
+      if (resourceId(r) === CRD_RESOURCE_ID) return crds.admitCreate(r, obj);
+      if (r.custom) return admitCustom(r, obj);
+      return admission !== undefined ? admission.admitCreate(r, obj) : obj;
+    },
+    admitUpdate: (r, obj, old) => {
+      if (r.custom) return admitCustom(r, obj);
+      return admission !== undefined ? admission.admitUpdate(r, obj, old) : obj;
+    },
+  });
+  const requests = new RequestLog(options.requestLogLimit);
+  const faults = new Faults(hub, store, restart);
+  const handler = new RequestHandler(registry, service, hub, faults, requests, {
+    token: options.token,
+    maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
+    defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds,
+    pageResourceVersionZeroLists: options.pageResourceVersionZeroLists,
+    ...(options.rbac !== undefined ? { rbac: options.rbac } : {}),
+  });
+  const nsType = resolveKind(registry, 'v1', 'Namespace');
+  for (const ns of options.namespaces ?? ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+    service.create(nsType, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  }
+
+  const createOne = (o: KubeObject, skipNamespaceCheck: boolean): UnstructuredObject => {
+    const r = resolveKind(registry, o.apiVersion, o.kind);
+    try {
+      const obj = service.decode(r, versionOf(o.apiVersion), o);
+      const entry = service.create(r, r.namespaced ? (o.metadata?.namespace ?? 'default') : undefined, obj, { skipNamespaceCheck, keepStatus: skipNamespaceCheck });
+      return entry.object;
+    } catch (e) {
+      return rethrow(e);
+    }
+  };
+
+  const direct: DirectApi = {
+    get resourceVersion() {
+      return store.resourceVersion;
+    },
+    seed(objects) {
+      const out: UnstructuredObject[] = [];
+      for (const o of objects) out.push(createOne(o, true));
+      return out;
+    },
+    create: (o) => createOne(o, false),
+    update(o) {
+      const r = resolveKind(registry, o.apiVersion, o.kind);
+      try {
+        const obj = service.decode(r, versionOf(o.apiVersion), o);
+        return service.update(r, o.metadata?.namespace, o.metadata?.name ?? '', obj).object;
+      } catch (e) {
+        return rethrow(e);
+      }
+    },
+    delete(apiVersion, kind, name, namespace, opts) {
+      const r = resolveKind(registry, apiVersion, kind);
+      if (store.get(resourceId(r), objectKey(r.namespaced ? namespace : undefined, name)) === undefined) return undefined;
+      try {
+        return service.delete(r, namespace, name, opts).entry.object;
+      } catch (e) {
+        return rethrow(e);
+      }
+    },
+    get(apiVersion, kind, name, namespace) {
+      const r = resolveKind(registry, apiVersion, kind);
+      return store.get(resourceId(r), objectKey(r.namespaced ? namespace : undefined, name))?.object;
+    },
+    list(apiVersion, kind, namespace) {
+      const r = resolveKind(registry, apiVersion, kind);
+      const all = store.snapshot(resourceId(r));
+      return (namespace === undefined ? all : all.filter((e) => e.key.startsWith(`${namespace}/`))).map((e) => e.object);
+    },
+  };
+  return { store, registry, hub, service, requests, faults, handler, direct };
+}

@@ -1,0 +1,446 @@
+import { load } from 'js-yaml';
+import type { UnstructuredObject } from 'rxkube';
+import { badRequest, failure, StatusError } from './status-error.js';
+
+/**
+ * Server-side apply with field ownership, as kube-apiserver's field manager does it (a subset of
+ * structured-merge-diff): `metadata.managedFields` records, per manager and operation, the fields
+ * it set (`FieldsV1`: `f:` fields, `k:` map-list items, `v:` set items, `.` the item itself).
+ * An apply (1) conflicts (409) on fields another manager owns with a different value, unless
+ * forced (then they change owner); (2) removes the fields this manager applied before and no
+ * longer applies, when nobody else owns them; (3) merges the configuration in, lists by their
+ * type (map lists by key, sets by value, atomic lists replaced).
+ */
+
+/** A set of fields: a tree of FieldsV1 keys. */
+export type FieldTree = Map<string, FieldTree>;
+
+/** How a list merges: by key fields (`map`), by value (`set`), or replaced whole (`atomic`). */
+export type ListType = { readonly type: 'map'; readonly keys: readonly string[] } | { readonly type: 'set' } | { readonly type: 'atomic' };
+
+/** Which list type the field at `path` (field names from the object root) has. */
+export type ListTypes = (path: readonly string[]) => ListType;
+
+const map = (...keys: string[]): ListType => ({ type: 'map', keys });
+const ATOMIC: ListType = { type: 'atomic' };
+const SET: ListType = { type: 'set' };
+
+/** Strategic merge keys of the built-in types (the ones objects commonly carry). */
+export function builtinListTypes(path: readonly string[]): ListType {
+  const last = path[path.length - 1] ?? '';
+  const parent = path[path.length - 2] ?? '';
+  switch (last) {
+    case 'containers': case 'initContainers': case 'ephemeralContainers': case 'volumes': case 'imagePullSecrets': case 'env':
+    case 'containerStatuses': case 'initContainerStatuses':
+      return map('name');
+    case 'volumeMounts': return map('mountPath');
+    case 'volumeDevices': return map('devicePath');
+    case 'ports': return parent === 'spec' ? map('port', 'protocol') : map('containerPort', 'protocol');
+    case 'conditions': return map('type');
+    case 'ownerReferences': return map('uid');
+    case 'finalizers': return path.length === 2 ? SET : ATOMIC;
+    case 'hostAliases': return map('ip');
+    case 'topologySpreadConstraints': return map('topologyKey', 'whenUnsatisfiable');
+    default: return ATOMIC;
+  }
+}
+
+interface Schema {
+  readonly properties?: Readonly<Record<string, Schema>>;
+  readonly items?: Schema;
+  readonly additionalProperties?: Schema | boolean;
+  readonly 'x-kubernetes-list-type'?: string;
+  readonly 'x-kubernetes-list-map-keys'?: readonly string[];
+}
+
+/** List types of a custom resource, from its CRD version's `openAPIV3Schema` (lists are atomic unless marked). */
+export function schemaListTypes(root: unknown): ListTypes {
+  return (path) => {
+    if (path[0] === 'metadata') return builtinListTypes(path);
+    let s = root as Schema | undefined;
+    for (const seg of path) {
+      if (s?.items !== undefined && s.properties === undefined) s = s.items;
+      const next: Schema | undefined = s?.properties?.[seg] ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
+      s = next;
+    }
+    const t = s?.['x-kubernetes-list-type'];
+    if (t === 'map') return map(...(s?.['x-kubernetes-list-map-keys'] ?? []));
+    if (t === 'set') return SET;
+    return ATOMIC;
+  };
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Key fields the server defaults before it tracks ownership: a port without `protocol` is keyed
+ * as TCP, as kube-apiserver keys it (`k:{"containerPort":80,"protocol":"TCP"}`).
+ */
+const DEFAULTED_KEY_FIELDS: Readonly<Record<string, unknown>> = { protocol: 'TCP' };
+
+function itemKey(item: unknown, lt: ListType): string {
+  if (lt.type === 'map' && isObj(item)) {
+    const k: Obj = {};
+    for (const f of lt.keys) {
+      const v = item[f] ?? DEFAULTED_KEY_FIELDS[f];
+      if (v !== undefined) k[f] = v;
+    }
+    return `k:${JSON.stringify(k)}`;
+  }
+  return `v:${JSON.stringify(item)}`;
+}
+
+/**
+ * A `metav1.LabelSelector` (`matchLabels` / `matchExpressions`): an atomic struct in Kubernetes
+ * 1.20, owned and replaced whole (`f:selector: {}`). A Service's `selector`, a plain string map,
+ * is not one.
+ */
+function isLabelSelector(v: unknown): boolean {
+  return isObj(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k === 'matchLabels' || k === 'matchExpressions');
+}
+
+/** The fields `obj` sets (as the applied configuration's field set); `status` included (callers pick the part a request may write). */
+export function fieldsOf(obj: unknown, types: ListTypes, path: readonly string[] = []): FieldTree {
+  const out: FieldTree = new Map();
+  if (!isObj(obj)) return out;
+  for (const [k, v] of Object.entries(obj)) {
+    if (path.length === 0 && (k === 'apiVersion' || k === 'kind')) continue;
+    if (path.length === 1 && path[0] === 'metadata' && !['labels', 'annotations', 'finalizers', 'ownerReferences'].includes(k)) continue;
+    const p = [...path, k];
+    if (isLabelSelector(v)) out.set(`f:${k}`, new Map());
+    else if (isObj(v) && Object.keys(v).length > 0) {
+      const sub = fieldsOf(v, types, p);
+      if (sub.size > 0) out.set(`f:${k}`, sub); // (metadata with only a name sets nothing)
+    } else if (Array.isArray(v)) {
+      const lt = types(p);
+      if (lt.type === 'atomic') out.set(`f:${k}`, new Map());
+      else {
+        const items: FieldTree = new Map();
+        for (const item of v) {
+          const sub = lt.type === 'map' ? fieldsOf(item, types, p) : new Map<string, FieldTree>();
+          if (lt.type === 'map') sub.set('.', new Map());
+          items.set(itemKey(item, lt), sub);
+        }
+        out.set(`f:${k}`, items);
+      }
+    } else out.set(`f:${k}`, new Map());
+  }
+  return out;
+}
+
+/** Whether two JSON values serialize differently (without serializing when one is absent or both are one value). */
+const differs = (x: unknown, y: unknown): boolean => x !== y && (x === undefined || y === undefined || JSON.stringify(x) !== JSON.stringify(y));
+
+/**
+ * The leaves of `fieldsOf(after)` whose value differs between `after` and `before`, in the same
+ * order: one walk of both objects (items of keyed lists looked up by key once per list), instead
+ * of a look-up from the root for every leaf. `shape` gives the fields (the last item of a key, as
+ * `fieldsOf`), `a` and `b` the values compared (the first item of a key, as a look-up finds it).
+ */
+function changedLeaves(shape: unknown, a: unknown, b: unknown, types: ListTypes, path: readonly string[], prefix: readonly string[], out: string[][]): void {
+  if (!isObj(shape)) return;
+  const ao = isObj(a) ? a : undefined;
+  const bo = isObj(b) ? b : undefined;
+  for (const [k, v] of Object.entries(shape)) {
+    if (path.length === 0 && (k === 'apiVersion' || k === 'kind')) continue;
+    if (path.length === 1 && path[0] === 'metadata' && !['labels', 'annotations', 'finalizers', 'ownerReferences'].includes(k)) continue;
+    const p = [...path, k];
+    const key = `f:${k}`;
+    const av = ao?.[k];
+    const bv = bo?.[k];
+    if (isLabelSelector(v)) {
+      if (differs(av, bv)) out.push([...prefix, key]);
+    } else if (isObj(v) && Object.keys(v).length > 0) {
+      changedLeaves(v, av, bv, types, p, [...prefix, key], out);
+    } else if (Array.isArray(v)) {
+      const lt = types(p);
+      if (lt.type === 'atomic') {
+        if (differs(av, bv)) out.push([...prefix, key]);
+        continue;
+      }
+      const last = new Map<string, unknown>();
+      for (const item of v) last.set(itemKey(item, lt), item);
+      const firstOf = (list: unknown): Map<string, unknown> => {
+        const m = new Map<string, unknown>();
+        if (Array.isArray(list)) for (const item of list) {
+          const ik = itemKey(item, lt);
+          if (!m.has(ik)) m.set(ik, item);
+        }
+        return m;
+      };
+      const aItems = firstOf(av);
+      const bItems = firstOf(bv);
+      for (const [ik, item] of last) {
+        const ai = aItems.get(ik);
+        const bi = bItems.get(ik);
+        if (lt.type === 'map') changedLeaves(item, ai, bi, types, p, [...prefix, key, ik], out);
+        if (differs(ai, bi)) out.push(lt.type === 'map' ? [...prefix, key, ik, '.'] : [...prefix, key, ik]);
+      }
+    } else if (differs(av, bv)) out.push([...prefix, key]);
+  }
+}
+
+/** Leaf paths of a tree (each a list of FieldsV1 keys). */
+export function leaves(t: FieldTree, prefix: readonly string[] = []): string[][] {
+  const out: string[][] = [];
+  for (const [k, child] of t) {
+    if (child.size === 0) out.push([...prefix, k]);
+    else out.push(...leaves(child, [...prefix, k]));
+  }
+  return out;
+}
+
+function has(t: FieldTree, path: readonly string[]): boolean {
+  let cur: FieldTree | undefined = t;
+  for (const k of path) {
+    cur = cur?.get(k);
+    if (cur === undefined) return false;
+  }
+  return true;
+}
+
+function ownsLeaf(t: FieldTree, path: readonly string[]): boolean {
+  let cur: FieldTree | undefined = t;
+  for (const k of path) {
+    cur = cur?.get(k);
+    if (cur === undefined) return false;
+  }
+  return cur.size === 0;
+}
+
+function remove(t: FieldTree, path: readonly string[]): void {
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  const child = t.get(head);
+  if (child === undefined) return;
+  if (rest.length === 0) t.delete(head);
+  else {
+    remove(child, rest);
+    if (child.size === 0) t.delete(head);
+  }
+}
+
+/** FieldsV1 JSON, keys sorted as kube-apiserver writes them (`.` first, then `f:`, `k:`, `v:` in byte order). */
+export function toFieldsV1(t: FieldTree): Obj {
+  const out: Obj = {};
+  for (const k of [...t.keys()].sort()) out[k] = toFieldsV1(t.get(k) as FieldTree);
+  return out;
+}
+
+export function fromFieldsV1(o: unknown): FieldTree {
+  const out: FieldTree = new Map();
+  if (isObj(o)) for (const [k, v] of Object.entries(o)) out.set(k, fromFieldsV1(v));
+  return out;
+}
+
+/** kube's path notation: `.spec.containers[name="web"].image`. */
+export function pathString(path: readonly string[]): string {
+  let s = '';
+  for (const k of path) {
+    if (k === '.') continue;
+    if (k.startsWith('f:')) s += `.${k.slice(2)}`;
+    else if (k.startsWith('k:')) s += `[${Object.entries(JSON.parse(k.slice(2)) as Obj).map(([f, v]) => `${f}=${JSON.stringify(v)}`).join(',')}]`;
+    else if (k.startsWith('v:')) s += `[=${k.slice(2)}]`;
+  }
+  return s;
+}
+
+/** The value at a FieldsV1 path in an object (undefined when absent). */
+function valueAt(obj: unknown, path: readonly string[], types: ListTypes, names: string[] = []): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined || head === '.') return obj;
+  if (head.startsWith('f:')) {
+    if (!isObj(obj)) return undefined;
+    const f = head.slice(2);
+    return valueAt(obj[f], rest, types, [...names, f]);
+  }
+  if (!Array.isArray(obj)) return undefined;
+  const lt = types(names);
+  const item = obj.find((i) => itemKey(i, lt) === head);
+  return item === undefined ? undefined : valueAt(item, rest, types, names);
+}
+
+/** Removes the field at a FieldsV1 path from a (mutable, deep-copied) object. */
+function removeAt(obj: unknown, path: readonly string[], types: ListTypes, names: string[] = []): void {
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  if (head.startsWith('f:')) {
+    if (!isObj(obj)) return;
+    const f = head.slice(2);
+    if (rest.length === 0 || (rest.length === 1 && rest[0] === '.')) delete obj[f];
+    else {
+      removeAt(obj[f], rest, types, [...names, f]);
+      const child = obj[f];
+      if ((isObj(child) && Object.keys(child).length === 0) || (Array.isArray(child) && child.length === 0)) delete obj[f];
+    }
+    return;
+  }
+  if (!Array.isArray(obj)) return;
+  const lt = types(names);
+  const i = obj.findIndex((x) => itemKey(x, lt) === head);
+  if (i < 0) return;
+  if (rest.length === 0 || (rest.length === 1 && rest[0] === '.')) obj.splice(i, 1);
+  else removeAt(obj[i], rest, types, names);
+}
+
+/** Merges the applied configuration into the live object, lists by type. */
+export function mergeApplied(live: unknown, applied: unknown, types: ListTypes, path: readonly string[] = []): unknown {
+  if (Array.isArray(applied)) {
+    const lt = types(path);
+    if (lt.type === 'atomic' || !Array.isArray(live)) return applied;
+    const out = [...live];
+    for (const item of applied) {
+      const i = out.findIndex((x) => itemKey(x, lt) === itemKey(item, lt));
+      if (i < 0) out.push(item);
+      else if (lt.type === 'map') out[i] = mergeApplied(out[i], item, types, path);
+    }
+    return out;
+  }
+  if (!isObj(applied) || !isObj(live) || isLabelSelector(applied)) return applied;
+  const out: Obj = { ...live };
+  for (const [k, v] of Object.entries(applied)) out[k] = mergeApplied(live[k], v, types, [...path, k]);
+  return out;
+}
+
+/** One `metadata.managedFields` entry. */
+export interface ManagedFieldsEntry {
+  readonly manager: string;
+  readonly operation: 'Apply' | 'Update';
+  readonly apiVersion?: string;
+  readonly time?: string;
+  readonly fieldsType?: string;
+  readonly fieldsV1?: unknown;
+  readonly subresource?: string;
+}
+
+function printManager(e: ManagedFieldsEntry): string {
+  const name = `${JSON.stringify(e.manager)}${e.subresource ? ` with subresource ${JSON.stringify(e.subresource)}` : ''}`;
+  if (e.operation === 'Update') return e.time === undefined ? `${name} using ${e.apiVersion ?? ''}` : `${name} using ${e.apiVersion ?? ''} at ${e.time}`;
+  return name;
+}
+
+/** 409 Conflict for an apply, with kube-apiserver's message and `FieldManagerConflict` causes. */
+export function applyConflict(conflicts: readonly { entry: ManagedFieldsEntry; path: string }[]): StatusError {
+  let message: string;
+  const first = conflicts[0];
+  if (conflicts.length === 1 && first !== undefined) message = `Apply failed with 1 conflict: conflict with ${printManager(first.entry)}: ${first.path}`;
+  else {
+    const byManager = new Map<string, string[]>();
+    for (const c of conflicts) byManager.set(printManager(c.entry), [...(byManager.get(printManager(c.entry)) ?? []), c.path]);
+    const lines: string[] = [];
+    for (const m of [...byManager.keys()].sort()) lines.push(`conflicts with ${m}:`, ...(byManager.get(m) ?? []).map((p) => `- ${p}`));
+    message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+  }
+  return new StatusError(failure(409, 'Conflict', message, {
+    causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${printManager(c.entry)}`, field: c.path })) as never,
+  }));
+}
+
+/** Parses an apply body: YAML (a superset of JSON), one object. */
+export function parseApplyBody(raw: Buffer): unknown {
+  try {
+    return load(raw.toString('utf8'));
+  } catch (e) {
+    throw badRequest(`error decoding YAML: ${(e as Error).message}`);
+  }
+}
+
+function now(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * Applies `applied` (already decoded) for `manager` to `live` (undefined: the object is created):
+ * returns the new object with its `managedFields`.
+ */
+export function applyWithOwnership(live: UnstructuredObject | undefined, applied: UnstructuredObject, manager: string, force: boolean, types: ListTypes, subresource?: 'status'): UnstructuredObject {
+  const apiVersion = applied.apiVersion ?? live?.apiVersion ?? '';
+  const entries = [...((live?.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[])];
+  const applying = subresource === 'status' ? fieldsOf({ status: (applied as Obj)['status'] }, types) : fieldsOf(applied, types);
+  if (subresource === 'status') { /* only status is applied */ } else applying.delete('f:status');
+  const mine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Apply' && (e.subresource ?? '') === (subresource ?? '');
+  const previous = fromFieldsV1(entries.find(mine)?.fieldsV1);
+  const others = entries.filter((e) => !mine(e)).map((e) => ({ entry: e, fields: fromFieldsV1(e.fieldsV1) }));
+
+  // 1. Conflicts: fields others own whose live value differs from the applied one.
+  const conflicts: { entry: ManagedFieldsEntry; path: string; leaf: string[]; owner: number }[] = [];
+  if (live !== undefined) {
+    for (const leaf of leaves(applying)) {
+      others.forEach((o, owner) => {
+        if (!ownsLeaf(o.fields, leaf)) return;
+        const a = valueAt(applied, leaf, types);
+        const l = valueAt(live, leaf, types);
+        if (leaf[leaf.length - 1] !== '.' && JSON.stringify(a) !== JSON.stringify(l)) conflicts.push({ entry: o.entry, path: pathString(leaf), leaf, owner });
+      });
+    }
+  }
+  if (conflicts.length > 0 && !force) throw applyConflict(conflicts);
+  for (const c of conflicts) remove(others[c.owner]?.fields ?? new Map(), c.leaf);
+
+  // 2. Fields this manager applied before and no longer applies go, unless someone else owns them.
+  const base = structuredClone(live ?? {}) as Obj;
+  // A list item this manager no longer applies goes whole (its `.` first, then nothing of it is left to find).
+  const stale = leaves(previous).sort((x, y) => Number(y[y.length - 1] === '.') - Number(x[x.length - 1] === '.'));
+  for (const leaf of stale) {
+    if (has(applying, leaf) || others.some((o) => has(o.fields, leaf))) continue;
+    removeAt(base, leaf, types);
+  }
+
+  // 3. Merge, and record ownership.
+  const body: Obj = { ...(applied as Obj) };
+  if (subresource !== 'status') delete body['status'];
+  const merged = mergeApplied(base, body, types) as Obj;
+  const next: ManagedFieldsEntry[] = [];
+  for (const o of others) if (o.fields.size > 0) next.push({ ...o.entry, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(o.fields) });
+  const at = entries.findIndex(mine);
+  // An apply that owns what it owned before keeps its timestamp: a no-op apply changes nothing
+  // (no new resourceVersion, no watch event), as with kube-apiserver.
+  const fieldsV1 = toFieldsV1(applying);
+  const before = at < 0 ? undefined : entries[at];
+  const time = before?.time !== undefined && JSON.stringify(before.fieldsV1) === JSON.stringify(fieldsV1) ? before.time : now();
+  const own: ManagedFieldsEntry = { manager, operation: 'Apply', apiVersion, time, fieldsType: 'FieldsV1', fieldsV1, ...(subresource ? { subresource } : {}) };
+  next.splice(at < 0 ? next.length : Math.min(at, next.length), 0, own);
+  const meta = { ...((merged['metadata'] as Obj | undefined) ?? {}), managedFields: next };
+  return { ...merged, metadata: meta } as UnstructuredObject;
+}
+
+/**
+ * The managed fields after a non-apply write (create, update, patch) by `manager`: it owns
+ * (operation `Update`) every field whose value it set or changed; those leave other managers.
+ */
+export function recordUpdate(old: UnstructuredObject | undefined, next: UnstructuredObject, manager: string, types: ListTypes, subresource?: 'status'): ManagedFieldsEntry[] {
+  const entries = [...((old?.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[])];
+  const strip = (o: UnstructuredObject | undefined): Obj => {
+    const m = { ...((o?.metadata ?? {}) as Obj) };
+    delete m['managedFields'];
+    const x: Obj = { ...(o ?? {}), metadata: m };
+    if (subresource === 'status') return { status: x['status'] };
+    delete x['status'];
+    return x;
+  };
+  const before = strip(old);
+  const after = strip(next);
+  const changed: string[][] = [];
+  changedLeaves(after, after, before, types, [], [], changed);
+  if (changed.length === 0) return entries;
+  const mine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
+  const out: ManagedFieldsEntry[] = [];
+  const own = fromFieldsV1(entries.find(mine)?.fieldsV1);
+  for (const leaf of changed) {
+    let t = own;
+    for (const k of leaf) {
+      const c = t.get(k) ?? new Map<string, FieldTree>();
+      t.set(k, c);
+      t = c;
+    }
+  }
+  for (const e of entries) {
+    if (mine(e)) continue;
+    const f = fromFieldsV1(e.fieldsV1);
+    for (const leaf of changed) remove(f, leaf);
+    if (f.size > 0) out.push({ ...e, fieldsV1: toFieldsV1(f) });
+  }
+  out.push({ manager, operation: 'Update', apiVersion: next.apiVersion ?? '', time: now(), fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(own), ...(subresource ? { subresource } : {}) });
+  return out;
+}

@@ -1,0 +1,247 @@
+import type { ServerResponse } from 'node:http';
+import type { UnstructuredObject } from 'rxkube';
+import type { Status } from 'rxkube';
+import type { ObjectStore, StoreEvent, StoredEntry } from './object-store.js';
+
+/** Which objects a watch sees. */
+export interface WatchFilter {
+  readonly resourceId: string;
+  readonly namespace: string | undefined;
+  readonly matches: (object: UnstructuredObject) => boolean;
+}
+
+/** Options of one watch connection. */
+export interface WatchConnectionOptions {
+  readonly filter: WatchFilter;
+  /** `kind` and `apiVersion` written in BOOKMARK objects. */
+  readonly kind: string;
+  readonly apiVersion: string;
+  readonly bookmarks: boolean;
+  readonly bookmarkIntervalMs: number;
+  readonly timeoutMs: number | undefined;
+  /** Close after this many events (fault injection); undefined = never. */
+  readonly maxEvents: number | undefined;
+  /** Only events with a newer resourceVersion are sent (a watch from a version in the future). */
+  readonly afterRv?: number;
+  /** Renders the event object (default: the stored JSON); used for `Table` watches. */
+  readonly renderObject?: (entry: StoredEntry) => string;
+}
+
+/** An open watch: filters store events, serializes them into JSON lines and writes them in batches. */
+export class WatchConnection {
+  private queue: string[] = [];
+  private flushScheduled = false;
+  private waitingDrain = false;
+  private closed = false;
+  private frozen = false;
+  private eventsLeft: number;
+  private readonly timers: NodeJS.Timeout[] = [];
+  /** Events written (or queued) so far, bookmarks included. */
+  eventCount = 0;
+  /** The newest resourceVersion this watch has told its client about. */
+  private seenRv: number;
+
+  constructor(
+    private readonly res: ServerResponse,
+    readonly options: WatchConnectionOptions,
+    private readonly store: ObjectStore,
+    private readonly onClose: (c: WatchConnection) => void,
+  ) {
+    this.eventsLeft = options.maxEvents ?? Infinity;
+    this.seenRv = options.afterRv ?? store.resourceVersion;
+    res.on('close', () => this.finish());
+    if (options.timeoutMs !== undefined) this.timers.push(setTimeout(() => this.end(), options.timeoutMs));
+    if (options.bookmarks && options.bookmarkIntervalMs > 0) {
+      this.timers.push(setInterval(() => this.periodicBookmark(), options.bookmarkIntervalMs));
+    }
+  }
+
+  get resourceId(): string {
+    return this.options.filter.resourceId;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  private inScope(entry: StoredEntry): boolean {
+    const ns = this.options.filter.namespace;
+    return ns === undefined || entry.key.startsWith(`${ns}/`);
+  }
+
+  private render(entry: StoredEntry): string {
+    return this.options.renderObject === undefined ? entry.json : this.options.renderObject(entry);
+  }
+
+  /** Sends the current state as ADDED events. */
+  sendInitial(entries: readonly StoredEntry[]): void {
+    for (const e of entries) {
+      if (this.inScope(e) && this.options.filter.matches(e.object)) this.push(`{"type":"ADDED","object":${this.render(e)}}\n`);
+    }
+  }
+
+  /** Translates a store event through the filter: leaving the selector is DELETED, entering is ADDED. */
+  deliver(event: StoreEvent): void {
+    if (this.closed || !this.inScope(event.entry) || event.rv <= (this.options.afterRv ?? 0)) return;
+    const m = this.options.filter.matches;
+    let type: 'ADDED' | 'MODIFIED' | 'DELETED' | undefined;
+    if (event.type === 'DELETED') {
+      if (m(event.entry.object)) type = 'DELETED';
+    } else {
+      const now = m(event.entry.object);
+      const before = event.prev !== undefined && m(event.prev.object);
+      if (now && before) type = 'MODIFIED';
+      else if (now) type = 'ADDED';
+      else if (before) type = 'DELETED';
+    }
+    // Only an event the client gets brings it up to date: one the selector filtered out leaves
+    // the resourceVersion ahead of it, so the next tick sends a BOOKMARK (as kube-apiserver).
+    if (type === undefined) return;
+    this.seenRv = Math.max(this.seenRv, event.rv);
+    this.push(`{"type":"${type}","object":${this.render(event.entry)}}\n`);
+  }
+
+  /**
+   * Timer tick: a BOOKMARK when the resourceVersion moved past what the client has seen (changes
+   * it did not get, e.g. in other namespaces or resources). Like kube-apiserver's watch cache,
+   * an idle server sends no bookmarks.
+   */
+  private periodicBookmark(): void {
+    if (this.store.resourceVersion > this.seenRv) this.bookmark();
+  }
+
+  /** Sends a BOOKMARK at the current resourceVersion (optionally with annotations). */
+  bookmark(annotations?: Readonly<Record<string, string>>): void {
+    if (this.closed) return;
+    this.seenRv = this.store.resourceVersion;
+    const object = {
+      kind: this.options.kind,
+      apiVersion: this.options.apiVersion,
+      metadata: { resourceVersion: String(this.store.resourceVersion), ...(annotations ? { annotations } : {}) },
+    };
+    this.push(`{"type":"BOOKMARK","object":${JSON.stringify(object)}}\n`);
+  }
+
+  /** Sends an ERROR event with the Status, then ends the stream (as kube-apiserver does). */
+  error(status: Status): void {
+    if (this.closed) return;
+    this.queue.push(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
+    this.eventCount++;
+    this.end();
+  }
+
+  private push(line: string): void {
+    if (this.closed) return;
+    this.queue.push(line);
+    this.eventCount++;
+    if (--this.eventsLeft <= 0) {
+      this.end();
+      return;
+    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.flushScheduled || this.frozen || this.waitingDrain) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    if (this.closed || this.frozen || this.queue.length === 0) return;
+    const chunk = this.queue.length === 1 ? (this.queue[0] ?? '') : this.queue.join('');
+    this.queue = [];
+    if (!this.res.write(chunk)) {
+      this.waitingDrain = true;
+      this.res.once('drain', () => {
+        this.waitingDrain = false;
+        this.schedule();
+      });
+    }
+  }
+
+  /** Stops writing (events queue up) without closing the connection. */
+  freeze(): void {
+    this.frozen = true;
+  }
+
+  /** Resumes writing, delivering what queued up while frozen. */
+  unfreeze(): void {
+    this.frozen = false;
+    this.schedule();
+  }
+
+  /** Ends the stream cleanly (like a server-side timeout), after writing what is queued. */
+  end(): void {
+    if (this.closed) return;
+    if (!this.frozen && this.queue.length > 0) this.res.write(this.queue.join(''));
+    this.queue = [];
+    this.finish();
+    this.res.end();
+  }
+
+  /** Drops the TCP connection abruptly (no clean end of the chunked stream). */
+  destroy(): void {
+    if (this.closed) return;
+    this.finish();
+    this.res.socket?.destroy();
+    this.res.destroy();
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.onClose(this);
+  }
+}
+
+/** Fans store events out to every open watch of the changed resource. */
+export class WatchHub {
+  private readonly byResource = new Map<string, Set<WatchConnection>>();
+  private frozen = false;
+
+  constructor(private readonly store: ObjectStore) {
+    store.onEvent((e) => {
+      const set = this.byResource.get(e.resourceId);
+      if (set !== undefined) for (const c of set) c.deliver(e);
+    });
+  }
+
+  /** Registers a new watch on `res`. */
+  open(res: ServerResponse, options: WatchConnectionOptions): WatchConnection {
+    const c = new WatchConnection(res, options, this.store, (x) => this.byResource.get(x.resourceId)?.delete(x));
+    let set = this.byResource.get(c.resourceId);
+    if (set === undefined) {
+      set = new Set();
+      this.byResource.set(c.resourceId, set);
+    }
+    set.add(c);
+    if (this.frozen) c.freeze();
+    return c;
+  }
+
+  /** Open watches, optionally of one resource id (`group/plural`). */
+  connections(resourceId?: string): WatchConnection[] {
+    if (resourceId !== undefined) return [...(this.byResource.get(resourceId) ?? [])];
+    return [...this.byResource.values()].flatMap((s) => [...s]);
+  }
+
+  /** Freezes every open watch and the ones opened until `unfreeze()`. */
+  freeze(): void {
+    this.frozen = true;
+    for (const c of this.connections()) c.freeze();
+  }
+
+  unfreeze(): void {
+    this.frozen = false;
+    for (const c of this.connections()) c.unfreeze();
+  }
+
+  get isFrozen(): boolean {
+    return this.frozen;
+  }
+}

@@ -1,0 +1,106 @@
+import type { ServerResponse } from 'node:http';
+import type { Status } from 'rxkube';
+import type { Faults } from './faults.js';
+import { isTrue, optionalInt } from './http-io.js';
+import { invalidListOptions } from './list-operation.js';
+import { messageFor } from './protobuf/codec.js';
+import { watchResponse } from './protobuf/watch-stream.js';
+import type { ObjectStore, StoredEntry } from './object-store.js';
+import { requestSelectors } from './request-selectors.js';
+import { apiVersionOf, resourceId, type ServedResource } from './resource-registry.js';
+import type { ResolvedRoute } from './route.js';
+import { badRequest, failure, StatusError } from './status-error.js';
+import { partialObjectJson } from './partial-metadata.js';
+import { tableJson } from './table-view.js';
+import type { WatchHub } from './watch-hub.js';
+
+/** What a watch request needs from the server. */
+export interface WatchDeps {
+  readonly store: ObjectStore;
+  readonly hub: WatchHub;
+  readonly faults: Faults;
+  readonly bookmarkIntervalMs: number;
+  readonly defaultWatchTimeoutSeconds: number | undefined;
+}
+
+/**
+ * Serves a watch: validates the parameters (422 / 400 before any byte is sent), answers 200 with a
+ * chunked stream, then sends the initial state (resourceVersion unset or 0, or sendInitialEvents)
+ * or replays the history after the given version (an ERROR event with 410 when it is compacted),
+ * and hands the connection to the hub for live events.
+ */
+export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRoute, q: URLSearchParams, method: string, table?: string, metadataOnly = false): void {
+  const name = t.name;
+  const { r } = t;
+  const store = deps.store;
+  const sel = requestSelectors(r, q, name);
+  const rvParam = q.get('resourceVersion') ?? '';
+  const match = q.get('resourceVersionMatch') ?? '';
+  const bookmarks = isTrue(q.get('allowWatchBookmarks'));
+  const sendInitialParam = q.get('sendInitialEvents');
+  const sendInitial = isTrue(sendInitialParam);
+  if (sendInitialParam !== null) {
+    if (match !== 'NotOlderThan') throw invalidListOptions('sendInitialEvents', 'Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan');
+    if (sendInitial && !bookmarks) throw invalidListOptions('allowWatchBookmarks', 'Forbidden: allowWatchBookmarks must be set to true when sendInitialEvents is set to true');
+  } else if (match !== '') {
+    throw invalidListOptions('resourceVersionMatch', 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+  }
+  let fromRv: number | undefined;
+  if (rvParam !== '' && rvParam !== '0') {
+    if (!/^\d+$/.test(rvParam)) throw badRequest(`invalid resource version: ${rvParam}`);
+    fromRv = Number(rvParam);
+  }
+  const timeoutParam = optionalInt(q, 'timeoutSeconds');
+  const timeoutSeconds = timeoutParam ?? deps.defaultWatchTimeoutSeconds;
+  const apiVersion = apiVersionOf(r.group, t.version);
+  // Protobuf clients get length-prefixed frames (not for Table watches or kinds without a message).
+  const out = table === undefined ? watchResponse(res, messageFor(apiVersion, r.kind) !== undefined) : { res, contentType: 'application/json' };
+  res.writeHead(200, { 'Content-Type': out.contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.flushHeaders();
+  const conn = deps.hub.open(out.res, {
+    filter: { resourceId: resourceId(r), namespace: t.namespace, matches: sel.matches },
+    // A metadata-only watch (Accept as=PartialObjectMetadata) sends every object, bookmarks too, as PartialObjectMetadata.
+    kind: metadataOnly ? 'PartialObjectMetadata' : r.kind,
+    apiVersion: metadataOnly ? 'meta.k8s.io/v1' : apiVersion,
+    bookmarks,
+    bookmarkIntervalMs: deps.bookmarkIntervalMs,
+    timeoutMs: timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined,
+    maxEvents: deps.faults.takeWatchLimit(method, t.path),
+    ...(table !== undefined ? { renderObject: tableRenderer(r, table) } : metadataOnly ? { renderObject: (e: StoredEntry) => partialObjectJson(e.object) } : {}),
+    ...(fromRv !== undefined && !sendInitial ? { afterRv: fromRv } : {}),
+  });
+  if (sendInitialParam !== null && !sendInitial && fromRv === undefined) return; // sendInitialEvents=false: from now, no initial state
+  if (sendInitial || fromRv === undefined) {
+    // From "now": the current state as ADDED events (then the initial-events-end bookmark).
+    if (fromRv !== undefined && fromRv > store.resourceVersion) {
+      conn.error(tooLargeStatus(fromRv, store.resourceVersion));
+      return;
+    }
+    conn.sendInitial(store.snapshot(resourceId(r)));
+    if (sendInitial) conn.bookmark({ 'k8s.io/initial-events-end': 'true' });
+    return;
+  }
+  try {
+    for (const e of store.eventsSince(resourceId(r), fromRv)) conn.deliver(e);
+  } catch (e) {
+    if (e instanceof StatusError) conn.error(e.status);
+    else throw e;
+  }
+}
+
+function tooLargeStatus(asked: number, current: number): Status {
+  return failure(504, 'Timeout', `Timeout: Too large resource version: ${asked}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  });
+}
+
+/** Renders watch objects as one-row Tables; only the first carries the column definitions (as kube-apiserver). */
+function tableRenderer(r: ServedResource, includeObject: string): (entry: StoredEntry) => string {
+  let first = true;
+  return (entry) => {
+    const json = tableJson(r, [entry.object], { resourceVersion: String(entry.rv) }, includeObject, first);
+    first = false;
+    return json;
+  };
+}

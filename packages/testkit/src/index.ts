@@ -1,0 +1,26 @@
+/**
+ * `@rxkube/testkit`: the embedded API server (a kube-apiserver 1.20 look-alike over HTTP(S) that
+ * kubectl, client-go and client-node talk to), the in-process cluster (the same server reached
+ * without a socket, so a whole controller runs in virtual time), `virtualTime`, and the
+ * `rxkube-apiserver` CLI. A devDependency: nothing here belongs in a controller's production
+ * install.
+ *
+ * @module @rxkube/testkit
+ */
+
+// First: fails the import on a Node.js older than rxkube's `engines`, with a message.
+import 'rxkube';
+
+export { startApiServer } from './api-server/start-api-server.js';
+export type { ApiServer, ApiServerKubeConfig, ApiServerOptions, EmbeddedControllerOptions } from './api-server/start-api-server.js';
+export type { Faults, FailSpec, RequestMatch } from './api-server/faults.js';
+export type { RequestFilter, RequestLog, RequestRecord } from './api-server/request-log.js';
+export type { DeleteOptions } from './api-server/object-service.js';
+export type { RbacOptions, TokenUser } from './api-server/rbac.js';
+export type { DirectApi } from './api-server/api-core.js';
+// Async reconciles in virtual time: an embedded API server reached in process, and a virtual
+// clock that also runs Promises.
+export { inProcessCluster } from './in-process-cluster.js';
+export type { InProcessCluster, InProcessClusterOptions } from './in-process-cluster.js';
+export { virtualTime } from './virtual-time.js';
+export type { VirtualTimeHelpers, VirtualTimeOptions } from './virtual-time.js';
