@@ -11,7 +11,8 @@ const LAYERS = [
   'api', 'logging', 'client', 'reflector', 'cache', 'informer', 'workqueue',
   'metrics', 'events', 'leader-election', 'controller', 'sharding', 'manager', 'controllers', 'testing',
 ];
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+// The repository root; a test passes another tree as the first argument.
+const root = process.argv[2] !== undefined ? path.resolve(process.argv[2]) : path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const src = path.join(root, 'src');
 const problems = [];
 
@@ -103,10 +104,10 @@ function importCircles(files) {
 
 const sourceFiles = walk(src);
 for (const { files, circle } of importCircles(sourceFiles)) {
-  const folders = [...new Set(files.map((f) => path.relative(root, path.dirname(f))))];
+  const folders = [...new Set(files.map((f) => path.relative(root, path.dirname(f))))].sort();
   const name = (f) => (folders.length === 1 ? path.basename(f) : path.relative(src, f));
   problems.push(
-    `import circle in ${folders.join(' + ')}/ among ${files.length} files (${files.map(name).join(', ')}), e.g. ${circle.map(name).join(' → ')}`,
+    `import circle in ${folders.map((f) => `${f}/`).join(' + ')} among ${files.length} files (${files.map(name).join(', ')}), e.g. ${circle.map(name).join(' → ')}`,
   );
 }
 
@@ -138,12 +139,13 @@ for (const file of sourceFiles) {
 }
 
 // The package entries: operators/, src/index.ts, and the index of rxkube/controllers and rxkube/testing.
+const listDir = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).map((n) => path.join(dir, n)) : []);
 const entryFiles = [
-  ...fs.readdirSync(path.join(root, 'operators')).map((n) => path.join(root, 'operators', n)),
-  ...fs.readdirSync(src).map((n) => path.join(src, n)),
+  ...listDir(path.join(root, 'operators')),
+  ...listDir(src),
   path.join(src, 'controllers', 'index.ts'),
   path.join(src, 'testing', 'index.ts'),
-];
+].filter((f) => fs.existsSync(f));
 {
   for (const file of entryFiles) {
     const name = path.basename(file);
