@@ -149,7 +149,7 @@ export function defineController<T extends KubeObject>(options: ControllerOption
   const unknown = Object.keys(options).filter((k) => !OPTION_NAMES.has(k) && (options as unknown as Record<string, unknown>)[k] !== undefined);
   if (unknown.length > 0) {
     throw new ControllerBuildError(
-      `controller ${options.name ?? ''}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (not an option of controller(); a typo, or an option of another builder such as shardedController)`,
+      `controller${typeof options.name === 'string' ? ` ${options.name}` : ''}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (not an option of controller(); a typo, or an option of another builder such as shardedController)`,
       { option: unknown[0] as string },
     );
   }
