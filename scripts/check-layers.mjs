@@ -1,16 +1,18 @@
 /* global console, process, URL */
 // Import-direction check (run by `npm run lint`). Each folder of src/ is a layer; a file may import
 // from its own layer and the layers before it, never from a later one. `operators/` and the entry
-// files only re-export (and import the Node.js version check, src/api/require-node.ts). Exits
-// non-zero and names every offending import.
+// files only re-export (and import the Node.js version check, src/api/require-node.ts). No file
+// may reach itself again through its imports (an import circle), inside a folder or across
+// folders. Exits non-zero and names every offending import and every circle.
 import fs from 'node:fs';
 import path from 'node:path';
 
 const LAYERS = [
   'api', 'logging', 'client', 'reflector', 'cache', 'informer', 'workqueue',
-  'metrics', 'events', 'leader-election', 'controller', 'manager', 'testing',
+  'metrics', 'events', 'leader-election', 'controller', 'sharding', 'manager', 'testing',
 ];
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+// The repository root; a test passes another tree as the first argument.
+const root = process.argv[2] !== undefined ? path.resolve(process.argv[2]) : path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const src = path.join(root, 'src');
 const problems = [];
 
@@ -31,12 +33,85 @@ function layerOf(file) {
 function importsOf(file) {
   const text = fs.readFileSync(file, 'utf8');
   const specs = [];
-  const re = /(?:^|\n)\s*(?:import|export)\b[^;'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-  for (let m; (m = re.exec(text)) !== null; ) specs.push(m[1] ?? m[2]);
+  const re = /(?:^|\n)\s*(?:import|export)\b[^;'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+  for (let m; (m = re.exec(text)) !== null; ) specs.push(m[1] ?? m[2] ?? m[3]);
   return specs.filter((s) => s.startsWith('.'));
 }
 
-for (const file of walk(src)) {
+/** The .ts file a relative import specifier of `file` names. */
+function resolveImport(file, spec) {
+  return path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts');
+}
+
+// Import circles. Every relative import counts, `import type` included: a circle of types still
+// ties its files together (none can be read, tested, moved to another package or split without
+// the others), a type import becomes a value import by deleting one word, and then the circle
+// decides module evaluation order (a class or const read before its module has run). The type
+// edges are also how such circles start: the controller folder's circle was mostly types.
+// A circle is reported once, as one concrete path through its files (found with Tarjan's strongly
+// connected components), so the fix is visible: break any one of the listed imports.
+function importCircles(files) {
+  const edges = new Map(files.map((f) => [f, [...new Set(importsOf(f).map((s) => resolveImport(f, s)))]]));
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const components = [];
+  let next = 0;
+  const connect = (v) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!edges.has(w)) continue;
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component = [];
+      let w;
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (edges.get(v) ?? []).includes(v)) components.push(component);
+    }
+  };
+  for (const f of files) if (!index.has(f)) connect(f);
+  // One circle per component: a shortest way from its first file (in path order) back to itself.
+  return components.map((component) => {
+    const members = new Set(component);
+    const start = [...component].sort()[0];
+    const from = new Map([[start, undefined]]);
+    const queue = [start];
+    let last;
+    while (queue.length > 0 && last === undefined) {
+      const v = queue.shift();
+      for (const w of edges.get(v) ?? []) {
+        if (w === start) { last = v; break; }
+        if (members.has(w) && !from.has(w)) { from.set(w, v); queue.push(w); }
+      }
+    }
+    const circle = [];
+    for (let v = last; v !== undefined; v = from.get(v)) circle.unshift(v);
+    return { files: [...component].sort(), circle: [...circle, start] };
+  });
+}
+
+const sourceFiles = walk(src);
+for (const { files, circle } of importCircles(sourceFiles)) {
+  const folders = [...new Set(files.map((f) => path.relative(root, path.dirname(f))))].sort();
+  const name = (f) => (folders.length === 1 ? path.basename(f) : path.relative(src, f));
+  problems.push(
+    `import circle in ${folders.map((f) => `${f}/`).join(' + ')} among ${files.length} files (${files.map(name).join(', ')}), e.g. ${circle.map(name).join(' → ')}`,
+  );
+}
+
+for (const file of sourceFiles) {
   const rel = path.relative(root, file);
   const layer = layerOf(file);
   if (layer === undefined) {
@@ -68,11 +143,11 @@ for (const pkg of fs.existsSync(packagesDir) ? fs.readdirSync(packagesDir) : [])
   }
 }
 
-
 // The package entries: operators/, src/index.ts and each layer's door (src/<layer>/index.ts).
+const listDir = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).map((n) => path.join(dir, n)) : []);
 const entryFiles = [
-  ...fs.readdirSync(path.join(root, 'operators')).map((n) => path.join(root, 'operators', n)),
-  ...fs.readdirSync(src).map((n) => path.join(src, n)),
+  ...listDir(path.join(root, 'operators')),
+  ...listDir(src),
   ...LAYERS.map((l) => path.join(src, l, 'index.ts')).filter((f) => fs.existsSync(f)),
 ];
 {

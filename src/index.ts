@@ -14,6 +14,7 @@
  * | `rxkube/informer` | more predicates, informer errors |
  * | `rxkube/workqueue` | rate limiters, reconcile errors |
  * | `rxkube/controller` | indexes, owner mapping, controller errors |
+ * | `rxkube/sharding` | `shardedController` and the `sharder`: objects spread over replicas |
  * | `rxkube/manager` | lease leadership, dependency keys, manager errors |
  * | `rxkube/leader-election` | the Lease API on a client, election errors |
  * | `rxkube/metrics` | per-layer Prometheus collectors |
@@ -141,8 +142,6 @@ export type { LeaderElectionRecord, Lease, LeaseSpec } from './leader-election/l
 export { controller } from './controller/controller.js';
 export type { Controller, ControllerOptions, ControllerReconciler, ForSpec, OwnsSpec, WatchSpec } from './controller/controller.js';
 export type { ClusterTarget } from './controller/controller-options.js';
-export type { ShardedController, ShardingOptions } from './controller/controller-sharding.js';
-export type { SharderOptions } from './controller/sharder.js';
 export type { ReconcileContext } from './controller/reconcile-context.js';
 export { informerSource } from './controller/informer-source.js';
 export type { ControllerSource, SourceRegistration } from './controller/controller-source.js';

@@ -7,7 +7,7 @@
  * and touch, and where the ring's assignment stands.
  */
 import { resources } from '../../src/api/builtin-resources.js';
-import { HashRing, drainLabel, shardKey, shardLabel } from '../../src/controller/shard-ring.js';
+import { HashRing, drainLabel, shardKey, shardLabel } from '../../src/sharding/shard-ring.js';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { realisticPod } from './pods.js';
 import { serveCommands } from './rpc.js';

@@ -26,6 +26,19 @@ import { ControllerExpectations } from './expectations.js';
 
 const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
 
+/**
+ * Every option `controller()` reads; the `satisfies` keeps the list complete and exact as
+ * {@link ControllerOptions} changes.
+ */
+const OPTION_NAMES: ReadonlySet<string> = new Set(
+  Object.keys({
+    name: true, for: true, owns: true, watches: true, predicates: true, reconcile: true, concurrency: true, rateLimiter: true,
+    cacheSyncTimeoutMs: true, supersede: true, expectationsTtlMs: true, reconcileTimeoutMs: true, shutdownGracePeriodMs: true,
+    needLeaderElection: true, skipNameValidation: true, client: true, fieldManager: true, recorder: true, logger: true,
+    metricsRegistry: true, metrics: true, workqueueMetrics: true, informers: true, clusters: true, scheduler: true, permissions: true,
+  } satisfies Record<keyof ControllerOptions, true>),
+);
+
 /** Controller names in use in this process (CR-7). */
 const usedNames = new Set<string>();
 
@@ -130,6 +143,16 @@ function controllerOwnerKey(owner: ResourceType): (object: KubeObject) => string
  */
 export function defineController<T extends KubeObject>(options: ControllerOptions<T>): ControllerDefinition<T> {
   if (options === null || typeof options !== 'object') throw new ControllerBuildError('controller needs options');
+  // An option given here but read by no one would be dropped silently: e.g. the options of a
+  // builder layered on controller() (shardedController's `sharding`) passed to controller() itself
+  // would run every replica unsharded, each reconciling every object.
+  const unknown = Object.keys(options).filter((k) => !OPTION_NAMES.has(k) && (options as unknown as Record<string, unknown>)[k] !== undefined);
+  if (unknown.length > 0) {
+    throw new ControllerBuildError(
+      `controller${typeof options.name === 'string' ? ` ${options.name}` : ''}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (not an option of controller(); a typo, or an option of another builder such as shardedController)`,
+      { option: unknown[0] as string },
+    );
+  }
   const clusters = clusterTargets(options);
   const perCluster = clusters?.map((c) => ({ ...c, sources: resolveSources(options, c) }));
   const sources = perCluster === undefined ? resolveSources(options) : (perCluster[0] as { sources: ResolvedSources<T> }).sources;

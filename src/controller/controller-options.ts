@@ -15,7 +15,6 @@ import type { ReconcileReturn } from '../workqueue/work-queue.js';
 import type { ControllerSource } from './controller-source.js';
 import type { ResourceType } from '../api/resource.js';
 import type { ReconcileContext } from './reconcile-context.js';
-import type { ShardingOptions } from './controller-sharding.js';
 
 /** `for` with its own predicates. */
 export interface ForSpec<T extends KubeObject> {
@@ -152,12 +151,6 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
    * ```
    */
   readonly clusters?: Readonly<Record<string, ClusterTarget>>;
-  /**
-   * Run this controller as one shard of a controller ring (see `shardedController`): it holds its
-   * shard Lease instead of taking part in leader election, caches and reconciles only the objects
-   * the ring's `sharder` labelled with its shard, and hands objects over through the drain label.
-   */
-  readonly sharding?: ShardingOptions | undefined;
   /** Timers and clock; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /**

@@ -9,7 +9,6 @@ import { injectedParts } from './controller-deps.js';
 import { ControllerError, ControllerStartedTwiceError } from './controller-errors.js';
 import type { ControllerOptions } from './controller-options.js';
 import { ControllerRun } from './controller-run.js';
-import { shardedController, type ShardedController, type ShardingOptions } from './controller-sharding.js';
 
 export type {
   ControllerOptions,
@@ -87,10 +86,7 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
  * ```
  * @throws ControllerBuildError for an invalid definition (CR-7).
  */
-export function controller<T extends KubeObject = KubeObject>(options: ControllerOptions<T> & { readonly sharding: ShardingOptions }): ShardedController<T>;
-export function controller<T extends KubeObject = KubeObject>(options: ControllerOptions<T>): Controller<T>;
 export function controller<T extends KubeObject = KubeObject>(options: ControllerOptions<T>): Controller<T> {
-  if (options?.sharding !== undefined) return shardedController({ ...options, sharding: options.sharding });
   let def = defineController(options);
   const ready = new BehaviorSubject(false);
   let started = false;

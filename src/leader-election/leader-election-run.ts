@@ -1,6 +1,6 @@
 import { of, type SchedulerLike, type Subscriber, type Subscription, timeout } from 'rxjs';
 import type { ResolvedLeaderElectionConfig } from './leader-election-config.js';
-import type { LeaderElectionState } from './leader-election.js';
+import type { LeaderElectionState } from './leader-election-state.js';
 import type { LeaderElector } from './leader-elector.js';
 
 /**

@@ -2,15 +2,8 @@ import { asyncScheduler, distinctUntilChanged, map, Observable, ReplaySubject, s
 import { type LeaderElectionConfig, resolveLeaderElectionConfig } from './leader-election-config.js';
 import { LeaderElector } from './leader-elector.js';
 import { LeaderElectionRun } from './leader-election-run.js';
+import type { LeaderElectionState } from './leader-election-state.js';
 import { whileLeading } from './while-leading.js';
-
-/** One snapshot of a candidate: whether it leads, and the holder it last observed. */
-export interface LeaderElectionState {
-  /** True from a successful acquire until the renew deadline passes without a renewal (or loss/stop). */
-  readonly leading: boolean;
-  /** The observed holder of the lease (`undefined` when free or not yet observed). */
-  readonly leader: string | undefined;
-}
 
 /** A running-on-subscribe leader election; see {@link leaderElection}. */
 export interface LeaderElection {
@@ -100,3 +93,5 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElection {
     check: (maxTolerableExpiredLease = 0) => elector.check(maxTolerableExpiredLease),
   };
 }
+
+export type { LeaderElectionState } from './leader-election-state.js';

@@ -3,7 +3,7 @@ import type { QueueItem } from './key-queue.js';
 import type { ReconcileResult } from './reconcile-result.js';
 import { ReconcileTimeoutError } from './reconcile-timeout-error.js';
 import type { Request } from './request.js';
-import type { ReconcileReturn, Reconciler } from './work-queue.js';
+import type { ReconcileReturn, Reconciler } from './reconciler.js';
 
 /**
  * Where one reconcile is:

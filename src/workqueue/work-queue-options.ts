@@ -1,8 +1,51 @@
 import { asyncScheduler, type ObservableInput, type SchedulerLike } from 'rxjs';
 import type { WorkQueueMetrics } from './metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
-import type { WorkQueueOptions } from './work-queue.js';
 import { WorkQueueOptionsError } from './work-queue-options-error.js';
+
+/** Options of `workQueue`. */
+export interface WorkQueueOptions {
+  /** Most reconciles running at once; must be an integer. ≤ 0 or unset → 1 (CR-4). */
+  readonly concurrency?: number;
+  /**
+   * Decides retry delays. Default: a fresh `defaultRateLimiter()` per subscription
+   * (exponential 5 ms … 1000 s, controller-runtime's default today). A limiter passed here is
+   * shared by every subscription that uses these options.
+   */
+  readonly rateLimiter?: RateLimiter;
+  /** Timers and clock. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Per-reconcile deadline (ms, CR-3). Default none; above 2³¹−1 ms (≈ 24.8 days) also none. */
+  readonly reconcileTimeoutMs?: number;
+  /**
+   * On graceful shutdown, how long (ms) running reconciles may take before their signals are
+   * aborted. Default 30 000 (controller-runtime's graceful shutdown timeout); `Infinity` (or
+   * anything above 2³¹−1 ms) waits for them.
+   */
+  readonly shutdownGracePeriodMs?: number;
+  /**
+   * On graceful shutdown, keep handing out keys that are already due (including keys re-added
+   * while running) until none is left or the grace period ends. Default false: only running
+   * reconciles finish (controller-runtime's behaviour); keys still queued are dropped.
+   */
+  readonly drain?: boolean;
+  /**
+   * Superseding reconciles (default false): an add of a key that is being reconciled, due now (not
+   * `after` a delay), aborts the running reconcile's signal with
+   * `ReconcileAbortedError('superseded')`; it is reported as `superseded` (not an error: the rate
+   * limiter is not consulted) and the key runs again as soon as it settles (never two reconciles
+   * of one key at once). An Observable reconcile is unsubscribed at once; a Promise reconcile
+   * keeps the key until it settles, so it should honour its signal. Safe when a reconcile is
+   * level-based and idempotent (any prefix of its writes is a state the next run converges
+   * from); not for reconciles whose partial work is not visible to the next run (a create
+   * tracked only in memory, an external call not recorded anywhere).
+   */
+  readonly supersede?: boolean;
+  /** Starts a graceful shutdown when it aborts (an AbortSignal) or emits (like `takeUntil`'s notifier). */
+  readonly shutdown?: AbortSignal | ObservableInput<unknown>;
+  /** Metric hooks (client-go names); see {@link WorkQueueMetrics}. */
+  readonly metrics?: WorkQueueMetrics;
+}
 
 /** The longest delay a timer can hold (2³¹−1 ms ≈ 24.8 days); Node clamps longer ones to 1 ms. */
 export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;

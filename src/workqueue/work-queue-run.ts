@@ -11,7 +11,7 @@ import { RunningReconciles } from './running-reconciles.js';
 import { onShutdownTrigger } from './shutdown-trigger.js';
 import { isTerminalError } from './terminal-error.js';
 import { WakeTimer } from './wake-timer.js';
-import type { Reconciler } from './work-queue.js';
+import type { Reconciler } from './reconciler.js';
 import type { ResolvedWorkQueueOptions } from './work-queue-options.js';
 
 /**

@@ -1,71 +1,10 @@
-import { Observable, type ObservableInput, type OperatorFunction, type SchedulerLike } from 'rxjs';
-import type { WorkQueueMetrics } from './metrics.js';
-import type { RateLimiter } from './rate-limiter.js';
-import type { ReconcileOutcome, ReconcileResult } from './reconcile-result.js';
-import type { Request, WorkQueueInput } from './request.js';
+import { Observable, type OperatorFunction } from 'rxjs';
+import type { ReconcileOutcome } from './reconcile-result.js';
+import type { Reconciler } from './reconciler.js';
+import type { WorkQueueInput } from './request.js';
 import { WorkQueueOptionsError } from './work-queue-options-error.js';
-import { resolveWorkQueueOptions } from './work-queue-options.js';
+import { resolveWorkQueueOptions, type WorkQueueOptions } from './work-queue-options.js';
 import { WorkQueueRun } from './work-queue-run.js';
-
-/** What a reconcile step may return: a Promise, an Observable (its last value counts), or a plain value. */
-export type ReconcileReturn =
-  | PromiseLike<ReconcileResult | void | undefined>
-  | Observable<ReconcileResult | void | undefined>
-  | ReconcileResult
-  | void
-  | undefined;
-
-/**
- * The reconcile step: brings the world in line for one request. `signal` aborts when the
- * reconcile times out (`reconcileTimeout`) or the queue stops (after the grace period, or at once
- * on unsubscribe). Throwing or rejecting is an ordinary error (CR-2): the key is retried with the
- * rate limiter; wrap the error in `TerminalError` to stop retrying.
- */
-export type Reconciler = (request: Request, signal: AbortSignal) => ReconcileReturn;
-
-/** Options of {@link workQueue}. */
-export interface WorkQueueOptions {
-  /** Most reconciles running at once; must be an integer. ≤ 0 or unset → 1 (CR-4). */
-  readonly concurrency?: number;
-  /**
-   * Decides retry delays. Default: a fresh `defaultRateLimiter()` per subscription
-   * (exponential 5 ms … 1000 s, controller-runtime's default today). A limiter passed here is
-   * shared by every subscription that uses these options.
-   */
-  readonly rateLimiter?: RateLimiter;
-  /** Timers and clock. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
-  /** Per-reconcile deadline (ms, CR-3). Default none; above 2³¹−1 ms (≈ 24.8 days) also none. */
-  readonly reconcileTimeoutMs?: number;
-  /**
-   * On graceful shutdown, how long (ms) running reconciles may take before their signals are
-   * aborted. Default 30 000 (controller-runtime's graceful shutdown timeout); `Infinity` (or
-   * anything above 2³¹−1 ms) waits for them.
-   */
-  readonly shutdownGracePeriodMs?: number;
-  /**
-   * On graceful shutdown, keep handing out keys that are already due (including keys re-added
-   * while running) until none is left or the grace period ends. Default false: only running
-   * reconciles finish (controller-runtime's behaviour); keys still queued are dropped.
-   */
-  readonly drain?: boolean;
-  /**
-   * Superseding reconciles (default false): an add of a key that is being reconciled, due now (not
-   * `after` a delay), aborts the running reconcile's signal with
-   * `ReconcileAbortedError('superseded')`; it is reported as `superseded` (not an error: the rate
-   * limiter is not consulted) and the key runs again as soon as it settles (never two reconciles
-   * of one key at once). An Observable reconcile is unsubscribed at once; a Promise reconcile
-   * keeps the key until it settles, so it should honour its signal. Safe when a reconcile is
-   * level-based and idempotent (any prefix of its writes is a state the next run converges
-   * from); not for reconciles whose partial work is not visible to the next run (a create
-   * tracked only in memory, an external call not recorded anywhere).
-   */
-  readonly supersede?: boolean;
-  /** Starts a graceful shutdown when it aborts (an AbortSignal) or emits (like `takeUntil`'s notifier). */
-  readonly shutdown?: AbortSignal | ObservableInput<unknown>;
-  /** Metric hooks (client-go names); see {@link WorkQueueMetrics}. */
-  readonly metrics?: WorkQueueMetrics;
-}
 
 /**
  * A rate-limited work queue: requests in, one reconcile per due key, reconcile outcomes out.
@@ -114,6 +53,8 @@ export function workQueue(
     });
 }
 
+export type { ReconcileReturn, Reconciler } from './reconciler.js';
+export type { WorkQueueOptions } from './work-queue-options.js';
 export type { Request, WorkQueueAdd, WorkQueueInput } from './request.js';
 export type { ReconcileOutcome, ReconcileOutcomeKind, ReconcileResult } from './reconcile-result.js';
 export type { RateLimiter } from './rate-limiter.js';

@@ -47,6 +47,25 @@ describe('CR-7 builder', () => {
     expect(() => controller({ name: name(), for: src } as never)).toThrow(/reconcile function/);
   });
 
+  it('an option controller() does not read is an error naming it, not silently dropped (a sharded controller\'s sharding included)', () => {
+    const src = fakeSource({ resource: CM });
+    const sharding = { ring: 'r', shard: 's0', leaseNamespace: 'ns' };
+    const err = (() => {
+      try {
+        controller({ name: name(), for: src, reconcile, sharding } as never);
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(err).toBeInstanceOf(ControllerBuildError);
+    expect((err as ControllerBuildError).option).toBe('sharding');
+    expect((err as Error).message).toMatch(/unknown option sharding .*shardedController/);
+    expect(() => controller({ name: name(), for: src, reconcile, concurrncy: 2, informer: undefined } as never)).toThrow(/unknown option concurrncy \(/);
+    // An undefined value is no option given (spreads of partial options stay valid).
+    expect(() => controller({ name: name(), for: src, reconcile, sharding: undefined } as never)).not.toThrow();
+  });
+
   it(
     'controller-wide predicates apply to for, owns and watches; per-source predicates only to their source',
     marbles((m) => {

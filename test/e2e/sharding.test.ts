@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resources } from '../../src/api/builtin-resources.js';
 import type { K8s } from '../../src/index.js';
 import { KubeClient } from '../../src/client/kube-client.js';
-import { drainLabel, shardLabel } from '../../src/controller/shard-ring.js';
+import { drainLabel, shardLabel } from '../../src/sharding/shard-ring.js';
 import { startShardedReplica } from './helpers/sharded-replicas.js';
 
 const hasCluster = !!process.env.KUBECONFIG && !!process.env.RXKUBE_E2E_DIR;

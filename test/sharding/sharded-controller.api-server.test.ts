@@ -10,9 +10,8 @@ import { resources } from '../../src/api/builtin-resources.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { Controller } from '../../src/controller/controller.js';
-import { controller } from '../../src/controller/controller.js';
-import type { ShardedController } from '../../src/controller/controller-sharding.js';
-import { drainLabel, shardLabel } from '../../src/controller/shard-ring.js';
+import { type ShardedController, shardedController } from '../../src/sharding/sharded-controller.js';
+import { drainLabel, shardLabel } from '../../src/sharding/shard-ring.js';
 import { type ApiServer, startApiServer } from '@rxkube/testkit';
 
 const NS = 'sharded';
@@ -47,7 +46,7 @@ describe('sharded controllers on the embedded API server', () => {
   const reconciledBy = new Map<string, string>();
 
   const shard = (name: string): ShardedController =>
-    controller({
+    shardedController({
       name: 'mirror',
       for: resources.configMaps,
       owns: [resources.secrets],

@@ -22,8 +22,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Lease } from '../../src/leader-election/lease.js';
 import { formatMicroTime } from '../../src/leader-election/lease.js';
-import { decideAssignment, decideOwnedAssignment, type ObjectAssignment, shardAction, shardState } from '../../src/controller/shard-assignment.js';
-import { HashRing, shardKey } from '../../src/controller/shard-ring.js';
+import { decideAssignment, decideOwnedAssignment, type ObjectAssignment, shardAction, shardState } from '../../src/sharding/shard-assignment.js';
+import { HashRing, shardKey } from '../../src/sharding/shard-ring.js';
 
 describe('HashRing', () => {
   it('is deterministic, balanced, and moves about 1/N of the keys when a shard joins', () => {

@@ -9,11 +9,11 @@ import { InformerFactory } from '../informer/informer-factory.js';
 import { LEASE_RESOURCE } from '../leader-election/kube-client-lease-api.js';
 import type { Lease } from '../leader-election/lease.js';
 import type { Logger } from '../logging/logger.js';
-import { ControllerBuildError } from './controller-errors.js';
-import type { ControllerSource } from './controller-source.js';
-import { type Controller, controller } from './controller.js';
-import { pointerSegment, ringLabels } from './controller-sharding.js';
-import { informerSource } from './informer-source.js';
+import { ControllerBuildError } from '../controller/controller-errors.js';
+import type { ControllerSource } from '../controller/controller-source.js';
+import { type Controller, controller } from '../controller/controller.js';
+import { informerSource } from '../controller/informer-source.js';
+import { pointerSegment, ringLabels } from './ring-labels.js';
 import { decideAssignment, decideOwnedAssignment, shardState } from './shard-assignment.js';
 import { CONTROLLER_RING_LABEL, drainLabel, HashRing, shardKey, shardLabel } from './shard-ring.js';
 
@@ -63,7 +63,7 @@ const OWNER_INDEX = 'sharder:controller-uid';
  * released). Label writes are JSON patches guarded by the resourceVersion.
  *
  * ```ts
- * const widgets = controller({ for: WIDGETS, owns: [resources.configMaps], client, sharding: { ring: 'widgets', shard, leaseNamespace: 'widgets-system' }, reconcile });
+ * const widgets = shardedController({ for: WIDGETS, owns: [resources.configMaps], client, sharding: { ring: 'widgets', shard, leaseNamespace: 'widgets-system' }, reconcile });
  * mgr.add(widgets);
  * mgr.add(widgets.sharder);     // sharder({ ring: 'widgets', for: WIDGETS, owns: [resources.configMaps], client, leaseNamespace: 'widgets-system' })
  * ```
