@@ -15,6 +15,7 @@ interface BenchModule {
 }
 
 const modules: Array<{ title: string; path: string }> = [
+  { title: 'Install size and import time: rxkube against client-node', path: './install-footprint.js' },
   { title: 'Initial sync', path: './initial-sync.js' },
   { title: 'Watch throughput (item 2)', path: './watch-throughput.js' },
   { title: 'Memory: retained heap per cached object (item 3)', path: './memory.js' },

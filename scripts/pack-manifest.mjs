@@ -16,7 +16,9 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+// The package being packed: npm runs lifecycle scripts in the package's folder (the repository
+// root for rxkube, packages/<name> for the workspace packages).
+const root = process.cwd();
 const manifest = path.join(root, 'package.json');
 const backup = path.join(root, '.package.json.orig');
 const CONDITION = 'source';
@@ -37,10 +39,21 @@ if (step === 'prepack') {
   restore();
   fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  // A workspace package builds against rxkube's declarations (dist/): build the runtime first.
+  const runtime = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  if (root !== runtime && !fs.existsSync(path.join(runtime, 'dist', 'src', 'index.d.ts'))) {
+    execFileSync(process.execPath, [tsc, '-p', path.join(runtime, 'tsconfig.build.json')], { stdio: ['ignore', 2, 2], cwd: runtime });
+  }
+  for (const dep of Object.keys(JSON.parse(fs.readFileSync(manifest, 'utf8')).dependencies ?? {}).filter((d) => d.startsWith('@rxkube/'))) {
+    const dir = path.join(runtime, 'packages', dep.slice('@rxkube/'.length));
+    if (!fs.existsSync(path.join(dir, 'dist', 'index.d.ts'))) execFileSync(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.build.json')], { stdio: ['ignore', 2, 2], cwd: dir });
+  }
   execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: ['ignore', 2, 2], cwd: root } /* tsc reports on stdout: keep npm pack --json's stdout clean */);
   const text = fs.readFileSync(manifest, 'utf8');
   const pkg = JSON.parse(text);
   pkg.exports = strip(pkg.exports);
+  // A workspace package's dev link to the runtime (`file:../..`) means nothing to a consumer.
+  if (pkg.devDependencies !== undefined) delete pkg.devDependencies.rxkube;
   fs.writeFileSync(backup, text);
   fs.writeFileSync(manifest, JSON.stringify(pkg, null, 2) + '\n');
   console.error(`prepack: built dist/; package.json for the tarball has no '${CONDITION}' export condition`);

@@ -1,4 +1,4 @@
-import * as clientNode from '@kubernetes/client-node';
+import { clientNode } from './client-node-module.js';
 import type { KubeObject, UnstructuredObject } from '../api/kube-object.js';
 import { splitApiVersion, type ResourceType } from '../api/resource.js';
 
@@ -38,9 +38,9 @@ export interface ClientNodeObject {
 }
 
 const PRIMITIVES = new Set(['string', 'boolean', 'double', 'integer', 'long', 'float', 'number', 'any', 'object']);
-const exported = clientNode as unknown as Readonly<Record<string, unknown>>;
 
 function modelClass(name: string): ModelClass | undefined {
+  const exported = clientNode() as unknown as Readonly<Record<string, unknown>>;
   const candidate = Object.hasOwn(exported, name) ? exported[name] : undefined;
   return typeof candidate === 'function' && typeof (candidate as Partial<ModelClass>).getAttributeTypeMap === 'function'
     ? (candidate as ModelClass)
@@ -93,7 +93,7 @@ function convert(value: unknown, type: string, format: string, direction: Direct
   }
   if (type === 'Date' || type === 'V1MicroTime') {
     // client-node declares MicroTime fields (`eventTime`, `renewTime`, …) as V1MicroTime, a Date.
-    if (direction === 'toModel') return typeof value === 'string' ? (type === 'Date' ? new Date(value) : new clientNode.V1MicroTime(value)) : value;
+    if (direction === 'toModel') return typeof value === 'string' ? (type === 'Date' ? new Date(value) : new (clientNode().V1MicroTime)(value)) : value;
     return value instanceof Date ? formatTime(value, type === 'V1MicroTime' ? 'date-time-micro' : format) : value;
   }
   const model = modelClass(type);

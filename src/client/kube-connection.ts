@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { clientNode } from './client-node-module.js';
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { apiErrorFromResponse } from './api-error-from-response.js';
 import { checkCurrentContext, loadDefaultKubeConfig, loadInClusterConfig, loadKubeConfigFile } from './kubeconfig-load.js';
@@ -99,7 +100,7 @@ export class KubeConnection {
     // client-node refuses plain http:// unless skip-tls-verify is set; TLS settings mean nothing
     // without TLS, so for http:// servers credentials come from a copy that allows it.
     if (this.server.protocol === 'http:' && !cluster.skipTLSVerify) {
-      const copy = new KubeConfig();
+      const copy = new (clientNode().KubeConfig)();
       copy.loadFromOptions({
         clusters: kubeConfig.clusters.map((c) => (c.name === cluster.name ? { ...c, skipTLSVerify: true } : c)),
         users: kubeConfig.users,

@@ -1,7 +1,8 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { clientNode } from './client-node-module.js';
 import { InClusterConfigError, KubeConfigError } from './kubeconfig-errors.js';
 import type { KubeConfigLike } from './kube-config-like.js';
 
@@ -27,7 +28,7 @@ export function loadKubeConfigFile(file: string): KubeConfig {
     }
     throw new KubeConfigError('CLIENT_KUBECONFIG_UNREADABLE', `kubeconfig file ${file} cannot be read: ${messageOf(err)}`, file, undefined, { cause: err });
   }
-  const kc = new KubeConfig();
+  const kc = new (clientNode().KubeConfig)();
   try {
     kc.loadFromFile(file);
   } catch (err) {
@@ -38,7 +39,7 @@ export function loadKubeConfigFile(file: string): KubeConfig {
 
 /** Parses kubeconfig text (e.g. from a Secret); errors as {@link loadKubeConfigFile}, without a file. */
 export function loadKubeConfigString(text: string, source?: string): KubeConfig {
-  const kc = new KubeConfig();
+  const kc = new (clientNode().KubeConfig)();
   try {
     kc.loadFromString(text);
   } catch (err) {
@@ -137,7 +138,7 @@ export function loadInClusterConfig(env: NodeJS.ProcessEnv = process.env, dir: s
   }
   const ca = join(dir, 'ca.crt');
   if (!exists(ca)) throw new InClusterConfigError('CLIENT_IN_CLUSTER_NO_CA', `in-cluster configuration: the cluster CA ${ca} does not exist`, ca);
-  const kc = new KubeConfig();
+  const kc = new (clientNode().KubeConfig)();
   const host = env['KUBERNETES_SERVICE_HOST'] ?? '';
   const port = env['KUBERNETES_SERVICE_PORT'] ?? '';
   const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;

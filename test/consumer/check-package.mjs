@@ -20,7 +20,9 @@ const problems = [];
 const dryText = fs.readFileSync(dryRunFile, 'utf8');
 const dry = JSON.parse(dryText.slice(dryText.search(/^\[/m)));
 const listed = new Set(dry[0].files.map((f) => f.path));
-for (const want of ['LICENSE', 'package.json', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/operators/index.js', 'dist/src/testing/index.js']) {
+const pkgName = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).name;
+const entryFiles = pkgName === 'rxkube' ? ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/operators/index.js', 'dist/src/testing/index.js'] : ['dist/index.js', 'dist/index.d.ts'];
+for (const want of ['LICENSE', 'package.json', ...entryFiles]) {
   if (!listed.has(want)) problems.push(`npm pack --dry-run does not list ${want}`);
 }
 if (![...listed].some((p) => p.startsWith('dist/'))) problems.push('npm pack --dry-run lists nothing under dist/');
@@ -71,7 +73,7 @@ const license = files.has('LICENSE') ? fs.readFileSync(path.join(dir, 'LICENSE')
 if (pkg.license !== 'Apache-2.0' || !/Apache License\s+Version 2\.0, January 2004/.test(license) || !license.includes('END OF TERMS AND CONDITIONS')) {
   problems.push(`LICENSE is not the Apache-2.0 text (package.json license: ${pkg.license})`);
 }
-for (const peer of ['rxjs', 'prom-client']) {
+for (const peer of pkgName === 'rxkube' ? ['rxjs', 'prom-client'] : ['rxkube']) {
   if (pkg.peerDependencies?.[peer] === undefined) problems.push(`${peer} is not a peerDependency`);
   if (pkg.dependencies?.[peer] !== undefined) problems.push(`${peer} is also a dependency (a second copy for consumers)`);
 }
@@ -80,4 +82,4 @@ if (problems.length > 0) {
   console.error(`check-package: ${problems.length} problem(s)\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`check-package: ${files.size} files; ${targets.length} export/bin targets present; ${maps} source maps resolve; LICENSE Apache-2.0; peers ${Object.keys(pkg.peerDependencies).join(', ')}`);
+console.log(`check-package ${pkgName}: ${files.size} files; ${targets.length} export/bin targets present; ${maps} source maps resolve; LICENSE Apache-2.0; peers ${Object.keys(pkg.peerDependencies).join(', ')}`);
