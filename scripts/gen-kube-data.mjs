@@ -5,7 +5,7 @@
 //
 //   node scripts/gen-kube-data.mjs <kubernetes source dir>
 //
-// Writes src/testing/api-server/data/:
+// Writes packages/testkit/src/api-server/data/:
 //   kube-proto.json    the protobuf schema of every built-in kind (from staging/src/k8s.io/**/generated.proto,
 //                      comments dropped), with what Go's JSON encoding adds to it (JSON names, inline
 //                      structs, which zero values are omitted) read from the types*.go struct tags, and

@@ -1,6 +1,6 @@
 /**
  * Wires the example together: shared informers, the ReplicaSet controller (rxkube-controller-manager's,
- * `replicaSetController` from `rxkube/controllers`), the trace printer (fed by the controller's `onSync`
+ * `replicaSetController` from `@rxkube/controller-manager`), the trace printer (fed by the controller's `onSync`
  * and by the informers) and (against the embedded API server) the simulated kubelet, all run by
  * one manager; then the scripted scenario, if asked for.
  *

@@ -2,7 +2,7 @@
  * The ReplicaSet controller example (`npm run example`).
  *
  * Without a cluster it starts the embedded API server, runs the ReplicaSet controller
- * (rxkube-controller-manager's, from `rxkube/controllers`) under a manager next to a simulated
+ * (rxkube-controller-manager's, from `@rxkube/controller-manager`) under a manager next to a simulated
  * kubelet, plays a scripted scenario and exits. With `--kubeconfig PATH` (or
  * `KUBECONFIG`), or in a pod (in-cluster service account), it runs against that cluster until
  * SIGTERM / Ctrl-C; `--demo` also plays the scenario there.

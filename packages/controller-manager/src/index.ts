@@ -1,10 +1,10 @@
 /**
- * The `rxkube/controllers` entry: rxkube-controller-manager's controllers (garbage collector,
+ * The `@rxkube/controller-manager` entry: rxkube-controller-manager's controllers (garbage collector,
  * namespace, Deployment, ReplicaSet, endpoints, stand-in nodes), written on rxkube's public API,
  * for the embedded API server, for a kube-apiserver that runs no controllers of its own, and as
  * building blocks (the ReplicaSet example runs `replicaSetController`).
  *
- * @module rxkube/controllers
+ * @module @rxkube/controller-manager
  */
 
 // First: fails the import on a Node.js older than package.json's `engines`, with a message.

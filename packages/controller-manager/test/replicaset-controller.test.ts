@@ -1,5 +1,5 @@
 /**
- * The ReplicaSet controller's pieces (src/controllers/replicaset/): expectations
+ * The ReplicaSet controller's pieces (packages/controller-manager/src/replicaset/): expectations
  * lowered by pod events, slow-start batches, deletion order, status, pods from the template. The
  * whole controller runs in test/examples/replicaset-controller.test.ts (the example's scenario),
  * replicaset-expectations.test.ts and cluster-scenario.test.ts.
