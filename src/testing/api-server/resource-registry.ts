@@ -36,6 +36,9 @@ export function resourceId(r: Pick<ServedResource, 'group' | 'plural'>): string 
   return `${r.group}/${r.plural}`;
 }
 
+/** The storage id of namespaces (objects of namespaced kinds live in one). */
+export const NAMESPACE_RESOURCE_ID = '/namespaces';
+
 /** `v1` or `group/version`. */
 export function apiVersionOf(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;

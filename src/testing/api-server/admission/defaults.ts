@@ -4,6 +4,8 @@
  * admission plugins that show in objects (DefaultTolerationSeconds). Objects are plain JSON,
  * changed in place (callers pass a copy).
  */
+import type { IpAllocator } from '../strategies/strategy.js';
+
 type Obj = Record<string, unknown>;
 
 function obj(parent: Obj, key: string): Obj {
@@ -126,196 +128,196 @@ function protect(o: Obj, finalizer: string): void {
   if (!f.includes(finalizer)) meta['finalizers'] = [...f, finalizer];
 }
 
-/** The next free address of a service CIDR. */
-export interface IpAllocator {
-  clusterIP(): string;
-  nodePort(): number;
+/** Defaulting of one kind, in place; `create` adds what the create strategy sets once. */
+export type Defaulter = (o: Obj, create: boolean, alloc: IpAllocator) => void;
+
+/** The spec of `o`, created when absent. */
+export function specOf(o: Obj): Obj {
+  return obj(o, 'spec');
 }
 
-/**
- * Applies the defaults of `group/kind` to `o` (on create and on update; `create` adds what the
- * create strategy sets once: status, generated selectors, allocated IPs).
- */
-export function applyDefaults(group: string, kind: string, o: Obj, create: boolean, alloc: IpAllocator): void {
-  const spec = (): Obj => obj(o, 'spec');
-  switch (`${group}/${kind}`) {
-    case '/Pod': {
-      const s = spec();
-      defaultPodSpec(s);
-      // SetDefaults_Pod (not of templates).
-      if (s['enableServiceLinks'] === undefined) s['enableServiceLinks'] = true;
-      if (create) {
-        defaultTolerations(s);
-        dflt(s, 'priority', 0);
-        dflt(s, 'preemptionPolicy', 'PreemptLowerPriority');
-        const st = o['status'] as Obj | undefined;
-        if (st === undefined || (Object.keys(st).length === 1 && st['phase'] === 'Pending')) o['status'] = { phase: 'Pending', qosClass: qosClass(s) };
-      }
-      return;
-    }
-    case '/PodTemplate':
-      template(o['template']);
-      return;
-    case '/ReplicationController': {
-      const s = spec();
-      dflt(s, 'replicas', 1);
-      const l = labelsOf(s['template']);
-      if (s['selector'] === undefined && l !== undefined) s['selector'] = { ...l };
-      template(s['template']);
-      return;
-    }
-    case 'apps/Deployment': {
-      const s = spec();
-      dflt(s, 'replicas', 1);
-      const st = obj(s, 'strategy');
-      dflt(st, 'type', 'RollingUpdate');
-      if (st['type'] === 'RollingUpdate') {
-        const ru = obj(st, 'rollingUpdate');
-        dflt(ru, 'maxUnavailable', '25%');
-        dflt(ru, 'maxSurge', '25%');
-      }
-      dflt(s, 'revisionHistoryLimit', 10);
-      dflt(s, 'progressDeadlineSeconds', 600);
-      template(s['template']);
-      initialStatus(o, create, {});
-      return;
-    }
-    case 'apps/ReplicaSet': {
-      const s = spec();
-      dflt(s, 'replicas', 1);
-      template(s['template']);
-      initialStatus(o, create, { replicas: 0 });
-      return;
-    }
-    case 'apps/StatefulSet': {
-      const s = spec();
-      dflt(s, 'replicas', 1);
-      dflt(s, 'podManagementPolicy', 'OrderedReady');
-      const us = obj(s, 'updateStrategy');
-      dflt(us, 'type', 'RollingUpdate');
-      if (us['type'] === 'RollingUpdate') dflt(obj(us, 'rollingUpdate'), 'partition', 0);
-      dflt(s, 'revisionHistoryLimit', 10);
-      for (const pvc of list(s['volumeClaimTemplates'])) {
-        dflt(obj(pvc, 'spec'), 'volumeMode', 'Filesystem');
-        if (pvc['status'] === undefined) pvc['status'] = { phase: 'Pending' };
-      }
-      template(s['template']);
-      initialStatus(o, create, { replicas: 0 });
-      return;
-    }
-    case 'apps/DaemonSet': {
-      const s = spec();
-      const us = obj(s, 'updateStrategy');
-      dflt(us, 'type', 'RollingUpdate');
-      if (us['type'] === 'RollingUpdate') dflt(obj(us, 'rollingUpdate'), 'maxUnavailable', 1);
-      dflt(s, 'revisionHistoryLimit', 10);
-      template(s['template']);
-      if (create) {
-        // The daemonset strategy records the template generation (deprecated, still written in 1.20).
-        const meta = obj(o, 'metadata');
-        meta['annotations'] = { ...((meta['annotations'] as Obj | undefined) ?? {}), 'deprecated.daemonset.template.generation': '1' };
-      }
-      initialStatus(o, create, { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
-      return;
-    }
-    case 'batch/Job': {
-      const s = spec();
-      dflt(s, 'completions', 1);
-      dflt(s, 'parallelism', 1);
-      dflt(s, 'backoffLimit', 6);
-      const meta = obj(o, 'metadata');
-      if (create && s['manualSelector'] !== true && typeof meta['uid'] === 'string') {
-        // The job strategy generates the selector from the uid and labels the template with it.
-        const uid = meta['uid'];
-        s['selector'] = { matchLabels: { 'controller-uid': uid } };
-        const t = obj(s, 'template');
-        const tm = obj(t, 'metadata');
-        tm['labels'] = { ...(labelsOf(t) ?? {}), 'controller-uid': uid, 'job-name': meta['name'] };
-      }
-      // A job without labels takes its template's.
-      const tl = labelsOf(s['template']);
-      if ((meta['labels'] === undefined || Object.keys(meta['labels'] as Obj).length === 0) && tl !== undefined) meta['labels'] = { ...tl };
-      template(s['template']);
-      initialStatus(o, create, {});
-      return;
-    }
-    case 'batch/CronJob': {
-      const s = spec();
-      dflt(s, 'concurrencyPolicy', 'Allow');
-      if (s['suspend'] === undefined) s['suspend'] = false;
-      dflt(s, 'successfulJobsHistoryLimit', 3);
-      dflt(s, 'failedJobsHistoryLimit', 1);
-      const jt = s['jobTemplate'] as Obj | undefined;
-      if (jt !== undefined && typeof jt === 'object') {
-        const jm = obj(jt, 'metadata');
-        if (jm['creationTimestamp'] === undefined) jm['creationTimestamp'] = null;
-        template((jt['spec'] as Obj | undefined)?.['template']);
-      }
-      initialStatus(o, create, {});
-      return;
-    }
-    case '/Service': {
-      const s = spec();
-      dflt(s, 'type', 'ClusterIP');
-      dflt(s, 'sessionAffinity', 'None');
-      const type = s['type'];
-      for (const p of list(s['ports'])) {
-        dflt(p, 'protocol', 'TCP');
-        if (p['targetPort'] === undefined || p['targetPort'] === 0 || p['targetPort'] === '') p['targetPort'] = p['port'];
-        if (create && (type === 'NodePort' || type === 'LoadBalancer') && (p['nodePort'] === undefined || p['nodePort'] === 0)) p['nodePort'] = alloc.nodePort();
-      }
-      if (type === 'NodePort' || type === 'LoadBalancer') dflt(s, 'externalTrafficPolicy', 'Cluster');
-      if (create && type !== 'ExternalName') {
-        if (s['clusterIP'] === undefined || s['clusterIP'] === '') s['clusterIP'] = alloc.clusterIP();
-        if (s['clusterIPs'] === undefined) s['clusterIPs'] = [s['clusterIP']];
-      }
-      if (create && o['status'] === undefined) o['status'] = { loadBalancer: {} };
-      return;
-    }
-    case '/Secret': {
-      dflt(o, 'type', 'Opaque');
-      const sd = o['stringData'];
-      if (sd !== null && typeof sd === 'object') {
-        const data = obj(o, 'data');
-        for (const [k, v] of Object.entries(sd as Obj)) data[k] = Buffer.from(String(v)).toString('base64');
-      }
-      delete o['stringData'];
-      return;
-    }
-    case '/Namespace':
-      if (create && o['status'] === undefined) o['status'] = { phase: 'Active' };
-      return;
-    case '/PersistentVolumeClaim':
-      dflt(spec(), 'volumeMode', 'Filesystem');
-      if (create) protect(o, 'kubernetes.io/pvc-protection');
-      if (create && o['status'] === undefined) o['status'] = { phase: 'Pending' };
-      return;
-    case '/PersistentVolume':
-      dflt(spec(), 'persistentVolumeReclaimPolicy', 'Retain');
-      if (create) protect(o, 'kubernetes.io/pv-protection');
-      dflt(spec(), 'volumeMode', 'Filesystem');
-      if (create && o['status'] === undefined) o['status'] = { phase: 'Pending' };
-      return;
-    case '/Endpoints':
-      for (const ss of list(o['subsets'])) for (const p of list(ss['ports'])) dflt(p, 'protocol', 'TCP');
-      return;
-    case '/Event':
-      // Go's zero values of the non-omitempty fields (times encode as null).
-      for (const f of ['eventTime', 'firstTimestamp', 'lastTimestamp']) if (o[f] === undefined) o[f] = null;
-      for (const f of ['reportingComponent', 'reportingInstance']) if (o[f] === undefined) o[f] = '';
-      if (o['source'] === undefined) o['source'] = {};
-      return;
-    case 'networking.k8s.io/Ingress':
-    case 'extensions/Ingress':
-      initialStatus(o, create, { loadBalancer: {} });
-      return;
-    case '/ResourceQuota':
-      initialStatus(o, create, {});
-      return;
-    case 'policy/PodDisruptionBudget':
-      initialStatus(o, create, { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
-      return;
-    case '/ServiceAccount':
-      return;
+/** `SetDefaults_Pod` on a pod (create adds tolerations, priority and the initial status). */
+export const defaultPod: Defaulter = (o, create) => {
+  const s = specOf(o);
+  defaultPodSpec(s);
+  // SetDefaults_Pod (not of templates).
+  if (s['enableServiceLinks'] === undefined) s['enableServiceLinks'] = true;
+  if (create) {
+    defaultTolerations(s);
+    dflt(s, 'priority', 0);
+    dflt(s, 'preemptionPolicy', 'PreemptLowerPriority');
+    const st = o['status'] as Obj | undefined;
+    if (st === undefined || (Object.keys(st).length === 1 && st['phase'] === 'Pending')) o['status'] = { phase: 'Pending', qosClass: qosClass(s) };
   }
-}
+};
+
+/** A service: type, affinity, ports, and on create its cluster IP and node ports. */
+export const defaultService: Defaulter = (o, create, alloc) => {
+  const s = specOf(o);
+  dflt(s, 'type', 'ClusterIP');
+  dflt(s, 'sessionAffinity', 'None');
+  const type = s['type'];
+  for (const p of list(s['ports'])) {
+    dflt(p, 'protocol', 'TCP');
+    if (p['targetPort'] === undefined || p['targetPort'] === 0 || p['targetPort'] === '') p['targetPort'] = p['port'];
+    if (create && (type === 'NodePort' || type === 'LoadBalancer') && (p['nodePort'] === undefined || p['nodePort'] === 0)) p['nodePort'] = alloc.nodePort();
+  }
+  if (type === 'NodePort' || type === 'LoadBalancer') dflt(s, 'externalTrafficPolicy', 'Cluster');
+  if (create && type !== 'ExternalName') {
+    if (s['clusterIP'] === undefined || s['clusterIP'] === '') s['clusterIP'] = alloc.clusterIP();
+    if (s['clusterIPs'] === undefined) s['clusterIPs'] = [s['clusterIP']];
+  }
+  if (create && o['status'] === undefined) o['status'] = { loadBalancer: {} };
+};
+
+/** A secret: type Opaque, `stringData` encoded into `data`. */
+export const defaultSecret: Defaulter = (o) => {
+  dflt(o, 'type', 'Opaque');
+  const sd = o['stringData'];
+  if (sd !== null && typeof sd === 'object') {
+    const data = obj(o, 'data');
+    for (const [k, v] of Object.entries(sd as Obj)) data[k] = Buffer.from(String(v)).toString('base64');
+  }
+  delete o['stringData'];
+};
+
+/** A namespace starts Active. */
+export const defaultNamespace: Defaulter = (o, create) => {
+  if (create && o['status'] === undefined) o['status'] = { phase: 'Active' };
+};
+
+const defaultDeployment: Defaulter = (o, create) => {
+  const s = specOf(o);
+  dflt(s, 'replicas', 1);
+  const st = obj(s, 'strategy');
+  dflt(st, 'type', 'RollingUpdate');
+  if (st['type'] === 'RollingUpdate') {
+    const ru = obj(st, 'rollingUpdate');
+    dflt(ru, 'maxUnavailable', '25%');
+    dflt(ru, 'maxSurge', '25%');
+  }
+  dflt(s, 'revisionHistoryLimit', 10);
+  dflt(s, 'progressDeadlineSeconds', 600);
+  template(s['template']);
+  initialStatus(o, create, {});
+};
+
+const defaultStatefulSet: Defaulter = (o, create) => {
+  const s = specOf(o);
+  dflt(s, 'replicas', 1);
+  dflt(s, 'podManagementPolicy', 'OrderedReady');
+  const us = obj(s, 'updateStrategy');
+  dflt(us, 'type', 'RollingUpdate');
+  if (us['type'] === 'RollingUpdate') dflt(obj(us, 'rollingUpdate'), 'partition', 0);
+  dflt(s, 'revisionHistoryLimit', 10);
+  for (const pvc of list(s['volumeClaimTemplates'])) {
+    dflt(obj(pvc, 'spec'), 'volumeMode', 'Filesystem');
+    if (pvc['status'] === undefined) pvc['status'] = { phase: 'Pending' };
+  }
+  template(s['template']);
+  initialStatus(o, create, { replicas: 0 });
+};
+
+const defaultDaemonSet: Defaulter = (o, create) => {
+  const s = specOf(o);
+  const us = obj(s, 'updateStrategy');
+  dflt(us, 'type', 'RollingUpdate');
+  if (us['type'] === 'RollingUpdate') dflt(obj(us, 'rollingUpdate'), 'maxUnavailable', 1);
+  dflt(s, 'revisionHistoryLimit', 10);
+  template(s['template']);
+  if (create) {
+    // The daemonset strategy records the template generation (deprecated, still written in 1.20).
+    const meta = obj(o, 'metadata');
+    meta['annotations'] = { ...((meta['annotations'] as Obj | undefined) ?? {}), 'deprecated.daemonset.template.generation': '1' };
+  }
+  initialStatus(o, create, { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
+};
+
+const defaultJob: Defaulter = (o, create) => {
+  const s = specOf(o);
+  dflt(s, 'completions', 1);
+  dflt(s, 'parallelism', 1);
+  dflt(s, 'backoffLimit', 6);
+  const meta = obj(o, 'metadata');
+  if (create && s['manualSelector'] !== true && typeof meta['uid'] === 'string') {
+    // The job strategy generates the selector from the uid and labels the template with it.
+    const uid = meta['uid'];
+    s['selector'] = { matchLabels: { 'controller-uid': uid } };
+    const t = obj(s, 'template');
+    const tm = obj(t, 'metadata');
+    tm['labels'] = { ...(labelsOf(t) ?? {}), 'controller-uid': uid, 'job-name': meta['name'] };
+  }
+  // A job without labels takes its template's.
+  const tl = labelsOf(s['template']);
+  if ((meta['labels'] === undefined || Object.keys(meta['labels'] as Obj).length === 0) && tl !== undefined) meta['labels'] = { ...tl };
+  template(s['template']);
+  initialStatus(o, create, {});
+};
+
+const defaultCronJob: Defaulter = (o, create) => {
+  const s = specOf(o);
+  dflt(s, 'concurrencyPolicy', 'Allow');
+  if (s['suspend'] === undefined) s['suspend'] = false;
+  dflt(s, 'successfulJobsHistoryLimit', 3);
+  dflt(s, 'failedJobsHistoryLimit', 1);
+  const jt = s['jobTemplate'] as Obj | undefined;
+  if (jt !== undefined && typeof jt === 'object') {
+    const jm = obj(jt, 'metadata');
+    if (jm['creationTimestamp'] === undefined) jm['creationTimestamp'] = null;
+    template((jt['spec'] as Obj | undefined)?.['template']);
+  }
+  initialStatus(o, create, {});
+};
+
+const startsWith = (status: Obj): Defaulter => (o, create) => initialStatus(o, create, status);
+
+/**
+ * The defaults of the built-in kinds without a strategy file of their own, by `group/Kind`
+ * (strategies/registry.ts gives each its own strategy object); pods, services, secrets and
+ * namespaces keep theirs in their strategy.
+ */
+export const KIND_DEFAULTS: Readonly<Record<string, Defaulter>> = {
+  '/PodTemplate': (o) => template(o['template']),
+  '/ReplicationController': (o) => {
+    const s = specOf(o);
+    dflt(s, 'replicas', 1);
+    const l = labelsOf(s['template']);
+    if (s['selector'] === undefined && l !== undefined) s['selector'] = { ...l };
+    template(s['template']);
+  },
+  'apps/Deployment': defaultDeployment,
+  'apps/ReplicaSet': (o, create) => {
+    const s = specOf(o);
+    dflt(s, 'replicas', 1);
+    template(s['template']);
+    initialStatus(o, create, { replicas: 0 });
+  },
+  'apps/StatefulSet': defaultStatefulSet,
+  'apps/DaemonSet': defaultDaemonSet,
+  'batch/Job': defaultJob,
+  'batch/CronJob': defaultCronJob,
+  '/PersistentVolumeClaim': (o, create) => {
+    dflt(specOf(o), 'volumeMode', 'Filesystem');
+    if (create) protect(o, 'kubernetes.io/pvc-protection');
+    if (create && o['status'] === undefined) o['status'] = { phase: 'Pending' };
+  },
+  '/PersistentVolume': (o, create) => {
+    dflt(specOf(o), 'persistentVolumeReclaimPolicy', 'Retain');
+    if (create) protect(o, 'kubernetes.io/pv-protection');
+    dflt(specOf(o), 'volumeMode', 'Filesystem');
+    if (create && o['status'] === undefined) o['status'] = { phase: 'Pending' };
+  },
+  '/Endpoints': (o) => {
+    for (const ss of list(o['subsets'])) for (const p of list(ss['ports'])) dflt(p, 'protocol', 'TCP');
+  },
+  '/Event': (o) => {
+    // Go's zero values of the non-omitempty fields (times encode as null).
+    for (const f of ['eventTime', 'firstTimestamp', 'lastTimestamp']) if (o[f] === undefined) o[f] = null;
+    for (const f of ['reportingComponent', 'reportingInstance']) if (o[f] === undefined) o[f] = '';
+    if (o['source'] === undefined) o['source'] = {};
+  },
+  'networking.k8s.io/Ingress': startsWith({ loadBalancer: {} }),
+  'extensions/Ingress': startsWith({ loadBalancer: {} }),
+  '/ResourceQuota': startsWith({}),
+  'policy/PodDisruptionBudget': startsWith({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }),
+};

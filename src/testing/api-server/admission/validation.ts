@@ -28,7 +28,8 @@ function show(v: unknown): string {
   return typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
 }
 
-class Causes {
+/** kube-apiserver's `field.ErrorList`: causes with reason, message and field path. */
+export class Causes {
   readonly list: FieldCause[] = [];
   required(field: string, detail = ''): void {
     this.list.push({ reason: 'FieldValueRequired', message: `Required value${detail === '' ? '' : `: ${detail}`}`, field });
@@ -329,93 +330,101 @@ function validatePodUpdate(c: Causes, pod: Obj, old: Obj): void {
   }
 }
 
-/** The causes why `obj` (of `group/kind`) is invalid; `old` is the stored object on update. */
-export function validate(group: string, kind: string, obj: Obj, old: Obj | undefined): FieldCause[] {
-  const c = new Causes();
+/** Validation of one kind: adds causes for what is invalid in `obj` (`old`: the stored object on update). */
+export type Validator = (c: Causes, obj: Obj, old: Obj | undefined) => void;
+
+/** A new cause list. */
+export function causes(): Causes {
+  return new Causes();
+}
+
+/** What every object is checked for: label keys and values, annotation keys. */
+export function validateObjectMeta(c: Causes, obj: Obj): void {
   const meta = o(obj['metadata']) ?? {};
   labels(c, 'metadata.labels', meta['labels']);
   for (const k of Object.keys(o(meta['annotations']) ?? {})) labelKey(c, 'metadata.annotations', k);
-  const spec = o(obj['spec']) ?? {};
-  switch (`${group}/${kind}`) {
-    case '/Pod':
-      validatePodSpec(c, 'spec', o(obj['spec']));
-      if (old !== undefined) validatePodUpdate(c, obj, old);
-      break;
-    case 'apps/Deployment':
-      workload(c, kind, spec, old, ['Always']);
-      break;
-    case 'apps/ReplicaSet':
-    case 'apps/DaemonSet':
-      workload(c, kind, spec, old, ['Always']);
-      break;
-    case 'apps/StatefulSet':
-      workload(c, kind, spec, old, ['Always']);
-      if (old !== undefined) {
-        const os = o(old['spec']) ?? {};
-        const rest = (s: Obj) => {
-          const x = { ...s };
-          for (const f of ['replicas', 'template', 'updateStrategy']) delete x[f];
-          return x;
-        };
-        if (!same(rest(spec), rest(os))) c.forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden");
-      }
-      break;
-    case 'batch/Job': {
-      for (const f of ['parallelism', 'completions', 'backoffLimit']) nonNegative(c, `spec.${f}`, spec[f]);
-      template(c, 'spec.template', spec['template'], o(spec['selector']), ['OnFailure', 'Never']);
-      if (old !== undefined) {
-        const os = o(old['spec']) ?? {};
-        if (!same(spec['template'], os['template'])) c.immutable('spec.template', spec['template']);
-        if (!same(spec['completions'], os['completions'])) c.immutable('spec.completions', spec['completions']);
-        if (!same(spec['selector'], os['selector'])) c.immutable('spec.selector', spec['selector']);
-      }
-      break;
-    }
-    case 'batch/CronJob': {
-      if (str(spec['schedule']) === '') c.required('spec.schedule');
-      const cp = spec['concurrencyPolicy'];
-      if (cp !== undefined && !['Allow', 'Forbid', 'Replace'].includes(str(cp))) c.unsupported('spec.concurrencyPolicy', cp, ['Allow', 'Forbid', 'Replace']);
-      const jt = o(o(spec['jobTemplate'])?.['spec']);
-      if (jt === undefined) c.required('spec.jobTemplate');
-      else template(c, 'spec.jobTemplate.spec.template', jt['template'], undefined, ['OnFailure', 'Never']);
-      break;
-    }
-    case '/Service':
-      validateService(c, obj, old);
-      break;
-    case '/Secret':
-      validateSecret(c, obj, old);
-      break;
-    case '/ConfigMap':
-      validateData(c, 'data', obj['data']);
-      validateData(c, 'binaryData', obj['binaryData']);
-      immutableData(c, obj, old, ['data', 'binaryData']);
-      break;
-    case '/Namespace': {
-      const name = str(meta['name']);
-      if (name !== '' && (!DNS1123_LABEL.test(name) || name.length > 63)) c.invalidValue('metadata.name', name, DNS1123_LABEL_MSG);
-      break;
-    }
-    case 'coordination.k8s.io/Lease':
-      validateLease(c, obj);
-      break;
-    case '/Node': {
-      const cidr = spec['podCIDR'];
-      if (old !== undefined) {
-        const os = o(old['spec']) ?? {};
-        if (os['podCIDR'] !== undefined && os['podCIDR'] !== '' && cidr !== os['podCIDR']) c.forbidden('spec.podCIDR', 'node updates may not change podCIDR except from "" to valid');
-        if (os['providerID'] !== undefined && os['providerID'] !== '' && spec['providerID'] !== os['providerID']) c.forbidden('spec.providerID', 'node updates may not change providerID except from "" to valid');
-      }
-      break;
-    }
-    case '/Event': {
-      const io = o(obj['involvedObject']) ?? {};
-      const ns = str(meta['namespace']);
-      if (str(io['namespace']) !== '' && ns !== '' && io['namespace'] !== ns) c.invalidValue('involvedObject.namespace', io['namespace'], 'does not match event.namespace');
-      const type = obj['type'];
-      if (type !== undefined && type !== '' && type !== 'Normal' && type !== 'Warning') c.unsupported('type', type, ['Normal', 'Warning']);
-      break;
-    }
-  }
-  return c.list;
 }
+
+/** A pod: its spec, and on update only the fields a pod update may change. */
+export const validatePod: Validator = (c, obj, old) => {
+  validatePodSpec(c, 'spec', o(obj['spec']));
+  if (old !== undefined) validatePodUpdate(c, obj, old);
+};
+
+/** A service. */
+export const validateServiceObject: Validator = (c, obj, old) => validateService(c, obj, old);
+
+/** A secret. */
+export const validateSecretObject: Validator = (c, obj, old) => validateSecret(c, obj, old);
+
+/** A config map: data keys, and immutability. */
+export const validateConfigMap: Validator = (c, obj, old) => {
+  validateData(c, 'data', obj['data']);
+  validateData(c, 'binaryData', obj['binaryData']);
+  immutableData(c, obj, old, ['data', 'binaryData']);
+};
+
+/** A namespace: its name is a DNS label. */
+export const validateNamespace: Validator = (c, obj) => {
+  const name = str(o(obj['metadata'])?.['name']);
+  if (name !== '' && (!DNS1123_LABEL.test(name) || name.length > 63)) c.invalidValue('metadata.name', name, DNS1123_LABEL_MSG);
+};
+
+const specOf = (obj: Obj): Obj => o(obj['spec']) ?? {};
+
+const workloadOf = (kind: string): Validator => (c, obj, old) => workload(c, kind, specOf(obj), old, ['Always']);
+
+/**
+ * The validation of the built-in kinds without a strategy file of their own, by `group/Kind`
+ * (strategies/registry.ts gives each its own strategy object).
+ */
+export const KIND_VALIDATORS: Readonly<Record<string, Validator>> = {
+  'apps/Deployment': workloadOf('Deployment'),
+  'apps/ReplicaSet': workloadOf('ReplicaSet'),
+  'apps/DaemonSet': workloadOf('DaemonSet'),
+  'apps/StatefulSet': (c, obj, old) => {
+    const spec = specOf(obj);
+    workload(c, 'StatefulSet', spec, old, ['Always']);
+    if (old === undefined) return;
+    const rest = (s: Obj) => {
+      const x = { ...s };
+      for (const f of ['replicas', 'template', 'updateStrategy']) delete x[f];
+      return x;
+    };
+    if (!same(rest(spec), rest(specOf(old)))) c.forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden");
+  },
+  'batch/Job': (c, obj, old) => {
+    const spec = specOf(obj);
+    for (const f of ['parallelism', 'completions', 'backoffLimit']) nonNegative(c, `spec.${f}`, spec[f]);
+    template(c, 'spec.template', spec['template'], o(spec['selector']), ['OnFailure', 'Never']);
+    if (old === undefined) return;
+    const os = specOf(old);
+    if (!same(spec['template'], os['template'])) c.immutable('spec.template', spec['template']);
+    if (!same(spec['completions'], os['completions'])) c.immutable('spec.completions', spec['completions']);
+    if (!same(spec['selector'], os['selector'])) c.immutable('spec.selector', spec['selector']);
+  },
+  'batch/CronJob': (c, obj) => {
+    const spec = specOf(obj);
+    if (str(spec['schedule']) === '') c.required('spec.schedule');
+    const cp = spec['concurrencyPolicy'];
+    if (cp !== undefined && !['Allow', 'Forbid', 'Replace'].includes(str(cp))) c.unsupported('spec.concurrencyPolicy', cp, ['Allow', 'Forbid', 'Replace']);
+    const jt = o(o(spec['jobTemplate'])?.['spec']);
+    if (jt === undefined) c.required('spec.jobTemplate');
+    else template(c, 'spec.jobTemplate.spec.template', jt['template'], undefined, ['OnFailure', 'Never']);
+  },
+  'coordination.k8s.io/Lease': (c, obj) => validateLease(c, obj),
+  '/Node': (c, obj, old) => {
+    if (old === undefined) return;
+    const spec = specOf(obj);
+    const os = specOf(old);
+    if (os['podCIDR'] !== undefined && os['podCIDR'] !== '' && spec['podCIDR'] !== os['podCIDR']) c.forbidden('spec.podCIDR', 'node updates may not change podCIDR except from "" to valid');
+    if (os['providerID'] !== undefined && os['providerID'] !== '' && spec['providerID'] !== os['providerID']) c.forbidden('spec.providerID', 'node updates may not change providerID except from "" to valid');
+  },
+  '/Event': (c, obj) => {
+    const io = o(obj['involvedObject']) ?? {};
+    const ns = str(o(obj['metadata'])?.['namespace']);
+    if (str(io['namespace']) !== '' && ns !== '' && io['namespace'] !== ns) c.invalidValue('involvedObject.namespace', io['namespace'], 'does not match event.namespace');
+    const type = obj['type'];
+    if (type !== undefined && type !== '' && type !== 'Normal' && type !== 'Warning') c.unsupported('type', type, ['Normal', 'Warning']);
+  },
+};

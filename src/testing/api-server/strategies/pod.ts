@@ -1,0 +1,61 @@
+/** Pods: `Pending` on create, graceful deletion once bound to a node, the `/binding` subresource, kubectl's columns. */
+import { defaultPod } from '../admission/defaults.js';
+import { validatePod } from '../admission/validation.js';
+import { parseJsonBody } from '../http-io.js';
+import { bindPod } from '../pod-binding.js';
+import { methodNotAllowed, unknownPath } from '../status-error.js';
+import { AGE, at, NAME, num, str, type Column } from '../table-cells.js';
+import { strategy } from './default.js';
+import type { Obj, StrategyHandler } from './strategy.js';
+
+/** The grace period of a pod deletion, as kube-apiserver's pod strategy decides it. */
+function podGrace(pod: Obj, asked: number | undefined): number {
+  const spec = (pod['spec'] as { nodeName?: string; terminationGracePeriodSeconds?: number } | undefined) ?? {};
+  const phase = (pod['status'] as { phase?: string } | undefined)?.phase;
+  // Never scheduled, or already finished: nothing runs that a kubelet must stop.
+  if (spec.nodeName === undefined || spec.nodeName === '' || phase === 'Succeeded' || phase === 'Failed') return 0;
+  const grace = asked ?? spec.terminationGracePeriodSeconds ?? 30;
+  return grace < 0 ? 1 : grace;
+}
+
+/** `POST .../pods/{name}/binding` (what a scheduler does). */
+const binding: StrategyHandler = async ({ method, service, r, namespace, name, readBody }) => {
+  if (name === undefined) throw unknownPath();
+  if (method !== 'POST') throw methodNotAllowed(method);
+  const body = parseJsonBody(await readBody(), { kind: 'Binding' });
+  return { code: 201, body: bindPod(service, r, namespace, name, body) };
+};
+
+function podReady(o: Obj): string {
+  const containers = at(o, 'spec.containers');
+  const statuses = at(o, 'status.containerStatuses');
+  const total = Array.isArray(containers) ? containers.length : 0;
+  const ready = Array.isArray(statuses) ? statuses.filter((c) => (c as Obj)['ready'] === true).length : 0;
+  return `${ready}/${total}`;
+}
+
+function podRestarts(o: Obj): number {
+  const statuses = at(o, 'status.containerStatuses');
+  return Array.isArray(statuses) ? statuses.reduce((a: number, c) => a + num(c, 'restartCount'), 0) : 0;
+}
+
+const POD_COLUMNS: readonly Column[] = [
+  NAME,
+  { name: 'Ready', type: 'string', cell: podReady },
+  { name: 'Status', type: 'string', cell: (o) => (at(o, 'metadata.deletionTimestamp') !== undefined ? 'Terminating' : str(o, 'status.reason', str(o, 'status.phase', 'Unknown'))) },
+  { name: 'Restarts', type: 'integer', cell: podRestarts },
+  AGE,
+];
+
+/** The pod strategy (core/v1 pods). */
+export const POD_STRATEGY = strategy({
+  prepareForCreate: (o, keepStatus) => {
+    if (!keepStatus) o['status'] = { phase: 'Pending' };
+  },
+  defaults: defaultPod,
+  validate: validatePod,
+  gracePeriodSeconds: podGrace,
+  deleteAnswer: 'object',
+  subresources: { binding },
+  columns: POD_COLUMNS,
+});
