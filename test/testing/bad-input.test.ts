@@ -104,3 +104,105 @@ describe('embedded API server: bad input gets the right Status and changes nothi
     expect(await snapshot()).toBe(before);
   });
 });
+
+describe('embedded API server: ill-typed fields and deep nesting get 400 and change nothing (issue 26 finding 11)', () => {
+  let server: ApiServer;
+  let call: ReturnType<typeof makeClient>;
+  const cms = '/api/v1/namespaces/default/configmaps';
+  const secrets = '/api/v1/namespaces/default/secrets';
+  const widgets = '/apis/example.com/v1/namespaces/default/widgets';
+  let snapshot: () => Promise<string>;
+
+  beforeAll(async () => {
+    server = await startApiServer();
+    call = makeClient(server.url);
+    await call('POST', cms, { metadata: { name: 'keep' }, data: { k: 'v' } });
+    await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    });
+    snapshot = async () => JSON.stringify([(await call('GET', '/api/v1/configmaps')).body.items, (await call('GET', '/api/v1/secrets')).body.items, server.resourceVersion]);
+  });
+  afterAll(() => server.close());
+
+  const nested = (depth: number): string => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+  const deepArray = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const cases: [string, () => Promise<{ status: number; body: { reason?: string; message?: string } }>, RegExp][] = [
+    ['metadata.name a number', () => call('POST', cms, { metadata: { name: 5 } }), /^ConfigMap in version "v1" cannot be handled as a ConfigMap: v1\.ConfigMap\.ObjectMeta: v1\.ObjectMeta\.Name: ReadString: expects " or n, but found 5/],
+    ['metadata.name true', () => call('POST', cms, { metadata: { name: true } }), /v1\.ObjectMeta\.Name: ReadString: expects " or n, but found t/],
+    ['metadata.name an array', () => call('POST', cms, { metadata: { name: ['x'] } }), /v1\.ObjectMeta\.Name: ReadString: expects " or n, but found \[/],
+    ['metadata.generateName an object', () => call('POST', cms, { metadata: { generateName: { a: 1 } } }), /v1\.ObjectMeta\.GenerateName/],
+    ['metadata.namespace a number', () => call('POST', cms, { metadata: { name: 'n', namespace: 7 } }), /v1\.ObjectMeta\.Namespace/],
+    ['a label value that is a number', () => call('POST', cms, { metadata: { name: 'l', labels: { a: 5 } } }), /v1\.ObjectMeta\.Labels: ReadString/],
+    ['labels that are a list', () => call('POST', cms, { metadata: { name: 'l', labels: ['a'] } }), /v1\.ObjectMeta\.Labels: ReadMapCB: expect \{ or n, but found \[/],
+    ['an annotation value that is a boolean', () => call('POST', cms, { metadata: { name: 'a', annotations: { a: true } } }), /v1\.ObjectMeta\.Annotations/],
+    ['a finalizer that is a number', () => call('POST', cms, { metadata: { name: 'f', finalizers: [5] } }), /v1\.ObjectMeta\.Finalizers/],
+    ['an owner reference name that is a number', () => call('POST', cms, { metadata: { name: 'o', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 5, uid: 'u' }] } }), /v1\.ObjectMeta\.OwnerReferences: \[\]v1\.OwnerReference: v1\.OwnerReference\.Name/],
+    ['a ConfigMap data value that is a number', () => call('POST', cms, { metadata: { name: 'd' }, data: { a: 5 } }), /^ConfigMap in version "v1" cannot be handled as a ConfigMap: v1\.ConfigMap\.Data: ReadString: expects " or n, but found 5/],
+    ['ConfigMap binaryData values that are objects', () => call('POST', cms, { metadata: { name: 'd' }, binaryData: { a: {} } }), /v1\.ConfigMap\.BinaryData/],
+    ['a Secret data value that is a number', () => call('POST', secrets, { metadata: { name: 's' }, data: { a: 5 } }), /v1\.Secret\.Data/],
+    ['a Secret stringData value that is a boolean', () => call('POST', secrets, { metadata: { name: 's' }, stringData: { a: false } }), /v1\.Secret\.StringData/],
+    ['metadata.name a number on update', () => call('PUT', `${cms}/keep`, { metadata: { name: 5 }, data: { k: 'v' } }), /v1\.ObjectMeta\.Name: ReadString/],
+    ['a data value that is a number on update', () => call('PUT', `${cms}/keep`, { metadata: { name: 'keep' }, data: { k: 1 } }), /v1\.ConfigMap\.Data/],
+    ['a merge patch writing a number label', () => call('PATCH', `${cms}/keep`, { metadata: { labels: { a: 5 } } }, 'application/merge-patch+json'), /v1\.ObjectMeta\.Labels/],
+    ['a JSON patch writing a number data value', () => call('PATCH', `${cms}/keep`, [{ op: 'add', path: '/data/x', value: 5 }], 'application/json-patch+json'), /v1\.ConfigMap\.Data/],
+    ['a server-side apply with a number name', () => call('PATCH', `${cms}/keep?fieldManager=t`, '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":5}}', 'application/apply-patch+yaml'), /v1\.ObjectMeta\.Name/],
+    ['a custom resource with a number name', () => call('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 5 } }), /^json: cannot unmarshal number into Go struct field ObjectMeta\.name of type string$/],
+    ['a custom resource with a number label', () => call('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', labels: { a: 1 } } }), /^json: cannot unmarshal number into Go struct field ObjectMeta\.labels of type string$/],
+    ['JSON nested 100,000 levels deep', () => call('POST', cms, `{"metadata":{"name":"deep"},"x":${deepArray(100_000)}}`), /exceeded max depth/],
+    ['JSON objects nested 5,000 levels deep', () => call('POST', cms, `{"metadata":{"name":"deep"},"x":${nested(5000)}}`), /exceeded max depth/],
+    ['nesting one level past the limit', () => call('POST', cms, `{"metadata":{"name":"deep"},"x":${nested(1000)}}`), /exceeded max depth \(1000 levels of nesting\)/],
+    ['a deep custom resource', () => call('POST', widgets, `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"deep"},"spec":${nested(20_000)}}`), /exceeded max depth/],
+    ['a deep merge patch', () => call('PATCH', `${cms}/keep`, `{"x":${nested(50_000)}}`, 'application/merge-patch+json'), /exceeded max depth/],
+    ['a JSON patch that nests past the limit', () => call('PATCH', `${widgets}/w0`, `[{"op":"add","path":"/spec/${'a/'.repeat(600)}b","value":${nested(600)}}]`, 'application/json-patch+json'), /exceeded max depth/],
+    ['a deep server-side apply', () => call('PATCH', `${cms}/keep?fieldManager=t`, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"keep"},"x":${nested(3000)}}`, 'application/apply-patch+yaml'), /exceeded maxDepth/],
+    ['a deep DeleteOptions body', () => call('DELETE', `${cms}/keep`, `{"x":${nested(30_000)}}`), /exceeded max depth/],
+  ];
+
+  it('a custom resource nested within the limit is stored (the JSON patch case below starts from it)', async () => {
+    const r = await call('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w0' }, spec: JSON.parse(`${'{"a":'.repeat(600)}{"b":1}${'}'.repeat(600)}`) as unknown });
+    expect(r.status).toBe(201);
+  });
+
+  for (const [title, act, message] of cases) {
+    it(`${title} → 400 BadRequest naming the field`, async () => {
+      const before = await snapshot();
+      const r = await act();
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
+      expect(r.body.message).toMatch(message);
+      expect(await snapshot()).toBe(before);
+    });
+  }
+
+  it('a null name is Go\'s zero value: generateName names the object', async () => {
+    const r = await call('POST', cms, { metadata: { name: null, generateName: 'gen-' }, data: { a: 'b' } });
+    expect(r.status).toBe(201);
+    expect(r.body.metadata.name).toMatch(/^gen-/);
+  });
+
+  it('a body nested just within the limit is accepted (the unknown field dropped), not a 500', async () => {
+    const r = await call('POST', cms, `{"metadata":{"name":"deep-ok"},"x":${nested(998)}}`);
+    expect(r.status).toBe(201);
+    expect(r.body.x).toBeUndefined();
+  });
+
+  it('the programmatic API refuses ill-typed metadata with a typed error', () => {
+    let thrown: unknown;
+    try {
+      server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 5 as unknown as string, namespace: 'default' } });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toMatchObject({ code: 'TESTING_DIRECT_API_REFUSED', layer: 'testing', status: { code: 400, reason: 'BadRequest' } });
+    expect(() => server.get('v9', 'Nothing', 'x')).toThrow(expect.objectContaining({ code: 'TESTING_KIND_UNKNOWN', kind: 'Nothing' }) as Error);
+  });
+
+  it('the server is still up and the stored objects intact', async () => {
+    expect((await call('GET', '/healthz')).status).toBe(200);
+    expect((await call('GET', `${cms}/keep`)).body.data).toEqual({ k: 'v' });
+  });
+});

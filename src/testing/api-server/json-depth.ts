@@ -1,0 +1,23 @@
+/**
+ * The nesting limit of request bodies. kube-apiserver's JSON decoders stop at 10,000 levels; the
+ * embedded server stops at {@link MAX_BODY_DEPTH}, below the depth at which V8's recursive
+ * `JSON.stringify` and `structuredClone` overflow the stack (about 1,600 levels of objects), so a
+ * deeper body gets 400 BadRequest instead of a 500 "Maximum call stack size exceeded".
+ */
+
+/** The deepest nesting of objects and arrays a request body may have (the top-level object is level 1). */
+export const MAX_BODY_DEPTH = 1000;
+
+/** True when `value` nests objects or arrays deeper than `max` (checked without recursion). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
