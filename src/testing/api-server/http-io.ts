@@ -61,7 +61,7 @@ export function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
       // The client went away before the body was complete: nothing to answer.
       if (!req.complete && !failed) {
         failed = true;
-        reject(new Error('request aborted'));
+        reject(badRequest('the client closed the connection before the request body was complete'));
       }
     });
     req.on('error', (e) => {

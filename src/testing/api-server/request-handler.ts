@@ -197,7 +197,7 @@ export class RequestHandler {
   }
 
   private scaleSpec(r: ServedResource): ScaleSpec | undefined {
-    return scaleSpecOf(r, (x) => this.service.store.get(CRD_RESOURCE_ID, `${x.plural}.${x.group}`)?.object);
+    return scaleSpecOf(r, this.service.strategies, (x) => this.service.store.get(CRD_RESOURCE_ID, `${x.plural}.${x.group}`)?.object);
   }
 
   /** `/scale` of a Deployment, ReplicaSet, StatefulSet or custom resource declaring it. */

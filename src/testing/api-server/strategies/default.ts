@@ -14,6 +14,7 @@ export const DEFAULT_STRATEGY: ResourceStrategy = {
   deleteAnswer: 'status',
   subresources: {},
   endpoint: undefined,
+  scale: undefined,
   columns: undefined,
   admitCreate: undefined,
   admitUpdate: undefined,

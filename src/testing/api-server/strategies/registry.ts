@@ -14,7 +14,7 @@ import { DEFAULT_STRATEGY, strategy } from './default.js';
 import { NAMESPACE_STRATEGY } from './namespace.js';
 import { POD_STRATEGY } from './pod.js';
 import { SERVICE_STRATEGY } from './service.js';
-import type { ResourceStrategy, StrategyLookup } from './strategy.js';
+import type { ResourceStrategy, ScaleSpec, StrategyLookup } from './strategy.js';
 
 type Resource = Pick<ServedResource, 'group' | 'plural' | 'kind' | 'custom'>;
 
@@ -28,11 +28,20 @@ const OWN_STRATEGIES: Readonly<Record<string, ResourceStrategy>> = {
   [SSAR_RESOURCE_ID]: SELF_SUBJECT_ACCESS_REVIEW_STRATEGY,
 };
 
-/** Strategies of the kinds that only default and validate, by `group/Kind` (built once). */
+/** The workloads with a `/scale` subresource, by `group/Kind`: replicas and selector in `spec`, as in apps/v1. */
+const WORKLOAD_SCALE: Readonly<Record<string, ScaleSpec>> = Object.fromEntries(
+  ['apps/Deployment', 'apps/ReplicaSet', 'apps/StatefulSet', '/ReplicationController'].map((gk) => [gk, { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' }]),
+);
+
+/** Strategies of the kinds that only default, validate or scale, by `group/Kind` (built once). */
 const TABLE_STRATEGIES = new Map<string, ResourceStrategy>(
-  [...new Set([...Object.keys(KIND_DEFAULTS), ...Object.keys(KIND_VALIDATORS)])].map((gk) => [
+  [...new Set([...Object.keys(KIND_DEFAULTS), ...Object.keys(KIND_VALIDATORS), ...Object.keys(WORKLOAD_SCALE)])].map((gk) => [
     gk,
-    strategy({ ...(KIND_DEFAULTS[gk] !== undefined ? { defaults: KIND_DEFAULTS[gk] } : {}), ...(KIND_VALIDATORS[gk] !== undefined ? { validate: KIND_VALIDATORS[gk] } : {}) }),
+    strategy({
+      ...(KIND_DEFAULTS[gk] !== undefined ? { defaults: KIND_DEFAULTS[gk] } : {}),
+      ...(KIND_VALIDATORS[gk] !== undefined ? { validate: KIND_VALIDATORS[gk] } : {}),
+      ...(WORKLOAD_SCALE[gk] !== undefined ? { scale: WORKLOAD_SCALE[gk] } : {}),
+    }),
   ]),
 );
 

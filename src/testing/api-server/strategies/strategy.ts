@@ -34,6 +34,14 @@ export type DeletionPlan =
   /** Already being deleted; nothing changes. */
   | { readonly type: 'unchanged' };
 
+/** Where a resource keeps what its `/scale` subresource shows (JSON paths as in a CRD's `subresources.scale`). */
+export interface ScaleSpec {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  /** Path of the selector: a string (CRDs) or a `LabelSelector` object (apps). */
+  readonly labelSelectorPath?: string;
+}
+
 /** Allocates cluster IPs and node ports (services). */
 export interface IpAllocator {
   clusterIP(): string;
@@ -116,6 +124,8 @@ export interface ResourceStrategy {
   readonly subresources: Readonly<Record<string, StrategyHandler>>;
   /** Serves every non-watch request of the resource itself (access reviews), when set. */
   readonly endpoint: StrategyHandler | undefined;
+  /** The built-in `/scale` subresource (workloads), or undefined. */
+  readonly scale: ScaleSpec | undefined;
   /** Table columns (`kubectl get`) when the kind has its own, else undefined (the table view's). */
   readonly columns: readonly Column[] | undefined;
   /** Admission on create in place of built-in defaulting and validation (CRDs, custom resources); undefined for built-ins. */
