@@ -8,7 +8,8 @@ import type { IpAllocator } from '../strategies/strategy.js';
 
 type Obj = Record<string, unknown>;
 
-function obj(parent: Obj, key: string): Obj {
+/** The object at `parent[key]`, created when absent or not an object. */
+export function childObject(parent: Obj, key: string): Obj {
   const v = parent[key];
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as Obj;
   const fresh: Obj = {};
@@ -16,11 +17,13 @@ function obj(parent: Obj, key: string): Obj {
   return fresh;
 }
 
-function list(v: unknown): Obj[] {
+/** The objects of a JSON array (none when not an array). */
+export function objectList(v: unknown): Obj[] {
   return Array.isArray(v) ? (v.filter((x) => x !== null && typeof x === 'object') as Obj[]) : [];
 }
 
-function dflt(o: Obj, key: string, value: unknown): void {
+/** Sets `o[key]` to `value` when it is absent, null or empty (Go's zero value). */
+export function dflt(o: Obj, key: string, value: unknown): void {
   if (o[key] === undefined || o[key] === null || o[key] === '') o[key] = value;
 }
 
@@ -41,8 +44,8 @@ function container(c: Obj): void {
   dflt(c, 'terminationMessagePath', '/dev/termination-log');
   dflt(c, 'terminationMessagePolicy', 'File');
   if (c['resources'] === undefined) c['resources'] = {};
-  for (const p of list(c['ports'])) dflt(p, 'protocol', 'TCP');
-  for (const e of list(c['env'])) {
+  for (const p of objectList(c['ports'])) dflt(p, 'protocol', 'TCP');
+  for (const e of objectList(c['env'])) {
     const from = e['valueFrom'] as Obj | undefined;
     if (from?.['fieldRef'] !== undefined) dflt(from['fieldRef'] as Obj, 'apiVersion', 'v1');
   }
@@ -61,23 +64,12 @@ export function defaultPodSpec(spec: Obj): void {
   if (spec['securityContext'] === undefined) spec['securityContext'] = {};
   dflt(spec, 'schedulerName', 'default-scheduler');
   if (typeof spec['serviceAccount'] === 'string' && spec['serviceAccount'] !== '') dflt(spec, 'serviceAccountName', spec['serviceAccount']);
-  for (const c of [...list(spec['containers']), ...list(spec['initContainers'])]) container(c);
-  for (const v of list(spec['volumes'])) {
+  for (const c of [...objectList(spec['containers']), ...objectList(spec['initContainers'])]) container(c);
+  for (const v of objectList(spec['volumes'])) {
     for (const s of DEFAULT_MODE_SOURCES) if (v[s] !== null && typeof v[s] === 'object') dflt(v[s] as Obj, 'defaultMode', 420);
     if (v['hostPath'] !== null && typeof v['hostPath'] === 'object') dflt(v['hostPath'] as Obj, 'type', '');
     if (Object.keys(v).length === 1 && typeof v['name'] === 'string') v['emptyDir'] = {};
   }
-}
-
-/** What the DefaultTolerationSeconds admission plugin adds to a pod. */
-function defaultTolerations(spec: Obj): void {
-  const tolerations = list(spec['tolerations']);
-  const has = (key: string) => tolerations.some((t) => (t['key'] === key || t['key'] === undefined) && (t['effect'] === 'NoExecute' || t['effect'] === undefined || t['effect'] === ''));
-  const add: Obj[] = [];
-  for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
-    if (!has(key)) add.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
-  }
-  if (add.length > 0) spec['tolerations'] = [...tolerations, ...add];
 }
 
 function quantityPresent(c: Obj, kind: 'requests' | 'limits', res: string): string | undefined {
@@ -88,7 +80,7 @@ function quantityPresent(c: Obj, kind: 'requests' | 'limits', res: string): stri
 
 /** The QoS class of a pod (`GetPodQOS`, simplified to comparing the quantities as written). */
 export function qosClass(spec: Obj): string {
-  const cs = [...list(spec['containers']), ...list(spec['initContainers'])];
+  const cs = [...objectList(spec['containers']), ...objectList(spec['initContainers'])];
   let any = false;
   let guaranteed = true;
   for (const c of cs) {
@@ -106,9 +98,9 @@ export function qosClass(spec: Obj): string {
 /** A pod template: its spec's defaults; Go encodes the template's zero creationTimestamp as null. */
 function template(t: unknown): void {
   if (t === null || typeof t !== 'object') return;
-  const meta = obj(t as Obj, 'metadata');
+  const meta = childObject(t as Obj, 'metadata');
   if (meta['creationTimestamp'] === undefined) meta['creationTimestamp'] = null;
-  defaultPodSpec(obj(t as Obj, 'spec'));
+  defaultPodSpec(childObject(t as Obj, 'spec'));
 }
 
 /** The status a workload starts with (Go's zero values of its non-omitempty fields). */
@@ -123,7 +115,7 @@ function labelsOf(t: unknown): Obj | undefined {
 
 /** The finalizer the StorageObjectInUseProtection admission plugin adds. */
 function protect(o: Obj, finalizer: string): void {
-  const meta = obj(o, 'metadata');
+  const meta = childObject(o, 'metadata');
   const f = Array.isArray(meta['finalizers']) ? (meta['finalizers'] as unknown[]) : [];
   if (!f.includes(finalizer)) meta['finalizers'] = [...f, finalizer];
 }
@@ -133,66 +125,16 @@ export type Defaulter = (o: Obj, create: boolean, alloc: IpAllocator) => void;
 
 /** The spec of `o`, created when absent. */
 export function specOf(o: Obj): Obj {
-  return obj(o, 'spec');
+  return childObject(o, 'spec');
 }
-
-/** `SetDefaults_Pod` on a pod (create adds tolerations, priority and the initial status). */
-export const defaultPod: Defaulter = (o, create) => {
-  const s = specOf(o);
-  defaultPodSpec(s);
-  // SetDefaults_Pod (not of templates).
-  if (s['enableServiceLinks'] === undefined) s['enableServiceLinks'] = true;
-  if (create) {
-    defaultTolerations(s);
-    dflt(s, 'priority', 0);
-    dflt(s, 'preemptionPolicy', 'PreemptLowerPriority');
-    const st = o['status'] as Obj | undefined;
-    if (st === undefined || (Object.keys(st).length === 1 && st['phase'] === 'Pending')) o['status'] = { phase: 'Pending', qosClass: qosClass(s) };
-  }
-};
-
-/** A service: type, affinity, ports, and on create its cluster IP and node ports. */
-export const defaultService: Defaulter = (o, create, alloc) => {
-  const s = specOf(o);
-  dflt(s, 'type', 'ClusterIP');
-  dflt(s, 'sessionAffinity', 'None');
-  const type = s['type'];
-  for (const p of list(s['ports'])) {
-    dflt(p, 'protocol', 'TCP');
-    if (p['targetPort'] === undefined || p['targetPort'] === 0 || p['targetPort'] === '') p['targetPort'] = p['port'];
-    if (create && (type === 'NodePort' || type === 'LoadBalancer') && (p['nodePort'] === undefined || p['nodePort'] === 0)) p['nodePort'] = alloc.nodePort();
-  }
-  if (type === 'NodePort' || type === 'LoadBalancer') dflt(s, 'externalTrafficPolicy', 'Cluster');
-  if (create && type !== 'ExternalName') {
-    if (s['clusterIP'] === undefined || s['clusterIP'] === '') s['clusterIP'] = alloc.clusterIP();
-    if (s['clusterIPs'] === undefined) s['clusterIPs'] = [s['clusterIP']];
-  }
-  if (create && o['status'] === undefined) o['status'] = { loadBalancer: {} };
-};
-
-/** A secret: type Opaque, `stringData` encoded into `data`. */
-export const defaultSecret: Defaulter = (o) => {
-  dflt(o, 'type', 'Opaque');
-  const sd = o['stringData'];
-  if (sd !== null && typeof sd === 'object') {
-    const data = obj(o, 'data');
-    for (const [k, v] of Object.entries(sd as Obj)) data[k] = Buffer.from(String(v)).toString('base64');
-  }
-  delete o['stringData'];
-};
-
-/** A namespace starts Active. */
-export const defaultNamespace: Defaulter = (o, create) => {
-  if (create && o['status'] === undefined) o['status'] = { phase: 'Active' };
-};
 
 const defaultDeployment: Defaulter = (o, create) => {
   const s = specOf(o);
   dflt(s, 'replicas', 1);
-  const st = obj(s, 'strategy');
+  const st = childObject(s, 'strategy');
   dflt(st, 'type', 'RollingUpdate');
   if (st['type'] === 'RollingUpdate') {
-    const ru = obj(st, 'rollingUpdate');
+    const ru = childObject(st, 'rollingUpdate');
     dflt(ru, 'maxUnavailable', '25%');
     dflt(ru, 'maxSurge', '25%');
   }
@@ -206,12 +148,12 @@ const defaultStatefulSet: Defaulter = (o, create) => {
   const s = specOf(o);
   dflt(s, 'replicas', 1);
   dflt(s, 'podManagementPolicy', 'OrderedReady');
-  const us = obj(s, 'updateStrategy');
+  const us = childObject(s, 'updateStrategy');
   dflt(us, 'type', 'RollingUpdate');
-  if (us['type'] === 'RollingUpdate') dflt(obj(us, 'rollingUpdate'), 'partition', 0);
+  if (us['type'] === 'RollingUpdate') dflt(childObject(us, 'rollingUpdate'), 'partition', 0);
   dflt(s, 'revisionHistoryLimit', 10);
-  for (const pvc of list(s['volumeClaimTemplates'])) {
-    dflt(obj(pvc, 'spec'), 'volumeMode', 'Filesystem');
+  for (const pvc of objectList(s['volumeClaimTemplates'])) {
+    dflt(childObject(pvc, 'spec'), 'volumeMode', 'Filesystem');
     if (pvc['status'] === undefined) pvc['status'] = { phase: 'Pending' };
   }
   template(s['template']);
@@ -220,14 +162,14 @@ const defaultStatefulSet: Defaulter = (o, create) => {
 
 const defaultDaemonSet: Defaulter = (o, create) => {
   const s = specOf(o);
-  const us = obj(s, 'updateStrategy');
+  const us = childObject(s, 'updateStrategy');
   dflt(us, 'type', 'RollingUpdate');
-  if (us['type'] === 'RollingUpdate') dflt(obj(us, 'rollingUpdate'), 'maxUnavailable', 1);
+  if (us['type'] === 'RollingUpdate') dflt(childObject(us, 'rollingUpdate'), 'maxUnavailable', 1);
   dflt(s, 'revisionHistoryLimit', 10);
   template(s['template']);
   if (create) {
     // The daemonset strategy records the template generation (deprecated, still written in 1.20).
-    const meta = obj(o, 'metadata');
+    const meta = childObject(o, 'metadata');
     meta['annotations'] = { ...((meta['annotations'] as Obj | undefined) ?? {}), 'deprecated.daemonset.template.generation': '1' };
   }
   initialStatus(o, create, { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
@@ -238,13 +180,13 @@ const defaultJob: Defaulter = (o, create) => {
   dflt(s, 'completions', 1);
   dflt(s, 'parallelism', 1);
   dflt(s, 'backoffLimit', 6);
-  const meta = obj(o, 'metadata');
+  const meta = childObject(o, 'metadata');
   if (create && s['manualSelector'] !== true && typeof meta['uid'] === 'string') {
     // The job strategy generates the selector from the uid and labels the template with it.
     const uid = meta['uid'];
     s['selector'] = { matchLabels: { 'controller-uid': uid } };
-    const t = obj(s, 'template');
-    const tm = obj(t, 'metadata');
+    const t = childObject(s, 'template');
+    const tm = childObject(t, 'metadata');
     tm['labels'] = { ...(labelsOf(t) ?? {}), 'controller-uid': uid, 'job-name': meta['name'] };
   }
   // A job without labels takes its template's.
@@ -262,7 +204,7 @@ const defaultCronJob: Defaulter = (o, create) => {
   dflt(s, 'failedJobsHistoryLimit', 1);
   const jt = s['jobTemplate'] as Obj | undefined;
   if (jt !== undefined && typeof jt === 'object') {
-    const jm = obj(jt, 'metadata');
+    const jm = childObject(jt, 'metadata');
     if (jm['creationTimestamp'] === undefined) jm['creationTimestamp'] = null;
     template((jt['spec'] as Obj | undefined)?.['template']);
   }
@@ -274,7 +216,7 @@ const startsWith = (status: Obj): Defaulter => (o, create) => initialStatus(o, c
 /**
  * The defaults of the built-in kinds without a strategy file of their own, by `group/Kind`
  * (strategies/registry.ts gives each its own strategy object); pods, services, secrets and
- * namespaces keep theirs in their strategy.
+ * namespaces keep theirs in their strategy file.
  */
 export const KIND_DEFAULTS: Readonly<Record<string, Defaulter>> = {
   '/PodTemplate': (o) => template(o['template']),
@@ -308,7 +250,7 @@ export const KIND_DEFAULTS: Readonly<Record<string, Defaulter>> = {
     if (create && o['status'] === undefined) o['status'] = { phase: 'Pending' };
   },
   '/Endpoints': (o) => {
-    for (const ss of list(o['subsets'])) for (const p of list(ss['ports'])) dflt(p, 'protocol', 'TCP');
+    for (const ss of objectList(o['subsets'])) for (const p of objectList(ss['ports'])) dflt(p, 'protocol', 'TCP');
   },
   '/Event': (o) => {
     // Go's zero values of the non-omitempty fields (times encode as null).

@@ -3,8 +3,9 @@
  * them `Terminating` until the namespace controller finalizes them through `/finalize`.
  */
 import type { UnstructuredObject } from '../../../api/kube-object.js';
-import { defaultNamespace } from '../admission/defaults.js';
-import { validateNamespace } from '../admission/validation.js';
+import type { Defaulter } from '../admission/defaults.js';
+import { DNS1123_LABEL, DNS1123_LABEL_MSG, o, str as stringOr } from '../admission/field-rules.js';
+import type { Validator } from '../admission/validation.js';
 import { parseJsonBody } from '../http-io.js';
 import { finalizeNamespace } from '../namespace-finalize.js';
 import { methodNotAllowed, unknownPath } from '../status-error.js';
@@ -14,6 +15,17 @@ import type { DeletionPlan, StrategyHandler } from './strategy.js';
 
 /** The namespace controller's finalizer in a Namespace's `spec.finalizers`. */
 export const NAMESPACE_FINALIZER = 'kubernetes';
+
+/** A namespace: its name is a DNS label. */
+const validateNamespace: Validator = (c, obj) => {
+  const name = stringOr(o(obj['metadata'])?.['name']);
+  if (name !== '' && (!DNS1123_LABEL.test(name) || name.length > 63)) c.invalidValue('metadata.name', name, DNS1123_LABEL_MSG);
+};
+
+/** A namespace starts Active. */
+const defaultNamespace: Defaulter = (o, create) => {
+  if (create && o['status'] === undefined) o['status'] = { phase: 'Active' };
+};
 
 function specFinalizers(o: UnstructuredObject): readonly string[] {
   const spec = o['spec'] as { finalizers?: readonly string[] } | undefined;
