@@ -65,8 +65,7 @@ function columnsFor(r: ServedResource): readonly Column[] {
   const base = builtinStrategyFor(r).columns ?? COLUMNS[id];
   if (base === undefined) {
     const more = MORE_COLUMNS[id];
-    // Events list with Last Seen first and the name as a wide column, as kubectl shows them.
-    if (more !== undefined) return id === '/events' ? more : [NAME, ...more];
+    if (more !== undefined) return [NAME, ...more];
     return [NAME, AGE];
   }
   const extra = EXTRA_COLUMNS[id];

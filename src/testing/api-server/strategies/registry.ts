@@ -7,6 +7,8 @@
 import { SSAR_RESOURCE_ID } from '../access-review.js';
 import { KIND_DEFAULTS } from '../admission/defaults.js';
 import { KIND_VALIDATORS } from '../admission/validation.js';
+import type { Column } from '../table-cells.js';
+import { EVENT_COLUMNS } from '../table-columns.js';
 import type { ServedResource } from '../resource-registry.js';
 import { SELF_SUBJECT_ACCESS_REVIEW_STRATEGY } from './access-review.js';
 import { CONFIG_MAP_STRATEGY, SECRET_STRATEGY } from './config-data.js';
@@ -33,14 +35,18 @@ const WORKLOAD_SCALE: Readonly<Record<string, ScaleSpec>> = Object.fromEntries(
   ['apps/Deployment', 'apps/ReplicaSet', 'apps/StatefulSet', '/ReplicationController'].map((gk) => [gk, { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' }]),
 );
 
+/** Kinds whose table columns are not Name, the kind's own, then Age (core events: Last Seen first). */
+const KIND_COLUMNS: Readonly<Record<string, readonly Column[]>> = { '/Event': EVENT_COLUMNS };
+
 /** Strategies of the kinds that only default, validate or scale, by `group/Kind` (built once). */
 const TABLE_STRATEGIES = new Map<string, ResourceStrategy>(
-  [...new Set([...Object.keys(KIND_DEFAULTS), ...Object.keys(KIND_VALIDATORS), ...Object.keys(WORKLOAD_SCALE)])].map((gk) => [
+  [...new Set([...Object.keys(KIND_DEFAULTS), ...Object.keys(KIND_VALIDATORS), ...Object.keys(WORKLOAD_SCALE), ...Object.keys(KIND_COLUMNS)])].map((gk) => [
     gk,
     strategy({
       ...(KIND_DEFAULTS[gk] !== undefined ? { defaults: KIND_DEFAULTS[gk] } : {}),
       ...(KIND_VALIDATORS[gk] !== undefined ? { validate: KIND_VALIDATORS[gk] } : {}),
       ...(WORKLOAD_SCALE[gk] !== undefined ? { scale: WORKLOAD_SCALE[gk] } : {}),
+      ...(KIND_COLUMNS[gk] !== undefined ? { columns: KIND_COLUMNS[gk] } : {}),
     }),
   ]),
 );
