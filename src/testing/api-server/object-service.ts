@@ -121,16 +121,14 @@ export class ObjectService {
     if (apiVersion !== undefined && apiVersion !== '' && apiVersion !== expected && !r.versions.some((v) => apiVersionOf(r.group, v) === apiVersion)) {
       throw badRequest(`${r.kind} in version "${String(apiVersion)}" cannot be handled as a ${r.kind}: no kind "${r.kind}" is registered for version "${String(apiVersion)}"`);
     }
-    const meta = o['metadata'];
-    if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) {
-      throw badRequest(`${r.kind} in version "${version}" cannot be handled as a ${r.kind}: metadata must be an object`);
-    }
-    const rest: Mutable = { ...o };
+    // Typed fields are checked on a copy in the body's key order (json-iterator's error path depends on it).
+    const typedFields = this.strategies.for(r).typedFields;
+    const checked: Mutable = { ...o };
+    const wrongType = fieldTypeError(checked, r, version, typedFields);
+    if (wrongType !== undefined) throw wrongType;
+    const rest: Mutable = { ...checked };
     delete rest['apiVersion'];
     delete rest['kind'];
-    if (meta !== undefined) rest['metadata'] = { ...(meta as Mutable) };
-    const wrongType = fieldTypeError(rest, r, version, this.strategies.for(r).typedFields);
-    if (wrongType !== undefined) throw wrongType;
     return { apiVersion: typeof apiVersion === 'string' && apiVersion !== '' ? apiVersion : expected, kind: r.kind, ...rest } as UnstructuredObject;
   }
 

@@ -1,6 +1,7 @@
 /**
  * ConfigMaps and Secrets: their `data` (and `binaryData`, `stringData`) are maps of strings, which
- * the decoder checks (`data: {"a": 5}` is a 400, as kube-apiserver's typed decode answers).
+ * the decoder checks (`data: {"a": 5}` is a 400, as kube-apiserver's typed decode answers; `[]byte`
+ * values must be base64).
  */
 import { childObject, dflt, type Defaulter } from '../admission/defaults.js';
 import { CONFIG_KEY, CONFIG_KEY_MSG, o, same, str, type Causes } from '../admission/field-rules.js';
@@ -69,12 +70,12 @@ const defaultSecret: Defaulter = (o) => {
 
 const CONFIG_MAP_FIELDS: readonly TypedField[] = [
   { key: 'data', goName: 'Data', type: 'stringMap' },
-  { key: 'binaryData', goName: 'BinaryData', type: 'stringMap' },
+  { key: 'binaryData', goName: 'BinaryData', type: 'bytesMap' },
   { key: 'immutable', goName: 'Immutable', type: 'boolean' },
 ];
 
 const SECRET_FIELDS: readonly TypedField[] = [
-  { key: 'data', goName: 'Data', type: 'stringMap' },
+  { key: 'data', goName: 'Data', type: 'bytesMap' },
   { key: 'stringData', goName: 'StringData', type: 'stringMap' },
   { key: 'type', goName: 'Type', type: 'string' },
   { key: 'immutable', goName: 'Immutable', type: 'boolean' },
