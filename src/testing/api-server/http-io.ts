@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeObject, ProtobufDecodeError } from './protobuf/codec.js';
 import { protobufBody, PROTOBUF } from './protobuf/negotiation.js';
-import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js';
+import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
 import { badRequest, StatusError, tooLarge } from './status-error.js';
 
 /** Writes a JSON body (a string is sent as is: stored objects are already serialized). */
@@ -81,13 +81,17 @@ export function parseJsonBody(buf: Buffer, r: { readonly kind: string } | undefi
     const snippet = text.length > 30 ? `${text.slice(0, 30)} ...` : text;
     throw badRequest(`the object provided is unrecognized (must be of type ${r?.kind ?? 'object'}): couldn't get version/kind; json parse error: ${(e as Error).message} (${snippet})`);
   }
-  if (nestedDeeperThan(parsed, MAX_BODY_DEPTH)) throw tooDeep(r);
+  const deep = tooDeepAt(parsed, MAX_BODY_DEPTH);
+  if (deep !== undefined) throw tooDeep(r, deep, text.length > 30 ? `${text.slice(0, 30)} ...` : text);
   return parsed;
 }
 
-/** 400 for a body nested deeper than {@link MAX_BODY_DEPTH}, worded as kube-apiserver's decoder words its own limit. */
-export function tooDeep(r: { readonly kind: string } | undefined): StatusError {
-  return badRequest(`the object provided is unrecognized (must be of type ${r?.kind ?? 'object'}): couldn't get version/kind; json parse error: exceeded max depth (${MAX_BODY_DEPTH} levels of nesting)`);
+/**
+ * 400 for a body nested deeper than {@link MAX_BODY_DEPTH}, worded as kube-apiserver's decoder words
+ * its own limit: the character that opened the level too many, and the start of the body.
+ */
+export function tooDeep(r: { readonly kind: string } | undefined, opening: '{' | '[', snippet: string | undefined): StatusError {
+  return badRequest(`the object provided is unrecognized (must be of type ${r?.kind ?? 'object'}): couldn't get version/kind; json parse error: invalid character '${opening}' exceeded max depth${snippet !== undefined ? ` (${snippet})` : ''}`);
 }
 
 /** Parses a JSON or Kubernetes protobuf (`application/vnd.kubernetes.protobuf`) request body. */
@@ -100,7 +104,8 @@ export function parseBody(buf: Buffer, contentType: string, r: { readonly kind: 
     if (e instanceof ProtobufDecodeError) throw badRequest(`the object provided is unrecognized (must be of type ${r?.kind ?? 'object'}): ${e.message}`);
     throw e;
   }
-  if (nestedDeeperThan(decoded, MAX_BODY_DEPTH)) throw tooDeep(r);
+  const deep = tooDeepAt(decoded, MAX_BODY_DEPTH);
+  if (deep !== undefined) throw tooDeep(r, deep, undefined);
   return decoded;
 }
 

@@ -8,16 +8,19 @@
 /** The deepest nesting of objects and arrays a request body may have (the top-level object is level 1). */
 export const MAX_BODY_DEPTH = 1000;
 
-/** True when `value` nests objects or arrays deeper than `max` (checked without recursion). */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
+/**
+ * The opening character (`{` or `[`) of the first object or array nested deeper than `max` in
+ * `value`, or undefined when none is (checked without recursion).
+ */
+export function tooDeepAt(value: unknown, max: number): '{' | '[' | undefined {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop() as [unknown, number];
     if (v === null || typeof v !== 'object') continue;
-    if (depth > max) return true;
+    if (depth > max) return Array.isArray(v) ? '[' : '{';
     for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) {
       if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
     }
   }
-  return false;
+  return undefined;
 }

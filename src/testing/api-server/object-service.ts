@@ -5,7 +5,7 @@ import { apiVersionOf, NAMESPACE_RESOURCE_ID, resourceId, type ServedResource } 
 import { namespaceTerminating, planDeletion, shouldDeleteDuringUpdate } from './deletion-lifecycle.js';
 import { fieldTypeError } from './field-types.js';
 import { tooDeep } from './http-io.js';
-import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js';
+import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
 import { alreadyExists, badRequest, conflict, failure, invalid, notFound, StatusError } from './status-error.js';
 import type { StrategyLookup } from './strategies/strategy.js';
 
@@ -110,7 +110,8 @@ export class ObjectService {
       throw badRequest(`the object provided is unrecognized (must be of type ${r.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct { APIVersion string; Kind string }`);
     }
     // A patch can nest deeper than the bodies it was made of.
-    if (nestedDeeperThan(body, MAX_BODY_DEPTH)) throw tooDeep(r);
+    const deep = tooDeepAt(body, MAX_BODY_DEPTH);
+    if (deep !== undefined) throw tooDeep(r, deep, undefined);
     const o = body as Mutable;
     const expected = apiVersionOf(r.group, version);
     const kind = o['kind'];

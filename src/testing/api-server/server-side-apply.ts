@@ -1,7 +1,7 @@
 import { load } from 'js-yaml';
 import type { UnstructuredObject } from '../../api/kube-object.js';
 import { badRequest, failure, StatusError } from './status-error.js';
-import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.js';
+import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
 
 /**
  * Server-side apply with field ownership, as kube-apiserver's field manager does it (a subset of
@@ -346,7 +346,7 @@ export function parseApplyBody(raw: Buffer): unknown {
   } catch (e) {
     throw badRequest(`error decoding YAML: ${(e as Error).message}`);
   }
-  if (nestedDeeperThan(parsed, MAX_BODY_DEPTH)) throw badRequest(`error decoding YAML: exceeded max depth (${MAX_BODY_DEPTH} levels of nesting)`);
+  if (tooDeepAt(parsed, MAX_BODY_DEPTH) !== undefined) throw badRequest(`error decoding YAML: exceeded max depth (${MAX_BODY_DEPTH} levels of nesting)`);
   return parsed;
 }
 
