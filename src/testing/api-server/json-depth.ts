@@ -13,13 +13,29 @@ export const MAX_BODY_DEPTH = 1000;
  * `value`, or undefined when none is (checked without recursion).
  */
 export function tooDeepAt(value: unknown, max: number): '{' | '[' | undefined {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop() as [unknown, number];
+  // Two parallel stacks (values and their depths): no allocation per visited node.
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop() as number;
     if (v === null || typeof v !== 'object') continue;
     if (depth > max) return Array.isArray(v) ? '[' : '{';
-    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    if (Array.isArray(v)) {
+      for (const child of v) {
+        if (child !== null && typeof child === 'object') {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in v) {
+        const child = (v as Record<string, unknown>)[key];
+        if (child !== null && typeof child === 'object') {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+      }
     }
   }
   return undefined;
