@@ -1,8 +1,9 @@
 /**
  * The one place that says which strategy a resource has: the kinds with a strategy file, the other
- * built-in kinds with defaults or validation (a strategy each, made from admission's tables), the
- * default strategy for everything else, and strategies a server core adds at run time (CRDs,
- * custom resources) in a {@link StrategyRegistry}.
+ * built-in kinds with defaults, validation, a `/scale` subresource or their own table columns (a
+ * strategy each, made from the tables below and admission's), the default strategy for everything
+ * else, and what a server core adds at run time (CRD admission, custom resources' schema admission)
+ * in a {@link StrategyRegistry}. A new special kind is a strategy file and one line here.
  */
 import { SSAR_RESOURCE_ID } from '../access-review.js';
 import { KIND_DEFAULTS } from '../admission/defaults.js';
