@@ -103,9 +103,12 @@ function importCircles(files) {
 }
 
 const sourceFiles = walk(src);
-for (const { files, circle } of importCircles(sourceFiles)) {
+const packageSources = fs.existsSync(path.join(root, 'packages'))
+  ? fs.readdirSync(path.join(root, 'packages')).map((p) => path.join(root, 'packages', p, 'src')).filter((d) => fs.existsSync(d)).flatMap(walk)
+  : [];
+for (const { files, circle } of importCircles([...sourceFiles, ...packageSources])) {
   const folders = [...new Set(files.map((f) => path.relative(root, path.dirname(f))))].sort();
-  const name = (f) => (folders.length === 1 ? path.basename(f) : path.relative(src, f));
+  const name = (f) => (folders.length === 1 ? path.basename(f) : path.relative(root, f));
   problems.push(
     `import circle in ${folders.map((f) => `${f}/`).join(' + ')} among ${files.length} files (${files.map(name).join(', ')}), e.g. ${circle.map(name).join(' → ')}`,
   );

@@ -42,6 +42,7 @@ import { resolveListWatchOptions } from '../../src/reflector/list-watch-options.
 import { ReflectorConfigError, ReflectorFatalError, UnusableWatchEventError, VeryShortWatchError, WatchStalledError } from '../../src/reflector/reflector-errors.js';
 import { ProtobufDecodeError } from '../../packages/testkit/src/api-server/protobuf/codec.js';
 import { StatusError } from '../../packages/testkit/src/api-server/status-error.js';
+import { ApiServerConfigError, DirectApiError, UnknownKindError } from '../../packages/testkit/src/api-server/server-errors.js';
 import { bucketRateLimiter } from '../../src/workqueue/bucket-rate-limiter.js';
 import { InvalidRequestError } from '../../src/workqueue/invalid-request-error.js';
 import { checkDuration, RateLimiterOptionsError } from '../../src/workqueue/rate-limiter.js';
@@ -156,6 +157,9 @@ const SAMPLES: Record<string, () => Error> = {
   ManagerConfigError: () => new ManagerConfigError('LeaderElectionID must be configured', { option: 'leaderElection.id' }),
   StatusError: () => new StatusError({ kind: 'Status', code: 404, reason: 'NotFound', message: 'not found' }),
   ProtobufDecodeError: () => new ProtobufDecodeError('malformed protobuf message'),
+  UnknownKindError: () => new UnknownKindError('example.com/v1', 'Widget'),
+  DirectApiError: () => new DirectApiError(new StatusError({ kind: 'Status', code: 409, reason: 'AlreadyExists', message: 'configmaps "a" already exists' })),
+  ApiServerConfigError: () => new ApiServerConfigError('startApiServer binds loopback only; got host 0.0.0.0', { option: 'host' }),
 };
 
 describe('RxkubeError: every error class', () => {
@@ -246,7 +250,7 @@ describe('ConfigError', () => {
   it('is the base of every option and config validation error, next to the layer base where there is one', () => {
     for (const make of [
       SAMPLES.ControllerBuildError, SAMPLES.ManagerConfigError, SAMPLES.InformerConfigError, SAMPLES.ReflectorConfigError,
-      SAMPLES.WorkQueueOptionsError, SAMPLES.RateLimiterOptionsError, SAMPLES.LeaderElectionConfigError,
+      SAMPLES.WorkQueueOptionsError, SAMPLES.RateLimiterOptionsError, SAMPLES.LeaderElectionConfigError, SAMPLES.ApiServerConfigError,
     ]) {
       const err = (make as () => Error)();
       expect(err, err.name).toBeInstanceOf(ConfigError);

@@ -104,3 +104,131 @@ describe('embedded API server: bad input gets the right Status and changes nothi
     expect(await snapshot()).toBe(before);
   });
 });
+
+describe('embedded API server: ill-typed fields and deep nesting get 400 and change nothing (issue 26 finding 11)', () => {
+  let server: ApiServer;
+  let call: ReturnType<typeof makeClient>;
+  const cms = '/api/v1/namespaces/default/configmaps';
+  const secrets = '/api/v1/namespaces/default/secrets';
+  const widgets = '/apis/example.com/v1/namespaces/default/widgets';
+  let snapshot: () => Promise<string>;
+
+  beforeAll(async () => {
+    server = await startApiServer();
+    call = makeClient(server.url);
+    await call('POST', cms, { metadata: { name: 'keep' }, data: { k: 'v' } });
+    await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    });
+    snapshot = async () => JSON.stringify([(await call('GET', '/api/v1/configmaps')).body.items, (await call('GET', '/api/v1/secrets')).body.items, server.resourceVersion]);
+  });
+  afterAll(() => server.close());
+
+  const nested = (depth: number): string => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+  const deepArray = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  // Messages as kube-apiserver 1.20.2 answers them (checked against it), less the byte context it appends.
+  const cm = (rest: string) => `ConfigMap in version "v1" cannot be handled as a ConfigMap: ${rest}`;
+  const meta = (rest: string) => cm(`v1.ConfigMap.ObjectMeta: v1.ObjectMeta.${rest}`);
+  const readString = (c: string) => `ReadString: expects " or n, but found ${c}`;
+  const cases: [string, () => Promise<{ status: number; body: { reason?: string; message?: string } }>, string | RegExp][] = [
+    ['metadata.name a number', () => call('POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 5 } }), meta(`Name: ${readString('5')}`)],
+    ['metadata.name true', () => call('POST', cms, { metadata: { name: true } }), meta(`Name: ${readString('t')}`)],
+    ['metadata.name an array', () => call('POST', cms, { metadata: { name: ['x'] } }), meta(`Name: ${readString('[')}`)],
+    ['metadata.generateName an object', () => call('POST', cms, { metadata: { generateName: { a: 1 } } }), meta(`GenerateName: ${readString('{')}`)],
+    ['metadata.namespace a number', () => call('POST', cms, { metadata: { name: 'n', namespace: 7 } }), meta(`Namespace: ${readString('7')}`)],
+    ['metadata.resourceVersion a number', () => call('POST', cms, { metadata: { name: 'n', resourceVersion: 5 } }), meta(`ResourceVersion: ${readString('5')}`)],
+    ['metadata.generation a string', () => call('POST', cms, { metadata: { name: 'n', generation: 'a' } }), meta('Generation: readUint64: unexpected character: \ufffd')],
+    ['metadata.generation a fraction', () => call('POST', cms, { metadata: { name: 'n', generation: 1.5 } }), meta('Generation: assertInteger: can not decode float as int')],
+    ['metadata not an object', () => call('POST', cms, { metadata: 5 }), cm('v1.ConfigMap.ObjectMeta: readObjectStart: expect { or n, but found 5')],
+    ['a label value that is a number', () => call('POST', cms, { metadata: { name: 'l', labels: { a: 5 } } }), meta(`Labels: ${readString('5')}`)],
+    ['labels that are a list', () => call('POST', cms, { metadata: { name: 'l', labels: ['a'] } }), meta('Labels: ReadMapCB: expect { or n, but found [')],
+    ['an annotation value that is a boolean', () => call('POST', cms, { metadata: { name: 'a', annotations: { a: true } } }), meta(`Annotations: ${readString('t')}`)],
+    ['a finalizer that is a number', () => call('POST', cms, { metadata: { name: 'f', finalizers: ['a', 5, 'b'] } }), meta(`Finalizers: []string: ${readString('5')}`)],
+    ['finalizers that are a string', () => call('POST', cms, { metadata: { name: 'f', finalizers: 'a' } }), meta('Finalizers: []string: decode slice: expect [ or n, but found "')],
+    ['an owner reference flag that is a string', () => call('POST', cms, { metadata: { name: 'o', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u', controller: 'yes' }] } }), meta('OwnerReferences: []v1.OwnerReference: v1.OwnerReference.Controller: ReadBool: expect t or f, but found "')],
+    ['an owner reference that is a number', () => call('POST', cms, { metadata: { name: 'o', ownerReferences: [5] } }), meta('OwnerReferences: []v1.OwnerReference: readObjectStart: expect { or n, but found 5')],
+    ['owner references that are an object', () => call('POST', cms, { metadata: { name: 'o', ownerReferences: {} } }), meta('OwnerReferences: []v1.OwnerReference: decode slice: expect [ or n, but found {')],
+    ['a ConfigMap data value that is a number', () => call('POST', cms, { metadata: { name: 'd' }, data: { a: 5 } }), cm(`v1.ConfigMap.Data: ${readString('5')}`)],
+    ['ConfigMap binaryData values that are objects', () => call('POST', cms, { metadata: { name: 'd' }, binaryData: { a: {} } }), cm('v1.ConfigMap.BinaryData: base64Codec: invalid input')],
+    ['ConfigMap binaryData that is not base64', () => call('POST', cms, { metadata: { name: 'd' }, binaryData: { a: '!!' } }), cm('v1.ConfigMap.BinaryData: decode base64: illegal base64 data at input byte 0')],
+    ['immutable that is a string', () => call('POST', cms, { metadata: { name: 'd' }, immutable: 'x' }), cm('v1.ConfigMap.Immutable: ReadBool: expect t or f, but found "')],
+    ['a Secret data value that is a number', () => call('POST', secrets, { metadata: { name: 's' }, data: { a: 5 } }), 'Secret in version "v1" cannot be handled as a Secret: v1.Secret.Data: base64Codec: invalid input'],
+    ['a Secret data value cut short', () => call('POST', secrets, { metadata: { name: 's' }, data: { a: 'YWJjZA' } }), 'Secret in version "v1" cannot be handled as a Secret: v1.Secret.Data: decode base64: illegal base64 data at input byte 4'],
+    ['a Secret data value padded wrongly', () => call('POST', secrets, { metadata: { name: 's' }, data: { a: 'ab=c' } }), 'Secret in version "v1" cannot be handled as a Secret: v1.Secret.Data: decode base64: illegal base64 data at input byte 2'],
+    ['a Secret stringData value that is a boolean', () => call('POST', secrets, { metadata: { name: 's' }, stringData: { a: false } }), `Secret in version "v1" cannot be handled as a Secret: v1.Secret.StringData: ${readString('f')}`],
+    ['a Secret type that is a number', () => call('POST', secrets, { metadata: { name: 's' }, type: 5 }), `Secret in version "v1" cannot be handled as a Secret: v1.Secret.Type: ${readString('5')}`],
+    ['a Deployment name that is a boolean', () => call('POST', '/apis/apps/v1/namespaces/default/deployments', { metadata: { name: true }, spec: {} }), `Deployment in version "v1" cannot be handled as a Deployment: v1.Deployment.ObjectMeta: v1.ObjectMeta.Name: ${readString('t')}`],
+    ['metadata.name a number on update', () => call('PUT', `${cms}/keep`, { data: { k: 'v' }, metadata: { name: 5 } }), meta(`Name: ${readString('5')}`)],
+    ['a data value that is a number on update', () => call('PUT', `${cms}/keep`, { metadata: { name: 'keep' }, data: { k: 1 } }), cm(`v1.ConfigMap.Data: ${readString('1')}`)],
+    ['a merge patch writing a number label', () => call('PATCH', `${cms}/keep`, { metadata: { labels: { a: 5 } } }, 'application/merge-patch+json'), /v1\.ObjectMeta\.Labels: ReadString/],
+    ['a JSON patch writing a number data value', () => call('PATCH', `${cms}/keep`, [{ op: 'add', path: '/data/x', value: 5 }], 'application/json-patch+json'), /v1\.ConfigMap\.Data: ReadString/],
+    ['a server-side apply with a number name', () => call('PATCH', `${cms}/keep?fieldManager=t`, '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":5}}', 'application/apply-patch+yaml'), /v1\.ObjectMeta\.Name: ReadString/],
+    ['a custom resource with a number name', () => call('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 5 } }), `Widget in version "v1" cannot be handled as a Widget: v1.ObjectMeta.Name: ${readString('5')}`],
+    ['a custom resource whose metadata is a number', () => call('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: 5 }), 'Widget in version "v1" cannot be handled as a Widget: readObjectStart: expect { or n, but found 5'],
+    ['a custom resource with a number label', () => call('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', labels: { a: 1 } } }), /v1\.ObjectMeta\.(Name: )?Labels: ReadString: expects " or n, but found 1/],
+    ['JSON nested 100,000 levels deep', () => call('POST', cms, `{"metadata":{"name":"deep"},"x":${deepArray(100_000)}}`), 'the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: invalid character \'[\' exceeded max depth ({"metadata":{"name":"deep"},"x ...)'],
+    ['JSON objects nested 5,000 levels deep', () => call('POST', cms, `{"metadata":{"name":"deep"},"x":${nested(5000)}}`), /exceeded max depth/],
+    ['nesting one level past the limit (1000)', () => call('POST', cms, `{"metadata":{"name":"deep"},"x":${nested(1000)}}`), /json parse error: invalid character '\{' exceeded max depth/],
+    ['a deep custom resource', () => call('POST', widgets, `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"deep"},"spec":${nested(20_000)}}`), /exceeded max depth/],
+    ['a deep merge patch', () => call('PATCH', `${cms}/keep`, `{"x":${nested(50_000)}}`, 'application/merge-patch+json'), /exceeded max depth/],
+    ['a JSON patch that nests past the limit', () => call('PATCH', `${widgets}/w0`, `[{"op":"add","path":"/spec/${'a/'.repeat(600)}b","value":${nested(600)}}]`, 'application/json-patch+json'), /exceeded max depth/],
+    ['a deep server-side apply', () => call('PATCH', `${cms}/keep?fieldManager=t`, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"keep"},"x":${nested(3000)}}`, 'application/apply-patch+yaml'), /exceeded maxDepth/],
+    ['a deep DeleteOptions body', () => call('DELETE', `${cms}/keep`, `{"x":${nested(30_000)}}`), /exceeded max depth/],
+  ];
+
+  it('a custom resource nested within the limit is stored (the JSON patch case below starts from it)', async () => {
+    const r = await call('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w0' }, spec: JSON.parse(`${'{"a":'.repeat(600)}{"b":1}${'}'.repeat(600)}`) as unknown });
+    expect(r.status).toBe(201);
+  });
+
+  for (const [title, act, message] of cases) {
+    it(`${title} → 400 BadRequest naming the field`, async () => {
+      const before = await snapshot();
+      const r = await act();
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
+      if (typeof message === 'string') expect(r.body.message).toBe(message);
+      else expect(r.body.message).toMatch(message);
+      expect(await snapshot()).toBe(before);
+    });
+  }
+
+  it('null is Go\'s zero value: a null name lets generateName name the object, null map values are ""', async () => {
+    const r = await call('POST', cms, { metadata: { name: null, generateName: 'gen-', labels: { a: null } }, data: { a: null } });
+    expect(r.status).toBe(201);
+    expect(r.body.metadata.name).toMatch(/^gen-/);
+    expect(r.body.metadata.labels).toEqual({ a: '' });
+    expect(r.body.data).toEqual({ a: '' });
+  });
+
+  it('valid base64 Secret data is accepted, with or without padding lines', async () => {
+    const r = await call('POST', secrets, { metadata: { name: 'b64' }, data: { a: 'YWJj', b: 'YWI=', c: 'YW==', d: 'YWJj\n' } });
+    expect(r.status).toBe(201);
+  });
+
+  it('a body nested just within the limit is accepted (the unknown field dropped), not a 500', async () => {
+    const r = await call('POST', cms, `{"metadata":{"name":"deep-ok"},"x":${nested(998)}}`);
+    expect(r.status).toBe(201);
+    expect(r.body.x).toBeUndefined();
+  });
+
+  it('the programmatic API refuses ill-typed metadata with a typed error', () => {
+    let thrown: unknown;
+    try {
+      server.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 5 as unknown as string, namespace: 'default' } });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toMatchObject({ code: 'TESTING_DIRECT_API_REFUSED', layer: 'testing', status: { code: 400, reason: 'BadRequest' } });
+    expect(() => server.get('v9', 'Nothing', 'x')).toThrow(expect.objectContaining({ code: 'TESTING_KIND_UNKNOWN', kind: 'Nothing' }) as Error);
+  });
+
+  it('the server is still up and the stored objects intact', async () => {
+    expect((await call('GET', '/healthz')).status).toBe(200);
+    expect((await call('GET', `${cms}/keep`)).body.data).toEqual({ k: 'v' });
+  });
+});

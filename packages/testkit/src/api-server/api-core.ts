@@ -1,7 +1,7 @@
 import type { KubeObject, UnstructuredObject } from 'rxkube';
 import { lifecycleResources } from './access-review.js';
 import { BuiltinAdmission } from './admission/index.js';
-import { CRD_RESOURCE_ID, CrdController } from './crd-controller.js';
+import { CRD_RESOURCE, CrdController } from './crd-controller.js';
 import { admitCustomResource } from './crd-schema.js';
 import { Faults } from './faults.js';
 import { objectKey, ObjectStore } from './object-store.js';
@@ -10,7 +10,9 @@ import { rbacResources, type RbacOptions } from './rbac.js';
 import { RequestHandler } from './request-handler.js';
 import { RequestLog } from './request-log.js';
 import { resourceId, ResourceRegistry, type ServedResource } from './resource-registry.js';
+import { DirectApiError, UnknownKindError } from './server-errors.js';
 import { invalid, StatusError } from './status-error.js';
+import { StrategyRegistry } from './strategies/registry.js';
 import { WatchHub } from './watch-hub.js';
 
 /** What the server core needs to know, whatever serves it (HTTP, or in process). */
@@ -67,7 +69,7 @@ export interface ApiCore {
 
 export function resolveKind(registry: ResourceRegistry, apiVersion: string | undefined, kind: string | undefined): ServedResource {
   const r = apiVersion !== undefined && kind !== undefined ? registry.byKind(apiVersion, kind) : undefined;
-  if (r === undefined) throw new Error(`no resource for apiVersion ${String(apiVersion)} kind ${String(kind)}`);
+  if (r === undefined) throw new UnknownKindError(apiVersion, kind);
   return r;
 }
 
@@ -89,7 +91,7 @@ function admitCustom(r: ServedResource, obj: UnstructuredObject): UnstructuredOb
 }
 
 function rethrow(e: unknown): never {
-  if (e instanceof StatusError) throw new Error(`${e.status.code} ${e.status.reason ?? ''}: ${e.status.message ?? ''}`, { cause: e });
+  if (e instanceof StatusError) throw new DirectApiError(e);
   throw e;
 }
 
@@ -105,16 +107,20 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
   const hub = new WatchHub(store);
   const crds = new CrdController(registry, store, hub);
   const admission = options.strict === false ? undefined : new BuiltinAdmission(store);
-  const service = new ObjectService(store, {
+  const strategies = new StrategyRegistry();
+  strategies.register(CRD_RESOURCE, { admitCreate: (r, obj) => crds.admitCreate(r, obj) });
+  strategies.registerCustom({ admitCreate: admitCustom, admitUpdate: admitCustom });
+  const service = new ObjectService(store, strategies, {
     requireNamespace: options.requireNamespace ?? true,
     admitCreate: (r, obj) => {
-      if (resourceId(r) === CRD_RESOURCE_ID) return crds.admitCreate(r, obj);
-      if (r.custom) return admitCustom(r, obj);
-      return admission !== undefined ? admission.admitCreate(r, obj) : obj;
+      const strategy = strategies.for(r);
+      if (strategy.admitCreate !== undefined) return strategy.admitCreate(r, obj);
+      return admission !== undefined ? admission.admitCreate(r, strategy, obj) : obj;
     },
     admitUpdate: (r, obj, old) => {
-      if (r.custom) return admitCustom(r, obj);
-      return admission !== undefined ? admission.admitUpdate(r, obj, old) : obj;
+      const strategy = strategies.for(r);
+      if (strategy.admitUpdate !== undefined) return strategy.admitUpdate(r, obj);
+      return admission !== undefined ? admission.admitUpdate(r, strategy, obj, old) : obj;
     },
   });
   const requests = new RequestLog(options.requestLogLimit);

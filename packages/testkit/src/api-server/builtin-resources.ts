@@ -7,7 +7,7 @@
  */
 import data from './data/kube-openapi.json' with { type: 'json' };
 import { COMMON_FIELDS } from './field-selector.js';
-import type { ServedResource } from './resource-registry.js';
+import type { ServedResource } from './served-resource.js';
 
 interface OpenApiResource {
   readonly group: string;

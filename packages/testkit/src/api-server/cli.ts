@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ApiServerConfigError } from './server-errors.js';
 import { startApiServer, type ApiServerOptions } from './start-api-server.js';
 
 const USAGE = `rxkube-apiserver: an embedded Kubernetes API server on loopback, for development and tests.
@@ -29,7 +30,7 @@ Prints the URL and the kubeconfig path, then serves until SIGINT or SIGTERM.`;
 
 function int(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v)) throw new Error(`--${name} needs a non-negative integer, got "${v}"`);
+  if (!/^\d+$/.test(v)) throw new ApiServerConfigError(`--${name} needs a non-negative integer, got "${v}"`, { option: name });
   return Number(v);
 }
 

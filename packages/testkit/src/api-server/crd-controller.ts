@@ -4,8 +4,11 @@ import { crdProblems, resourceFromCrd, resourceId, type ResourceRegistry, type S
 import { invalid } from './status-error.js';
 import type { WatchHub } from './watch-hub.js';
 
+/** The CustomResourceDefinition resource (its names). */
+export const CRD_RESOURCE = { group: 'apiextensions.k8s.io', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', custom: false } as const;
+
 /** Storage id of CustomResourceDefinitions. */
-export const CRD_RESOURCE_ID = 'apiextensions.k8s.io/customresourcedefinitions';
+export const CRD_RESOURCE_ID = resourceId(CRD_RESOURCE);
 
 function now(): string {
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeObject, ProtobufDecodeError } from './protobuf/codec.js';
 import { protobufBody, PROTOBUF } from './protobuf/negotiation.js';
+import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
 import { badRequest, StatusError, tooLarge } from './status-error.js';
 
 /** Writes a JSON body (a string is sent as is: stored objects are already serialized). */
@@ -60,7 +61,7 @@ export function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
       // The client went away before the body was complete: nothing to answer.
       if (!req.complete && !failed) {
         failed = true;
-        reject(new Error('request aborted'));
+        reject(badRequest('the client closed the connection before the request body was complete'));
       }
     });
     req.on('error', (e) => {
@@ -73,23 +74,39 @@ export function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
 export function parseJsonBody(buf: Buffer, r: { readonly kind: string } | undefined): unknown {
   const text = buf.toString('utf8');
   if (text.trim() === '') throw badRequest(`the object provided is unrecognized (must be of type ${r?.kind ?? 'object'}): couldn't get version/kind; json parse error: unexpected end of JSON input`);
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch (e) {
     const snippet = text.length > 30 ? `${text.slice(0, 30)} ...` : text;
     throw badRequest(`the object provided is unrecognized (must be of type ${r?.kind ?? 'object'}): couldn't get version/kind; json parse error: ${(e as Error).message} (${snippet})`);
   }
+  const deep = tooDeepAt(parsed, MAX_BODY_DEPTH);
+  if (deep !== undefined) throw tooDeep(r, deep, text.length > 30 ? `${text.slice(0, 30)} ...` : text);
+  return parsed;
+}
+
+/**
+ * 400 for a body nested deeper than {@link MAX_BODY_DEPTH}, worded as kube-apiserver's decoder words
+ * its own limit: the character that opened the level too many, and the start of the body.
+ */
+export function tooDeep(r: { readonly kind: string } | undefined, opening: '{' | '[', snippet: string | undefined): StatusError {
+  return badRequest(`the object provided is unrecognized (must be of type ${r?.kind ?? 'object'}): couldn't get version/kind; json parse error: invalid character '${opening}' exceeded max depth${snippet !== undefined ? ` (${snippet})` : ''}`);
 }
 
 /** Parses a JSON or Kubernetes protobuf (`application/vnd.kubernetes.protobuf`) request body. */
 export function parseBody(buf: Buffer, contentType: string, r: { readonly kind: string } | undefined): unknown {
   if (contentType !== PROTOBUF) return parseJsonBody(buf, r);
+  let decoded: unknown;
   try {
-    return decodeObject(buf);
+    decoded = decodeObject(buf);
   } catch (e) {
     if (e instanceof ProtobufDecodeError) throw badRequest(`the object provided is unrecognized (must be of type ${r?.kind ?? 'object'}): ${e.message}`);
     throw e;
   }
+  const deep = tooDeepAt(decoded, MAX_BODY_DEPTH);
+  if (deep !== undefined) throw tooDeep(r, deep, undefined);
+  return decoded;
 }
 
 /** An optional integer query parameter (400 when not an integer). */

@@ -40,13 +40,15 @@ export function encodeContinue(rv: number, start: string): string {
 }
 
 function decodeContinue(token: string): ContinueKey {
+  const invalidToken = () => badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  let parsed: Partial<ContinueKey> | null;
   try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as Partial<ContinueKey>;
-    if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') throw new Error('bad');
-    return { v: parsed.v, rv: parsed.rv, start: parsed.start };
+    parsed = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as Partial<ContinueKey> | null;
   } catch {
-    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+    throw invalidToken();
   }
+  if (parsed?.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') throw invalidToken();
+  return { v: parsed.v, rv: parsed.rv, start: parsed.start };
 }
 
 /** 422 Invalid for list options, as kube-apiserver validates them. */

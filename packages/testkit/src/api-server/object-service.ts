@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ObjectMeta, UnstructuredObject } from 'rxkube';
 import { objectKey, type ObjectStore, type StoredEntry } from './object-store.js';
-import { apiVersionOf, resourceId, type ServedResource } from './resource-registry.js';
+import { apiVersionOf, NAMESPACE_RESOURCE_ID, resourceId, type ServedResource } from './resource-registry.js';
 import { namespaceTerminating, planDeletion, shouldDeleteDuringUpdate } from './deletion-lifecycle.js';
+import { fieldTypeError } from './field-types.js';
+import { tooDeep } from './http-io.js';
+import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
 import { alreadyExists, badRequest, conflict, failure, invalid, notFound, StatusError } from './status-error.js';
+import type { StrategyLookup } from './strategies/strategy.js';
 
 /** `DeleteOptions` fields the server honours. */
 export interface DeleteOptions {
@@ -56,6 +60,8 @@ function specPart(o: UnstructuredObject): string {
 export class ObjectService {
   constructor(
     readonly store: ObjectStore,
+    /** The strategy of each resource kind (create state, deletion rules, typed fields, subresources). */
+    readonly strategies: StrategyLookup,
     private readonly options: {
       readonly requireNamespace: boolean;
       /** Admission on create (e.g. CRD validation and status); may throw a StatusError. */
@@ -103,6 +109,9 @@ export class ObjectService {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw badRequest(`the object provided is unrecognized (must be of type ${r.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct { APIVersion string; Kind string }`);
     }
+    // A patch can nest deeper than the bodies it was made of.
+    const deep = tooDeepAt(body, MAX_BODY_DEPTH);
+    if (deep !== undefined) throw tooDeep(r, deep, undefined);
     const o = body as Mutable;
     const expected = apiVersionOf(r.group, version);
     const kind = o['kind'];
@@ -113,11 +122,12 @@ export class ObjectService {
     if (apiVersion !== undefined && apiVersion !== '' && apiVersion !== expected && !r.versions.some((v) => apiVersionOf(r.group, v) === apiVersion)) {
       throw badRequest(`${r.kind} in version "${String(apiVersion)}" cannot be handled as a ${r.kind}: no kind "${r.kind}" is registered for version "${String(apiVersion)}"`);
     }
-    const meta = o['metadata'];
-    if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) {
-      throw badRequest(`${r.kind} in version "${version}" cannot be handled as a ${r.kind}: metadata must be an object`);
-    }
-    const rest: Mutable = { ...o };
+    // Typed fields are checked on a copy in the body's key order (json-iterator's error path depends on it).
+    const typedFields = this.strategies.for(r).typedFields;
+    const checked: Mutable = { ...o };
+    const wrongType = fieldTypeError(checked, r, version, typedFields);
+    if (wrongType !== undefined) throw wrongType;
+    const rest: Mutable = { ...checked };
     delete rest['apiVersion'];
     delete rest['kind'];
     return { apiVersion: typeof apiVersion === 'string' && apiVersion !== '' ? apiVersion : expected, kind: r.kind, ...rest } as UnstructuredObject;
@@ -135,7 +145,7 @@ export class ObjectService {
   }
 
   private assertNamespaceExists(ns: string): void {
-    if (this.options.requireNamespace && this.store.get('/namespaces', ns) === undefined) {
+    if (this.options.requireNamespace && this.store.get(NAMESPACE_RESOURCE_ID, ns) === undefined) {
       throw notFound({ plural: 'namespaces', group: '', name: ns });
     }
   }
@@ -169,7 +179,7 @@ export class ObjectService {
     const key = objectKey(ns, name ?? '');
     if (ns !== undefined && !opts.skipNamespaceCheck) {
       this.assertNamespaceExists(ns);
-      if (this.store.get('/namespaces', ns)?.object.metadata?.deletionTimestamp !== undefined) throw namespaceTerminating(ns, r, name ?? '');
+      if (this.store.get(NAMESPACE_RESOURCE_ID, ns)?.object.metadata?.deletionTimestamp !== undefined) throw namespaceTerminating(ns, r, name ?? '');
     }
     if (this.store.get(resourceId(r), key) !== undefined) throw alreadyExists(this.target(r, name ?? ''));
     const newMeta: Mutable = { ...meta, name, uid: randomUUID(), creationTimestamp: now() };
@@ -184,12 +194,8 @@ export class ObjectService {
     if (r.hasStatus && opts.keepStatus !== true) {
       // As kube-apiserver's strategies: status is not settable on create (only via /status).
       delete stored['status'];
-      if (r.plural === 'pods' && r.group === '') stored['status'] = { phase: 'Pending' };
     }
-    if (r.plural === 'namespaces' && r.group === '') {
-      stored['spec'] = { finalizers: ['kubernetes'], ...((obj['spec'] as object | undefined) ?? {}) };
-      stored['status'] = { phase: 'Active' };
-    }
+    this.strategies.for(r).prepareForCreate(stored, opts.keepStatus === true);
     if (this.options.admitCreate !== undefined) stored = { ...this.options.admitCreate(r, stored as UnstructuredObject) };
     return this.put(resourceId(r), key, stored as UnstructuredObject);
   }
@@ -271,7 +277,7 @@ export class ObjectService {
     if (JSON.stringify({ ...next, metadata: { ...nextMeta, resourceVersion: String(current.rv) } }) === current.json) {
       return current; // no-op update: kube-apiserver keeps the resourceVersion and sends no event
     }
-    if (shouldDeleteDuringUpdate(r, old, next as UnstructuredObject)) {
+    if (shouldDeleteDuringUpdate(this.strategies.for(r), old, next as UnstructuredObject)) {
       // The last finalizer went away from an object being deleted (or a namespace was finalized): it is deleted now.
       // One DELETED event, carrying the final state (as kube-apiserver: no MODIFIED first).
       return this.remove(resourceId(r), current.key, next as UnstructuredObject) ?? current;
@@ -294,7 +300,7 @@ export class ObjectService {
       throw new StatusError(failure(409, 'Conflict', `Operation cannot be fulfilled on ${r.kind} "${name}": the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.rv}). The object might have been modified`, { name, ...(r.group !== '' ? { group: r.group } : {}), kind: r.kind }));
     }
     const id = resourceId(r);
-    const plan = planDeletion(r, current.object, opts);
+    const plan = planDeletion(r, this.strategies.for(r), current.object, opts);
     if (plan.type === 'unchanged') return { entry: current, deleted: false };
     if (plan.type === 'mark') return { entry: this.put(id, current.key, plan.object), deleted: false };
     const removed = this.remove(id, current.key);

@@ -12,9 +12,8 @@ import type { RequestLog } from './request-log.js';
 import { requestSelectors } from './request-selectors.js';
 import { apiVersionOf, resourceId, type ResourceRegistry, type ServedResource } from './resource-registry.js';
 import { CRD_RESOURCE_ID } from './crd-controller.js';
-import { bindPod } from './pod-binding.js';
-import { deleteQueryOptions, finalizeNamespace } from './namespace-finalize.js';
-import { allowAll, decodeAccessReviewProtobuf, selfSubjectAccessReview, SSAR_RESOURCE_ID, type Authorizer, type UserInfo } from './access-review.js';
+import { deleteQueryOptions } from './namespace-finalize.js';
+import { allowAll, type Authorizer, type UserInfo } from './access-review.js';
 import { authenticate, forbidden, rbacAuthorizer, requestAttributes, type RbacOptions } from './rbac.js';
 import { scaleDiscoveryEntry, scaleSpecOf, serveScale, type ScaleSpec } from './scale-subresource.js';
 import { parseRoute, type ResolvedRoute } from './route.js';
@@ -153,29 +152,16 @@ export class RequestHandler {
   private async serveResource(req: IncomingMessage, res: ServerResponse, t: ResolvedRoute, method: string, q: URLSearchParams, watch: boolean, user: UserInfo): Promise<void> {
     const { r } = t;
     if (t.namespace !== undefined && !r.namespaced) throw unknownPath();
-    if (resourceId(r) === SSAR_RESOURCE_ID && !watch) {
-      const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
-      const proto = type === 'application/vnd.kubernetes.protobuf';
-      if (type !== '' && type !== 'application/json' && type !== '*/*' && !proto) {
-        req.resume();
-        throw unsupportedMediaType(type);
-      }
-      const raw = method === 'POST' ? await readBody(req, this.settings.maxBodyBytes) : Buffer.alloc(0);
-      const body = raw.length === 0 ? undefined : proto ? decodeAccessReviewProtobuf(raw) : parseJsonBody(raw, r);
-      return sendJson(res, 201, selfSubjectAccessReview(method, body, user, this.authorizer));
+    const strategy = this.service.strategies.for(r);
+    const own = watch ? undefined : t.subresource === undefined ? strategy.endpoint : strategy.subresources[t.subresource];
+    if (own !== undefined && (t.subresource === undefined || t.name !== undefined)) {
+      const answer = await own({
+        req, method, r, version: t.version, namespace: t.namespace, name: t.name, service: this.service, user, authorizer: this.authorizer,
+        readBody: () => readBody(req, this.settings.maxBodyBytes),
+      });
+      return sendJson(res, answer.code, answer.body);
     }
     if (t.subresource === 'scale' && t.name !== undefined && !watch) return this.scale(req, res, t, t.name, method, q);
-    if (t.subresource === 'finalize' && resourceId(r) === '/namespaces' && t.name !== undefined && !watch) {
-      if (method !== 'PUT') throw methodNotAllowed(method);
-      const obj = this.service.decode(r, t.version, parseJsonBody(await readBody(req, this.settings.maxBodyBytes), r));
-      return sendJson(res, 200, finalizeNamespace(this.service, r, t.name, obj).json);
-    }
-    if (t.subresource === 'binding' && resourceId(r) === '/pods' && t.name !== undefined && !watch) {
-      if (method !== 'POST') throw methodNotAllowed(method);
-      const name = t.name;
-      const raw = await readBody(req, this.settings.maxBodyBytes);
-      return sendJson(res, 201, bindPod(this.service, r, t.namespace, name, parseJsonBody(raw, { kind: 'Binding' })));
-    }
     if (t.subresource !== undefined && !(t.subresource === 'status' && r.hasStatus)) throw unknownPath();
     const bodyType = (req.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
     if ((method === 'POST' || method === 'PUT') && bodyType !== '' && bodyType !== 'application/json' && bodyType !== '*/*' && !(bodyType === PROTOBUF && !r.custom)) {
@@ -211,7 +197,7 @@ export class RequestHandler {
   }
 
   private scaleSpec(r: ServedResource): ScaleSpec | undefined {
-    return scaleSpecOf(r, (x) => this.service.store.get(CRD_RESOURCE_ID, `${x.plural}.${x.group}`)?.object);
+    return scaleSpecOf(r, this.service.strategies, (x) => this.service.store.get(CRD_RESOURCE_ID, `${x.plural}.${x.group}`)?.object);
   }
 
   /** `/scale` of a Deployment, ReplicaSet, StatefulSet or custom resource declaring it. */
@@ -254,7 +240,7 @@ export class RequestHandler {
         const parsed = raw.length > 0 ? (parseBody(raw, contentType, undefined) as DeleteOptions) : {};
         const opts = { ...deleteQueryOptions(q), ...(typeof parsed === 'object' && parsed !== null ? parsed : {}) };
         const { entry, deleted } = this.service.delete(r, t.namespace, t.name, opts);
-        if (!deleted || r.custom || r.plural === 'pods' || r.plural === 'namespaces') return sendJson(res, 200, entry.json);
+        if (!deleted || this.service.strategies.for(r).deleteAnswer === 'object') return sendJson(res, 200, entry.json);
         const uid = entry.object.metadata?.uid;
         return sendJson(res, 200, {
           kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',

@@ -2,39 +2,17 @@ import type { UnstructuredObject } from 'rxkube';
 import { compareVersions, openApiResources } from './builtin-resources.js';
 import type { PrinterColumn, SchemaNode } from './crd-schema.js';
 import { COMMON_FIELDS, fieldPath, type FieldGetter } from './field-selector.js';
+import type { ServedResource } from './served-resource.js';
 
-/** A resource the embedded server serves (its registry entry: group, versions, names, behaviour). */
-export interface ServedResource {
-  /** API group ('' for core). */
-  readonly group: string;
-  /** Versions served (the first is the preferred one). */
-  readonly versions: readonly string[];
-  readonly plural: string;
-  readonly singular: string;
-  readonly kind: string;
-  readonly namespaced: boolean;
-  readonly shortNames: readonly string[];
-  readonly categories: readonly string[];
-  /** True when the resource has a `/status` subresource (PUT on the main resource keeps status). */
-  readonly hasStatus: boolean;
-  /** True when `metadata.generation` is maintained (bumps on spec changes). */
-  readonly hasGeneration: boolean;
-  /** True for custom resources (strategic merge patch is then refused, as kube-apiserver does). */
-  readonly custom: boolean;
-  /** Field selectors supported besides metadata.name / metadata.namespace. */
-  readonly fields: Readonly<Record<string, FieldGetter>>;
-  /** Discovery verbs, when not the full set (e.g. componentstatuses: get, list). */
-  readonly verbs?: readonly string[];
-  /** Custom resources: the structural schema of each version (`openAPIV3Schema`). */
-  readonly schemas?: Readonly<Record<string, SchemaNode>>;
-  /** Custom resources: the `additionalPrinterColumns` of each version. */
-  readonly printerColumns?: Readonly<Record<string, readonly PrinterColumn[]>>;
-}
+export type { ServedResource } from './served-resource.js';
 
 /** `group/plural` — the storage id of a resource (core group is ''). */
 export function resourceId(r: Pick<ServedResource, 'group' | 'plural'>): string {
   return `${r.group}/${r.plural}`;
 }
+
+/** The storage id of namespaces (objects of namespaced kinds live in one). */
+export const NAMESPACE_RESOURCE_ID = '/namespaces';
 
 /** `v1` or `group/version`. */
 export function apiVersionOf(group: string, version: string): string {

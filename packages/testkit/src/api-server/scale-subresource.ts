@@ -2,26 +2,12 @@ import type { UnstructuredObject } from 'rxkube';
 import type { ObjectService } from './object-service.js';
 import type { StoredEntry } from './object-store.js';
 import { jsonPatch, mergePatch } from './patch.js';
-import { resourceId, type ServedResource } from './resource-registry.js';
+import type { ServedResource } from './resource-registry.js';
 import { badRequest, conflict, invalid, methodNotAllowed, unsupportedMediaType } from './status-error.js';
 
-/** Where a resource keeps what its `/scale` subresource shows (JSON paths as in a CRD's `subresources.scale`). */
-export interface ScaleSpec {
-  readonly specReplicasPath: string;
-  readonly statusReplicasPath: string;
-  /** Path of the selector: a string (CRDs) or a `LabelSelector` object (apps). */
-  readonly labelSelectorPath?: string;
-}
+import type { ScaleSpec, StrategyLookup } from './strategies/strategy.js';
 
-const APPS_SCALE: ScaleSpec = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' };
-
-/** Built-in resources with a `/scale` subresource, by resource id. */
-const BUILTIN_SCALE: Readonly<Record<string, ScaleSpec>> = {
-  'apps/deployments': APPS_SCALE,
-  'apps/replicasets': APPS_SCALE,
-  'apps/statefulsets': APPS_SCALE,
-  '/replicationcontrollers': { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' },
-};
+export type { ScaleSpec } from './strategies/strategy.js';
 
 interface CrdScaleVersion {
   readonly name?: string;
@@ -41,11 +27,11 @@ export function scaleSpecFromCrd(crd: UnstructuredObject): ScaleSpec | undefined
 }
 
 /**
- * The `/scale` subresource of `r`, if it has one: built-in workloads, and custom resources whose
- * CRD (looked up in `crdOf`) declares `subresources.scale`.
+ * The `/scale` subresource of `r`, if it has one: built-in workloads (their strategy says where
+ * replicas live), and custom resources whose CRD (looked up in `crdOf`) declares `subresources.scale`.
  */
-export function scaleSpecOf(r: ServedResource, crdOf: (r: ServedResource) => UnstructuredObject | undefined): ScaleSpec | undefined {
-  if (!r.custom) return BUILTIN_SCALE[resourceId(r)];
+export function scaleSpecOf(r: ServedResource, strategies: StrategyLookup, crdOf: (r: ServedResource) => UnstructuredObject | undefined): ScaleSpec | undefined {
+  if (!r.custom) return strategies.for(r).scale;
   const crd = crdOf(r);
   return crd === undefined ? undefined : scaleSpecFromCrd(crd);
 }

@@ -1,6 +1,7 @@
 import { load } from 'js-yaml';
 import type { UnstructuredObject } from 'rxkube';
 import { badRequest, failure, StatusError } from './status-error.js';
+import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
 
 /**
  * Server-side apply with field ownership, as kube-apiserver's field manager does it (a subset of
@@ -339,11 +340,14 @@ export function applyConflict(conflicts: readonly { entry: ManagedFieldsEntry; p
 
 /** Parses an apply body: YAML (a superset of JSON), one object. */
 export function parseApplyBody(raw: Buffer): unknown {
+  let parsed: unknown;
   try {
-    return load(raw.toString('utf8'));
+    parsed = load(raw.toString('utf8'));
   } catch (e) {
     throw badRequest(`error decoding YAML: ${(e as Error).message}`);
   }
+  if (tooDeepAt(parsed, MAX_BODY_DEPTH) !== undefined) throw badRequest(`error decoding YAML: exceeded max depth (${MAX_BODY_DEPTH} levels of nesting)`);
+  return parsed;
 }
 
 function now(): string {

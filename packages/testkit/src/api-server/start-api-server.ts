@@ -4,6 +4,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { KubeConfigLike } from 'rxkube';
+import { ApiServerConfigError } from './server-errors.js';
 import { createApiCore, type DirectApi } from './api-core.js';
 import type { Faults } from './faults.js';
 import { kubeConfigObject, kubeconfigYaml } from './kubeconfig.js';
@@ -131,7 +132,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
  */
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.has(host)) throw new Error(`startApiServer binds loopback only; got host ${host}`);
+  if (!LOOPBACK.has(host)) throw new ApiServerConfigError(`startApiServer binds loopback only; got host ${host}`, { option: 'host' });
   // With RBAC on, the kubeconfig's user is an admin with a token of its own.
   const token = options.token === true || (options.token === undefined && options.rbac !== undefined) ? randomBytes(16).toString('hex') : options.token;
   const tls = options.tls === true ? await generateTlsMaterial() : undefined;

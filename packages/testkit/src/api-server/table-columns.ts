@@ -211,16 +211,18 @@ export const MORE_COLUMNS: Readonly<Record<string, readonly ExtraColumn[]>> = {
     { name: 'Ports', type: 'string', cell: (o) => (list(at(o, 'spec.tls')).length > 0 ? '80, 443' : '80') },
     { name: 'Age', type: 'string', cell: age('metadata.creationTimestamp') },
   ],
-  '/events': [
-    { name: 'Last Seen', type: 'string', cell: age('lastTimestamp') },
-    { name: 'Type', type: 'string', cell: (o) => s(o, 'type', '') },
-    { name: 'Reason', type: 'string', cell: (o) => s(o, 'reason', '') },
-    { name: 'Object', type: 'string', cell: (o) => `${s(o, 'involvedObject.kind', '').toLowerCase()}/${s(o, 'involvedObject.name', '')}` },
-    { name: 'Subobject', type: 'string', priority: 1, cell: (o) => s(o, 'involvedObject.fieldPath', '') },
-    { name: 'Source', type: 'string', priority: 1, cell: (o) => [s(o, 'source.component', ''), s(o, 'source.host', '')].filter((x) => x !== '').join(', ') },
-    { name: 'Message', type: 'string', cell: (o) => s(o, 'message', '') },
-    { name: 'First Seen', type: 'string', priority: 1, cell: age('firstTimestamp') },
-    { name: 'Count', type: 'integer', priority: 1, cell: (o) => n(o, 'count') },
-    { name: 'Name', type: 'string', priority: 1, cell: (o) => s(o, 'metadata.name', '') },
-  ],
 };
+
+/** Events list with Last Seen first and the name as a wide column, as kubectl shows them (no Name column first). */
+export const EVENT_COLUMNS: readonly ExtraColumn[] = [
+  { name: 'Last Seen', type: 'string', cell: age('lastTimestamp') },
+  { name: 'Type', type: 'string', cell: (o) => s(o, 'type', '') },
+  { name: 'Reason', type: 'string', cell: (o) => s(o, 'reason', '') },
+  { name: 'Object', type: 'string', cell: (o) => `${s(o, 'involvedObject.kind', '').toLowerCase()}/${s(o, 'involvedObject.name', '')}` },
+  { name: 'Subobject', type: 'string', priority: 1, cell: (o) => s(o, 'involvedObject.fieldPath', '') },
+  { name: 'Source', type: 'string', priority: 1, cell: (o) => [s(o, 'source.component', ''), s(o, 'source.host', '')].filter((x) => x !== '').join(', ') },
+  { name: 'Message', type: 'string', cell: (o) => s(o, 'message', '') },
+  { name: 'First Seen', type: 'string', priority: 1, cell: age('firstTimestamp') },
+  { name: 'Count', type: 'integer', priority: 1, cell: (o) => n(o, 'count') },
+  { name: 'Name', type: 'string', priority: 1, cell: (o) => s(o, 'metadata.name', '') },
+];

@@ -1,87 +1,20 @@
 import type { UnstructuredObject } from 'rxkube';
 import { jsonPathValue, type PrinterColumn } from './crd-schema.js';
 import type { ServedResource } from './resource-registry.js';
+import { builtinStrategyFor } from './strategies/registry.js';
+import { AGE, at, type Column, humanDuration, NAME, num, str } from './table-cells.js';
 import { EXTRA_COLUMNS, MORE_COLUMNS } from './table-columns.js';
 
-/** One column of a `meta.k8s.io/v1 Table`. */
-interface Column {
-  readonly name: string;
-  readonly type: 'string' | 'integer' | 'date';
-  readonly format?: string;
-  readonly priority?: number;
-  readonly description?: string;
-  readonly cell: (o: Record<string, unknown>, now: number) => string | number | boolean | null;
-}
+export { humanDuration };
 
 type Obj = Record<string, unknown>;
 
-function at(o: unknown, path: string): unknown {
-  let cur = o;
-  for (const p of path.split('.')) cur = typeof cur === 'object' && cur !== null ? (cur as Obj)[p] : undefined;
-  return cur;
-}
-
-function str(o: unknown, path: string, fallback = '<none>'): string {
-  const v = at(o, path);
-  return v === undefined || v === null || v === '' ? fallback : typeof v === 'string' ? v : JSON.stringify(v);
-}
-
-function num(o: unknown, path: string): number {
-  const v = at(o, path);
-  return typeof v === 'number' ? v : 0;
-}
-
-/** kube's short human duration: 45s, 3m20s, 15m, 5h10m, 2d3h, 90d. */
-export function humanDuration(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 120) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 10) return s % 60 === 0 ? `${m}m` : `${m}m${s % 60}s`;
-  if (m < 180) return `${m}m`;
-  const h = Math.floor(m / 60);
-  if (h < 8) return m % 60 === 0 ? `${h}h` : `${h}h${m % 60}m`;
-  if (h < 48) return `${h}h`;
-  const d = Math.floor(h / 24);
-  if (d < 8) return h % 24 === 0 ? `${d}d` : `${d}d${h % 24}h`;
-  return `${d}d`;
-}
-
-const NAME: Column = { name: 'Name', type: 'string', format: 'name', cell: (o) => str(o, 'metadata.name', '') };
-const AGE: Column = {
-  name: 'Age',
-  type: 'string',
-  cell: (o, now) => {
-    const t = Date.parse(str(o, 'metadata.creationTimestamp', ''));
-    return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
-  },
-};
 const count = (path: string) => (o: Obj) => {
   const v = at(o, path);
   return typeof v === 'object' && v !== null ? Object.keys(v).length : 0;
 };
 
-function podReady(o: Obj): string {
-  const containers = at(o, 'spec.containers');
-  const statuses = at(o, 'status.containerStatuses');
-  const total = Array.isArray(containers) ? containers.length : 0;
-  const ready = Array.isArray(statuses) ? statuses.filter((c) => (c as Obj)['ready'] === true).length : 0;
-  return `${ready}/${total}`;
-}
-
-function podRestarts(o: Obj): number {
-  const statuses = at(o, 'status.containerStatuses');
-  return Array.isArray(statuses) ? statuses.reduce((a: number, c) => a + num(c, 'restartCount'), 0) : 0;
-}
-
 const COLUMNS: Readonly<Record<string, readonly Column[]>> = {
-  '/pods': [
-    NAME,
-    { name: 'Ready', type: 'string', cell: podReady },
-    { name: 'Status', type: 'string', cell: (o) => (at(o, 'metadata.deletionTimestamp') !== undefined ? 'Terminating' : str(o, 'status.reason', str(o, 'status.phase', 'Unknown'))) },
-    { name: 'Restarts', type: 'integer', cell: podRestarts },
-    AGE,
-  ],
-  '/namespaces': [NAME, { name: 'Status', type: 'string', cell: (o) => str(o, 'status.phase', '') }, AGE],
   '/configmaps': [NAME, { name: 'Data', type: 'integer', cell: count('data') }, AGE],
   '/secrets': [NAME, { name: 'Type', type: 'string', cell: (o) => str(o, 'type', 'Opaque') }, { name: 'Data', type: 'integer', cell: count('data') }, AGE],
   '/nodes': [
@@ -129,11 +62,10 @@ function columnsFor(r: ServedResource): readonly Column[] {
     return [NAME, ...custom.map((c): Column => ({ name: c.name, type: (c.type === 'date' ? 'date' : c.type) as Column['type'], ...(c.format !== undefined ? { format: c.format } : {}), priority: c.priority ?? 0, description: c.description ?? '', cell: (o, now) => printerCell(c, o, now) }))];
   }
   const id = `${r.group}/${r.plural}`;
-  const base = COLUMNS[id];
+  const base = builtinStrategyFor(r).columns ?? COLUMNS[id];
   if (base === undefined) {
     const more = MORE_COLUMNS[id];
-    // Events list with Last Seen first and the name as a wide column, as kubectl shows them.
-    if (more !== undefined) return id === '/events' ? more : [NAME, ...more];
+    if (more !== undefined) return [NAME, ...more];
     return [NAME, AGE];
   }
   const extra = EXTRA_COLUMNS[id];

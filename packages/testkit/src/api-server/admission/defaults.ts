@@ -4,9 +4,12 @@
  * admission plugins that show in objects (DefaultTolerationSeconds). Objects are plain JSON,
  * changed in place (callers pass a copy).
  */
+import type { IpAllocator } from '../strategies/strategy.js';
+
 type Obj = Record<string, unknown>;
 
-function obj(parent: Obj, key: string): Obj {
+/** The object at `parent[key]`, created when absent or not an object. */
+export function childObject(parent: Obj, key: string): Obj {
   const v = parent[key];
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as Obj;
   const fresh: Obj = {};
@@ -14,11 +17,13 @@ function obj(parent: Obj, key: string): Obj {
   return fresh;
 }
 
-function list(v: unknown): Obj[] {
+/** The objects of a JSON array (none when not an array). */
+export function objectList(v: unknown): Obj[] {
   return Array.isArray(v) ? (v.filter((x) => x !== null && typeof x === 'object') as Obj[]) : [];
 }
 
-function dflt(o: Obj, key: string, value: unknown): void {
+/** Sets `o[key]` to `value` when it is absent, null or empty (Go's zero value). */
+export function dflt(o: Obj, key: string, value: unknown): void {
   if (o[key] === undefined || o[key] === null || o[key] === '') o[key] = value;
 }
 
@@ -39,8 +44,8 @@ function container(c: Obj): void {
   dflt(c, 'terminationMessagePath', '/dev/termination-log');
   dflt(c, 'terminationMessagePolicy', 'File');
   if (c['resources'] === undefined) c['resources'] = {};
-  for (const p of list(c['ports'])) dflt(p, 'protocol', 'TCP');
-  for (const e of list(c['env'])) {
+  for (const p of objectList(c['ports'])) dflt(p, 'protocol', 'TCP');
+  for (const e of objectList(c['env'])) {
     const from = e['valueFrom'] as Obj | undefined;
     if (from?.['fieldRef'] !== undefined) dflt(from['fieldRef'] as Obj, 'apiVersion', 'v1');
   }
@@ -59,23 +64,12 @@ export function defaultPodSpec(spec: Obj): void {
   if (spec['securityContext'] === undefined) spec['securityContext'] = {};
   dflt(spec, 'schedulerName', 'default-scheduler');
   if (typeof spec['serviceAccount'] === 'string' && spec['serviceAccount'] !== '') dflt(spec, 'serviceAccountName', spec['serviceAccount']);
-  for (const c of [...list(spec['containers']), ...list(spec['initContainers'])]) container(c);
-  for (const v of list(spec['volumes'])) {
+  for (const c of [...objectList(spec['containers']), ...objectList(spec['initContainers'])]) container(c);
+  for (const v of objectList(spec['volumes'])) {
     for (const s of DEFAULT_MODE_SOURCES) if (v[s] !== null && typeof v[s] === 'object') dflt(v[s] as Obj, 'defaultMode', 420);
     if (v['hostPath'] !== null && typeof v['hostPath'] === 'object') dflt(v['hostPath'] as Obj, 'type', '');
     if (Object.keys(v).length === 1 && typeof v['name'] === 'string') v['emptyDir'] = {};
   }
-}
-
-/** What the DefaultTolerationSeconds admission plugin adds to a pod. */
-function defaultTolerations(spec: Obj): void {
-  const tolerations = list(spec['tolerations']);
-  const has = (key: string) => tolerations.some((t) => (t['key'] === key || t['key'] === undefined) && (t['effect'] === 'NoExecute' || t['effect'] === undefined || t['effect'] === ''));
-  const add: Obj[] = [];
-  for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
-    if (!has(key)) add.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
-  }
-  if (add.length > 0) spec['tolerations'] = [...tolerations, ...add];
 }
 
 function quantityPresent(c: Obj, kind: 'requests' | 'limits', res: string): string | undefined {
@@ -86,7 +80,7 @@ function quantityPresent(c: Obj, kind: 'requests' | 'limits', res: string): stri
 
 /** The QoS class of a pod (`GetPodQOS`, simplified to comparing the quantities as written). */
 export function qosClass(spec: Obj): string {
-  const cs = [...list(spec['containers']), ...list(spec['initContainers'])];
+  const cs = [...objectList(spec['containers']), ...objectList(spec['initContainers'])];
   let any = false;
   let guaranteed = true;
   for (const c of cs) {
@@ -104,9 +98,9 @@ export function qosClass(spec: Obj): string {
 /** A pod template: its spec's defaults; Go encodes the template's zero creationTimestamp as null. */
 function template(t: unknown): void {
   if (t === null || typeof t !== 'object') return;
-  const meta = obj(t as Obj, 'metadata');
+  const meta = childObject(t as Obj, 'metadata');
   if (meta['creationTimestamp'] === undefined) meta['creationTimestamp'] = null;
-  defaultPodSpec(obj(t as Obj, 'spec'));
+  defaultPodSpec(childObject(t as Obj, 'spec'));
 }
 
 /** The status a workload starts with (Go's zero values of its non-omitempty fields). */
@@ -121,201 +115,151 @@ function labelsOf(t: unknown): Obj | undefined {
 
 /** The finalizer the StorageObjectInUseProtection admission plugin adds. */
 function protect(o: Obj, finalizer: string): void {
-  const meta = obj(o, 'metadata');
+  const meta = childObject(o, 'metadata');
   const f = Array.isArray(meta['finalizers']) ? (meta['finalizers'] as unknown[]) : [];
   if (!f.includes(finalizer)) meta['finalizers'] = [...f, finalizer];
 }
 
-/** The next free address of a service CIDR. */
-export interface IpAllocator {
-  clusterIP(): string;
-  nodePort(): number;
+/** Defaulting of one kind, in place; `create` adds what the create strategy sets once. */
+export type Defaulter = (o: Obj, create: boolean, alloc: IpAllocator) => void;
+
+/** The spec of `o`, created when absent. */
+export function specOf(o: Obj): Obj {
+  return childObject(o, 'spec');
 }
 
-/**
- * Applies the defaults of `group/kind` to `o` (on create and on update; `create` adds what the
- * create strategy sets once: status, generated selectors, allocated IPs).
- */
-export function applyDefaults(group: string, kind: string, o: Obj, create: boolean, alloc: IpAllocator): void {
-  const spec = (): Obj => obj(o, 'spec');
-  switch (`${group}/${kind}`) {
-    case '/Pod': {
-      const s = spec();
-      defaultPodSpec(s);
-      // SetDefaults_Pod (not of templates).
-      if (s['enableServiceLinks'] === undefined) s['enableServiceLinks'] = true;
-      if (create) {
-        defaultTolerations(s);
-        dflt(s, 'priority', 0);
-        dflt(s, 'preemptionPolicy', 'PreemptLowerPriority');
-        const st = o['status'] as Obj | undefined;
-        if (st === undefined || (Object.keys(st).length === 1 && st['phase'] === 'Pending')) o['status'] = { phase: 'Pending', qosClass: qosClass(s) };
-      }
-      return;
-    }
-    case '/PodTemplate':
-      template(o['template']);
-      return;
-    case '/ReplicationController': {
-      const s = spec();
-      dflt(s, 'replicas', 1);
-      const l = labelsOf(s['template']);
-      if (s['selector'] === undefined && l !== undefined) s['selector'] = { ...l };
-      template(s['template']);
-      return;
-    }
-    case 'apps/Deployment': {
-      const s = spec();
-      dflt(s, 'replicas', 1);
-      const st = obj(s, 'strategy');
-      dflt(st, 'type', 'RollingUpdate');
-      if (st['type'] === 'RollingUpdate') {
-        const ru = obj(st, 'rollingUpdate');
-        dflt(ru, 'maxUnavailable', '25%');
-        dflt(ru, 'maxSurge', '25%');
-      }
-      dflt(s, 'revisionHistoryLimit', 10);
-      dflt(s, 'progressDeadlineSeconds', 600);
-      template(s['template']);
-      initialStatus(o, create, {});
-      return;
-    }
-    case 'apps/ReplicaSet': {
-      const s = spec();
-      dflt(s, 'replicas', 1);
-      template(s['template']);
-      initialStatus(o, create, { replicas: 0 });
-      return;
-    }
-    case 'apps/StatefulSet': {
-      const s = spec();
-      dflt(s, 'replicas', 1);
-      dflt(s, 'podManagementPolicy', 'OrderedReady');
-      const us = obj(s, 'updateStrategy');
-      dflt(us, 'type', 'RollingUpdate');
-      if (us['type'] === 'RollingUpdate') dflt(obj(us, 'rollingUpdate'), 'partition', 0);
-      dflt(s, 'revisionHistoryLimit', 10);
-      for (const pvc of list(s['volumeClaimTemplates'])) {
-        dflt(obj(pvc, 'spec'), 'volumeMode', 'Filesystem');
-        if (pvc['status'] === undefined) pvc['status'] = { phase: 'Pending' };
-      }
-      template(s['template']);
-      initialStatus(o, create, { replicas: 0 });
-      return;
-    }
-    case 'apps/DaemonSet': {
-      const s = spec();
-      const us = obj(s, 'updateStrategy');
-      dflt(us, 'type', 'RollingUpdate');
-      if (us['type'] === 'RollingUpdate') dflt(obj(us, 'rollingUpdate'), 'maxUnavailable', 1);
-      dflt(s, 'revisionHistoryLimit', 10);
-      template(s['template']);
-      if (create) {
-        // The daemonset strategy records the template generation (deprecated, still written in 1.20).
-        const meta = obj(o, 'metadata');
-        meta['annotations'] = { ...((meta['annotations'] as Obj | undefined) ?? {}), 'deprecated.daemonset.template.generation': '1' };
-      }
-      initialStatus(o, create, { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
-      return;
-    }
-    case 'batch/Job': {
-      const s = spec();
-      dflt(s, 'completions', 1);
-      dflt(s, 'parallelism', 1);
-      dflt(s, 'backoffLimit', 6);
-      const meta = obj(o, 'metadata');
-      if (create && s['manualSelector'] !== true && typeof meta['uid'] === 'string') {
-        // The job strategy generates the selector from the uid and labels the template with it.
-        const uid = meta['uid'];
-        s['selector'] = { matchLabels: { 'controller-uid': uid } };
-        const t = obj(s, 'template');
-        const tm = obj(t, 'metadata');
-        tm['labels'] = { ...(labelsOf(t) ?? {}), 'controller-uid': uid, 'job-name': meta['name'] };
-      }
-      // A job without labels takes its template's.
-      const tl = labelsOf(s['template']);
-      if ((meta['labels'] === undefined || Object.keys(meta['labels'] as Obj).length === 0) && tl !== undefined) meta['labels'] = { ...tl };
-      template(s['template']);
-      initialStatus(o, create, {});
-      return;
-    }
-    case 'batch/CronJob': {
-      const s = spec();
-      dflt(s, 'concurrencyPolicy', 'Allow');
-      if (s['suspend'] === undefined) s['suspend'] = false;
-      dflt(s, 'successfulJobsHistoryLimit', 3);
-      dflt(s, 'failedJobsHistoryLimit', 1);
-      const jt = s['jobTemplate'] as Obj | undefined;
-      if (jt !== undefined && typeof jt === 'object') {
-        const jm = obj(jt, 'metadata');
-        if (jm['creationTimestamp'] === undefined) jm['creationTimestamp'] = null;
-        template((jt['spec'] as Obj | undefined)?.['template']);
-      }
-      initialStatus(o, create, {});
-      return;
-    }
-    case '/Service': {
-      const s = spec();
-      dflt(s, 'type', 'ClusterIP');
-      dflt(s, 'sessionAffinity', 'None');
-      const type = s['type'];
-      for (const p of list(s['ports'])) {
-        dflt(p, 'protocol', 'TCP');
-        if (p['targetPort'] === undefined || p['targetPort'] === 0 || p['targetPort'] === '') p['targetPort'] = p['port'];
-        if (create && (type === 'NodePort' || type === 'LoadBalancer') && (p['nodePort'] === undefined || p['nodePort'] === 0)) p['nodePort'] = alloc.nodePort();
-      }
-      if (type === 'NodePort' || type === 'LoadBalancer') dflt(s, 'externalTrafficPolicy', 'Cluster');
-      if (create && type !== 'ExternalName') {
-        if (s['clusterIP'] === undefined || s['clusterIP'] === '') s['clusterIP'] = alloc.clusterIP();
-        if (s['clusterIPs'] === undefined) s['clusterIPs'] = [s['clusterIP']];
-      }
-      if (create && o['status'] === undefined) o['status'] = { loadBalancer: {} };
-      return;
-    }
-    case '/Secret': {
-      dflt(o, 'type', 'Opaque');
-      const sd = o['stringData'];
-      if (sd !== null && typeof sd === 'object') {
-        const data = obj(o, 'data');
-        for (const [k, v] of Object.entries(sd as Obj)) data[k] = Buffer.from(String(v)).toString('base64');
-      }
-      delete o['stringData'];
-      return;
-    }
-    case '/Namespace':
-      if (create && o['status'] === undefined) o['status'] = { phase: 'Active' };
-      return;
-    case '/PersistentVolumeClaim':
-      dflt(spec(), 'volumeMode', 'Filesystem');
-      if (create) protect(o, 'kubernetes.io/pvc-protection');
-      if (create && o['status'] === undefined) o['status'] = { phase: 'Pending' };
-      return;
-    case '/PersistentVolume':
-      dflt(spec(), 'persistentVolumeReclaimPolicy', 'Retain');
-      if (create) protect(o, 'kubernetes.io/pv-protection');
-      dflt(spec(), 'volumeMode', 'Filesystem');
-      if (create && o['status'] === undefined) o['status'] = { phase: 'Pending' };
-      return;
-    case '/Endpoints':
-      for (const ss of list(o['subsets'])) for (const p of list(ss['ports'])) dflt(p, 'protocol', 'TCP');
-      return;
-    case '/Event':
-      // Go's zero values of the non-omitempty fields (times encode as null).
-      for (const f of ['eventTime', 'firstTimestamp', 'lastTimestamp']) if (o[f] === undefined) o[f] = null;
-      for (const f of ['reportingComponent', 'reportingInstance']) if (o[f] === undefined) o[f] = '';
-      if (o['source'] === undefined) o['source'] = {};
-      return;
-    case 'networking.k8s.io/Ingress':
-    case 'extensions/Ingress':
-      initialStatus(o, create, { loadBalancer: {} });
-      return;
-    case '/ResourceQuota':
-      initialStatus(o, create, {});
-      return;
-    case 'policy/PodDisruptionBudget':
-      initialStatus(o, create, { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
-      return;
-    case '/ServiceAccount':
-      return;
+const defaultDeployment: Defaulter = (o, create) => {
+  const s = specOf(o);
+  dflt(s, 'replicas', 1);
+  const st = childObject(s, 'strategy');
+  dflt(st, 'type', 'RollingUpdate');
+  if (st['type'] === 'RollingUpdate') {
+    const ru = childObject(st, 'rollingUpdate');
+    dflt(ru, 'maxUnavailable', '25%');
+    dflt(ru, 'maxSurge', '25%');
   }
-}
+  dflt(s, 'revisionHistoryLimit', 10);
+  dflt(s, 'progressDeadlineSeconds', 600);
+  template(s['template']);
+  initialStatus(o, create, {});
+};
+
+const defaultStatefulSet: Defaulter = (o, create) => {
+  const s = specOf(o);
+  dflt(s, 'replicas', 1);
+  dflt(s, 'podManagementPolicy', 'OrderedReady');
+  const us = childObject(s, 'updateStrategy');
+  dflt(us, 'type', 'RollingUpdate');
+  if (us['type'] === 'RollingUpdate') dflt(childObject(us, 'rollingUpdate'), 'partition', 0);
+  dflt(s, 'revisionHistoryLimit', 10);
+  for (const pvc of objectList(s['volumeClaimTemplates'])) {
+    dflt(childObject(pvc, 'spec'), 'volumeMode', 'Filesystem');
+    if (pvc['status'] === undefined) pvc['status'] = { phase: 'Pending' };
+  }
+  template(s['template']);
+  initialStatus(o, create, { replicas: 0 });
+};
+
+const defaultDaemonSet: Defaulter = (o, create) => {
+  const s = specOf(o);
+  const us = childObject(s, 'updateStrategy');
+  dflt(us, 'type', 'RollingUpdate');
+  if (us['type'] === 'RollingUpdate') dflt(childObject(us, 'rollingUpdate'), 'maxUnavailable', 1);
+  dflt(s, 'revisionHistoryLimit', 10);
+  template(s['template']);
+  if (create) {
+    // The daemonset strategy records the template generation (deprecated, still written in 1.20).
+    const meta = childObject(o, 'metadata');
+    meta['annotations'] = { ...((meta['annotations'] as Obj | undefined) ?? {}), 'deprecated.daemonset.template.generation': '1' };
+  }
+  initialStatus(o, create, { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
+};
+
+const defaultJob: Defaulter = (o, create) => {
+  const s = specOf(o);
+  dflt(s, 'completions', 1);
+  dflt(s, 'parallelism', 1);
+  dflt(s, 'backoffLimit', 6);
+  const meta = childObject(o, 'metadata');
+  if (create && s['manualSelector'] !== true && typeof meta['uid'] === 'string') {
+    // The job strategy generates the selector from the uid and labels the template with it.
+    const uid = meta['uid'];
+    s['selector'] = { matchLabels: { 'controller-uid': uid } };
+    const t = childObject(s, 'template');
+    const tm = childObject(t, 'metadata');
+    tm['labels'] = { ...(labelsOf(t) ?? {}), 'controller-uid': uid, 'job-name': meta['name'] };
+  }
+  // A job without labels takes its template's.
+  const tl = labelsOf(s['template']);
+  if ((meta['labels'] === undefined || Object.keys(meta['labels'] as Obj).length === 0) && tl !== undefined) meta['labels'] = { ...tl };
+  template(s['template']);
+  initialStatus(o, create, {});
+};
+
+const defaultCronJob: Defaulter = (o, create) => {
+  const s = specOf(o);
+  dflt(s, 'concurrencyPolicy', 'Allow');
+  if (s['suspend'] === undefined) s['suspend'] = false;
+  dflt(s, 'successfulJobsHistoryLimit', 3);
+  dflt(s, 'failedJobsHistoryLimit', 1);
+  const jt = s['jobTemplate'] as Obj | undefined;
+  if (jt !== undefined && typeof jt === 'object') {
+    const jm = childObject(jt, 'metadata');
+    if (jm['creationTimestamp'] === undefined) jm['creationTimestamp'] = null;
+    template((jt['spec'] as Obj | undefined)?.['template']);
+  }
+  initialStatus(o, create, {});
+};
+
+const startsWith = (status: Obj): Defaulter => (o, create) => initialStatus(o, create, status);
+
+/**
+ * The defaults of the built-in kinds without a strategy file of their own, by `group/Kind`
+ * (strategies/registry.ts gives each its own strategy object); pods, services, secrets and
+ * namespaces keep theirs in their strategy file.
+ */
+export const KIND_DEFAULTS: Readonly<Record<string, Defaulter>> = {
+  '/PodTemplate': (o) => template(o['template']),
+  '/ReplicationController': (o) => {
+    const s = specOf(o);
+    dflt(s, 'replicas', 1);
+    const l = labelsOf(s['template']);
+    if (s['selector'] === undefined && l !== undefined) s['selector'] = { ...l };
+    template(s['template']);
+  },
+  'apps/Deployment': defaultDeployment,
+  'apps/ReplicaSet': (o, create) => {
+    const s = specOf(o);
+    dflt(s, 'replicas', 1);
+    template(s['template']);
+    initialStatus(o, create, { replicas: 0 });
+  },
+  'apps/StatefulSet': defaultStatefulSet,
+  'apps/DaemonSet': defaultDaemonSet,
+  'batch/Job': defaultJob,
+  'batch/CronJob': defaultCronJob,
+  '/PersistentVolumeClaim': (o, create) => {
+    dflt(specOf(o), 'volumeMode', 'Filesystem');
+    if (create) protect(o, 'kubernetes.io/pvc-protection');
+    if (create && o['status'] === undefined) o['status'] = { phase: 'Pending' };
+  },
+  '/PersistentVolume': (o, create) => {
+    dflt(specOf(o), 'persistentVolumeReclaimPolicy', 'Retain');
+    if (create) protect(o, 'kubernetes.io/pv-protection');
+    dflt(specOf(o), 'volumeMode', 'Filesystem');
+    if (create && o['status'] === undefined) o['status'] = { phase: 'Pending' };
+  },
+  '/Endpoints': (o) => {
+    for (const ss of objectList(o['subsets'])) for (const p of objectList(ss['ports'])) dflt(p, 'protocol', 'TCP');
+  },
+  '/Event': (o) => {
+    // Go's zero values of the non-omitempty fields (times encode as null).
+    for (const f of ['eventTime', 'firstTimestamp', 'lastTimestamp']) if (o[f] === undefined) o[f] = null;
+    for (const f of ['reportingComponent', 'reportingInstance']) if (o[f] === undefined) o[f] = '';
+    if (o['source'] === undefined) o['source'] = {};
+  },
+  'networking.k8s.io/Ingress': startsWith({ loadBalancer: {} }),
+  'extensions/Ingress': startsWith({ loadBalancer: {} }),
+  '/ResourceQuota': startsWith({}),
+  'policy/PodDisruptionBudget': startsWith({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }),
+};

@@ -6,9 +6,9 @@ import type { UnstructuredObject } from 'rxkube';
 import type { ObjectStore } from '../object-store.js';
 import { copyJson, copyKnownFields, definitionFor } from '../openapi-schemas.js';
 import type { ServedResource } from '../resource-registry.js';
-import { invalid } from '../status-error.js';
-import { applyDefaults, type IpAllocator } from './defaults.js';
-import { validate } from './validation.js';
+import { failure, invalid, StatusError } from '../status-error.js';
+import type { IpAllocator, ResourceStrategy } from '../strategies/strategy.js';
+import { causes, validateObjectMeta } from './validation.js';
 
 type Obj = Record<string, unknown>;
 
@@ -43,7 +43,8 @@ class StoreAllocator implements IpAllocator {
         return ip;
       }
     }
-    throw new Error('service CIDR exhausted');
+    // kube-apiserver's answer when the service range is used up.
+    throw new StatusError(failure(500, 'InternalError', 'Internal error occurred: failed to allocate a serviceIP: range is full'));
   }
 
   nodePort(): number {
@@ -55,7 +56,7 @@ class StoreAllocator implements IpAllocator {
         return p;
       }
     }
-    throw new Error('node port range exhausted');
+    throw new StatusError(failure(500, 'InternalError', 'Internal error occurred: failed to allocate a nodePort: range is full'));
   }
 }
 
@@ -69,49 +70,39 @@ function copyKnown(r: ServedResource, o: UnstructuredObject): Obj {
   return (def !== undefined ? copyKnownFields(o, def) : copyJson(o)) as Obj;
 }
 
-/** Defaulting and validation of the built-in kinds (custom resources pass through). */
+/** Defaulting and validation of the built-in kinds, as their strategies define them (custom resources pass through). */
 export class BuiltinAdmission {
   private readonly alloc: IpAllocator;
   constructor(store: ObjectStore) {
     this.alloc = new StoreAllocator(store);
   }
 
-  private check(r: ServedResource, o: Obj, old: Obj | undefined): void {
-    const causes = validate(r.group, r.kind, o, old);
+  private check(r: ServedResource, strategy: ResourceStrategy, o: Obj, old: Obj | undefined): void {
+    const c = causes();
+    validateObjectMeta(c, o);
+    strategy.validate(c, o, old);
     const name = ((o['metadata'] as Obj | undefined)?.['name'] as string | undefined) ?? '';
-    if (causes.length > 0) throw invalid(r.kind, r.group, name, causes);
+    if (c.list.length > 0) throw invalid(r.kind, r.group, name, c.list);
   }
 
   /** On create: unknown fields dropped, defaults, then validation. */
-  admitCreate(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
+  admitCreate(r: ServedResource, strategy: ResourceStrategy, obj: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
     const o = copyKnown(r, obj);
-    if (r.group === '' && r.kind === 'Service') {
-      // Validate the requested type and ports before allocating anything.
-      const pre = validate(r.group, r.kind, o, undefined).filter((c) => c.field.startsWith('spec.type'));
-      if (pre.length > 0) this.check(r, o, undefined);
-    }
-    applyDefaults(r.group, r.kind, o, true, this.alloc);
-    this.check(r, o, undefined);
+    strategy.beforeDefaults(r, o, undefined);
+    strategy.defaults(o, true, this.alloc);
+    this.check(r, strategy, o, undefined);
     return o as UnstructuredObject;
   }
 
   /** On update (not `/status`): defaults, then validation against the stored object. */
-  admitUpdate(r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject): UnstructuredObject {
+  admitUpdate(r: ServedResource, strategy: ResourceStrategy, obj: UnstructuredObject, old: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
     const o = copyKnown(r, obj);
     const prev = old as Obj;
-    if (r.group === '' && r.kind === 'Service') {
-      // An update without clusterIP keeps the allocated one.
-      const spec = (o['spec'] ??= {}) as Obj;
-      const oldSpec = (prev['spec'] ?? {}) as Obj;
-      if ((spec['clusterIP'] === undefined || spec['clusterIP'] === '') && oldSpec['clusterIP'] !== undefined) {
-        spec['clusterIP'] = oldSpec['clusterIP'];
-        if (spec['clusterIPs'] === undefined && oldSpec['clusterIPs'] !== undefined) spec['clusterIPs'] = oldSpec['clusterIPs'];
-      }
-    }
-    applyDefaults(r.group, r.kind, o, false, this.alloc);
-    this.check(r, o, prev);
+    strategy.beforeDefaults(r, o, prev);
+    strategy.defaults(o, false, this.alloc);
+    this.check(r, strategy, o, prev);
     return o as UnstructuredObject;
   }
 }
