@@ -12,6 +12,7 @@ import type { ControllerDefinition } from './controller-definition.js';
 import { ControllerError } from './controller-errors.js';
 import type { ReconcileContext } from './reconcile-context.js';
 import { withEdits } from './context-edits.js';
+import { fencedClient } from './fenced-client.js';
 
 /**
  * The work queue's reconciler for a controller: calls `reconcile(request, ctx)` with a fresh
@@ -53,7 +54,10 @@ function reconcileContext<T extends KubeObject>(
   const { forType, name, fieldManager } = def;
   const cluster = request.cluster === undefined ? undefined : def.clusters?.get(request.cluster);
   if (def.clusters !== undefined && cluster === undefined) throw new ControllerError(`controller ${name}: request for unknown cluster ${String(request.cluster)}`);
-  const client = cluster === undefined ? def.client : cluster.client;
+  const given = cluster === undefined ? def.client : cluster.client;
+  // Every call through the context carries the reconcile's signal; writes are fenced once
+  // leadership is lost (the signal's reason is then a LeadershipLostError).
+  const client = given === undefined ? undefined : fencedClient(given, signal);
   const forStore = cluster === undefined ? def.forStore : cluster.forStore;
   const reconcileId = randomUUID();
   function objects(): ObjectClient<T>;

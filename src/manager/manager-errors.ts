@@ -1,4 +1,5 @@
 import { ConfigError, type ErrorLayer, RxkubeError } from '../api/rxkube-error.js';
+import { LeadershipLostError } from '../leader-election/leadership-lost-error.js';
 
 /** `start` was called a second time (CR-13). */
 export class ManagerAlreadyStartedError extends RxkubeError {
@@ -30,11 +31,14 @@ export class CheckerAfterStartError extends RxkubeError {
   }
 }
 
-/** This manager lost (or could not keep) leadership; its controllers were stopped (CR-14). */
-export class LeaderElectionLostError extends RxkubeError {
+/**
+ * This manager lost (or could not keep) leadership; its controllers were stopped (CR-14) and
+ * fenced: a {@link LeadershipLostError}, the reason their stop signal aborted with.
+ */
+export class LeaderElectionLostError extends LeadershipLostError {
   static override readonly code: string = 'MANAGER_LEADERSHIP_LOST';
   static override readonly layer: ErrorLayer = 'manager';
-  override readonly name = 'LeaderElectionLostError';
+  override readonly name: string = 'LeaderElectionLostError';
   constructor(options?: ErrorOptions) {
     super('leader election lost', options);
   }

@@ -263,12 +263,19 @@ export class ManagerRun {
     this.lead();
   }
 
-  /** CR-14: losing leadership stops everything without grace and rejects with "leader election lost". */
+  /**
+   * CR-14: losing leadership stops everything without grace and rejects with "leader election
+   * lost". Fencing: the leader-election group's signal aborts at once, with that error as its
+   * reason, so controllers abort their running reconciles and refuse their writes before the stop
+   * procedure even begins.
+   */
   private onLost(cause: unknown): void {
     if (this.stopEngaged) return;
     this.leadershipLost = true;
+    const err = new LeaderElectionLostError(cause === undefined ? undefined : { cause });
     this.o.logger.error('leader election lost', { lease: this.candidacy?.lease });
-    this.fail(new LeaderElectionLostError(cause === undefined ? undefined : { cause }));
+    this.groups.leaderElection.abort(err);
+    this.fail(err);
   }
 
   // ---- stop procedure (CR-14) -------------------------------------------------------------------

@@ -140,8 +140,17 @@ export class RunnableGroup {
   }
 
   /**
-   * Aborts the group's signal and resolves when every runnable has ended or `deadline` resolves,
-   * whichever is first. Returns true if all ended.
+   * Aborts the group's signal with `reason` at once (fencing: a `LeadershipLostError` tells
+   * controllers to stop without grace); nothing can be added from then on. `stop` still waits.
+   */
+  abort(reason: unknown): void {
+    this.stopped = true;
+    this.controller.abort(reason);
+  }
+
+  /**
+   * Aborts the group's signal (unless {@link abort} did) and resolves when every runnable has
+   * ended or `deadline` resolves, whichever is first. Returns true if all ended.
    */
   async stop(deadline: Promise<void>): Promise<boolean> {
     this.stopped = true;

@@ -22,6 +22,7 @@ export interface ResolvedWorkQueueOptions {
   readonly drain: boolean;
   readonly supersede: boolean;
   readonly shutdown: AbortSignal | ObservableInput<unknown> | undefined;
+  readonly halt: AbortSignal | undefined;
   readonly metrics: WorkQueueMetrics;
 }
 
@@ -41,6 +42,7 @@ export function resolveWorkQueueOptions(options: WorkQueueOptions): ResolvedWork
     drain: options.drain === true,
     supersede: options.supersede === true,
     shutdown: options.shutdown,
+    halt: options.halt,
     metrics: options.metrics ?? {},
   };
 }

@@ -21,6 +21,7 @@ import type { ResolvedWorkQueueOptions } from './work-queue-options.js';
  * running ──beginShutdown──▶ draining (drain) ─┐
  *    └─────beginShutdown──▶ shuttingDown ──────┴──finish (idle, or grace period over)──▶ stopped
  * any phase ──stop (unsubscribed)──▶ stopped
+ * any phase ──halt (the `halt` signal aborts)──▶ stopped   (running reconciles aborted and reported)
  * ```
  *
  * - `running`: takes input, hands out due keys, requeues.
@@ -54,6 +55,7 @@ export class WorkQueueRun {
   private readonly wakeTimer: WakeTimer;
   private inputSub: Subscription | undefined;
   private triggerSub: Subscription | undefined;
+  private haltSub: Subscription | undefined;
   private graceTimer: Subscription | undefined;
   /** Re-entrancy guard of `pump`: a reconcile may settle, and pump again, while it is started. */
   private pumping = false;
@@ -72,6 +74,11 @@ export class WorkQueueRun {
 
   /** Listens for the shutdown trigger, then takes input. */
   start(): void {
+    if (this.o.halt !== undefined) {
+      const halt = this.o.halt;
+      this.haltSub = onShutdownTrigger(halt, () => this.halt(halt.reason));
+    }
+    if (this.phase !== 'running') return;
     const trigger = this.o.shutdown;
     if (trigger !== undefined) this.triggerSub = onShutdownTrigger(trigger, () => this.beginShutdown());
     if (this.phase !== 'running') return;
@@ -108,6 +115,21 @@ export class WorkQueueRun {
   }
 
   /**
+   * any → stopped at once, without grace (fencing): takes nothing more in, hands nothing more out,
+   * aborts every running reconcile with `reason`, reports each as `aborted`, and ends the output.
+   */
+  private halt(reason: unknown): void {
+    if (this.phase === 'stopped') return;
+    if (this.phase === 'running') this.queue.shutDown();
+    this.phase = 'shuttingDown';
+    this.stopListening();
+    this.wakeTimer.cancel();
+    this.graceTimer?.unsubscribe();
+    this.abortRunning(reason);
+    this.finish();
+  }
+
+  /**
    * any → stopped: the subscriber unsubscribed (or the output ended). Releases everything at once;
    * reconciles still running are aborted (`ReconcileAbortedError('unsubscribed')`).
    */
@@ -128,6 +150,7 @@ export class WorkQueueRun {
   private stopListening(): void {
     this.inputSub?.unsubscribe();
     this.triggerSub?.unsubscribe();
+    this.haltSub?.unsubscribe();
   }
 
   private onInput(input: WorkQueueInput): void {
@@ -257,11 +280,16 @@ export class WorkQueueRun {
   private onGraceExpired(): void {
     this.graceTimer = undefined;
     if (this.phase !== 'draining' && this.phase !== 'shuttingDown') return;
+    this.abortRunning(new ReconcileAbortedError('grace-period-expired'));
+    this.finish();
+  }
+
+  /** Aborts every running reconcile's signal with `reason` and reports each as `aborted`. */
+  private abortRunning(reason: unknown): void {
     for (const run of this.running.snapshot()) {
       const was = run.end();
       if (was === undefined) continue;
       this.running.delete(run);
-      const reason = new ReconcileAbortedError('grace-period-expired');
       run.cancel(reason);
       this.out.next({
         key: run.item.key,
@@ -274,7 +302,6 @@ export class WorkQueueRun {
         timedOut: was === 'timedOut',
       });
     }
-    this.finish();
   }
 
   private now(): number {

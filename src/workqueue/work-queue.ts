@@ -63,6 +63,14 @@ export interface WorkQueueOptions {
   readonly supersede?: boolean;
   /** Starts a graceful shutdown when it aborts (an AbortSignal) or emits (like `takeUntil`'s notifier). */
   readonly shutdown?: AbortSignal | ObservableInput<unknown>;
+  /**
+   * Stops the queue at once, without grace, when it aborts (fencing: a controller halts its queue
+   * when leadership is lost). Nothing more is taken in or handed out, every running reconcile's
+   * signal aborts at once with this signal's reason and is reported `aborted`, and the output
+   * ends (completes, or errors with the input's error). A Promise reconcile that ignores its signal
+   * may still be running; the queue no longer waits for it.
+   */
+  readonly halt?: AbortSignal;
   /** Metric hooks (client-go names); see {@link WorkQueueMetrics}. */
   readonly metrics?: WorkQueueMetrics;
 }
@@ -92,6 +100,8 @@ export interface WorkQueueOptions {
  *   ms to finish, then their signals abort and they are reported as `aborted`; then the output
  *   completes (or errors with the input's error). Unsubscribing is immediate: running
  *   reconciles are aborted (`ReconcileAbortedError('unsubscribed')`) and all timers cleared.
+ * - Halt (`halt` aborts): as a shutdown with no grace period at all — running reconciles are
+ *   aborted with the halt signal's reason at that moment, nothing more is handed out.
  * - `supersede`: a new add of a key being reconciled aborts that reconcile (reported as
  *   `superseded`), and the key runs again once it settled:
  *   ```

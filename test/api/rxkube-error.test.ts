@@ -27,6 +27,8 @@ import { InformerConfigError, InformerError, InformerSourceError, InformerStarte
 import { LeaderElectionConfigError } from '../../src/leader-election/leader-election-config.js';
 import { LeaderElectionHealthError } from '../../src/leader-election/leader-elector.js';
 import { LeaseNotInitializedError } from '../../src/leader-election/lease-lock.js';
+import { LeadershipLostError } from '../../src/leader-election/leadership-lost-error.js';
+import { FencedWriteError } from '../../src/controller/fenced-client.js';
 import {
   CacheSyncError,
   CheckerAfterStartError,
@@ -140,6 +142,8 @@ const SAMPLES: Record<string, () => Error> = {
   LeaderElectionConfigError: () => new LeaderElectionConfigError('lock', 'Lock must not be nil.'),
   LeaderElectionHealthError: () => new LeaderElectionHealthError('my-lease'),
   LeaseNotInitializedError: () => new LeaseNotInitializedError(),
+  LeadershipLostError: () => new LeadershipLostError(),
+  FencedWriteError: () => new FencedWriteError('PATCH', '/api/v1/namespaces/default/configmaps/a', { cause: new LeadershipLostError() }),
   ControllerError: () => new ControllerError('controller c is not running'),
   ControllerBuildError: () => new ControllerBuildError('must provide a reconcile function', { option: 'reconcile' }),
   ControllerStartedTwiceError: () => new ControllerStartedTwiceError('c'),
