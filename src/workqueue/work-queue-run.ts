@@ -191,7 +191,7 @@ export class WorkQueueRun {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.running.size < this.o.concurrency && this.handsOut()) {
+      while (this.running.slotsInUse < this.o.concurrency && this.handsOut()) {
         const item = this.queue.get();
         if (item === undefined) break;
         this.startReconcile(item);
@@ -208,10 +208,21 @@ export class WorkQueueRun {
 
   private startReconcile(item: QueueItem<Request>): void {
     const request = item.value ?? parseRequestKey(item.key);
-    const run = new InFlightReconcile(item, request, this.limiter.numRequeues(item.key) + 1, this.onSettled);
+    const run = new InFlightReconcile(item, request, this.limiter.numRequeues(item.key) + 1, this.onSettled, this.onTimedOut);
     this.running.add(run);
     run.start(this.reconcile, this.o.reconcileTimeoutMs, this.o.scheduler);
   }
+
+  /**
+   * A Promise reconcile timed out but keeps running: its worker slot is given back (its key stays
+   * held until it settles, so never two reconciles of one key at once). At most `concurrency`
+   * reconciles are let go at a time; beyond that a timed-out reconcile keeps its slot.
+   */
+  private readonly onTimedOut = (run: InFlightReconcile): void => {
+    if (this.phase === 'stopped' || this.running.lettingGo >= this.o.concurrency) return;
+    this.running.releaseSlot(run);
+    this.pump();
+  };
 
   // ---- outcomes (CR-1) -------------------------------------------------------------------------
 

@@ -35,7 +35,14 @@ export interface WorkQueueOptions {
   readonly rateLimiter?: RateLimiter;
   /** Timers and clock. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
-  /** Per-reconcile deadline (ms, CR-3). Default none; above 2³¹−1 ms (≈ 24.8 days) also none. */
+  /**
+   * Per-reconcile deadline (ms, CR-3). Default none; above 2³¹−1 ms (≈ 24.8 days) also none. When
+   * it passes, the reconcile's signal aborts with a `ReconcileTimeoutError`; an Observable
+   * reconcile is unsubscribed, a Promise reconcile gives its worker slot back at once (so other
+   * keys go on) but keeps its key until it settles (never two reconciles of one key at once), and
+   * then counts as failed with the timeout error. At most `concurrency` timed-out Promise
+   * reconciles are let go at a time; beyond that one keeps its slot until it settles.
+   */
   readonly reconcileTimeoutMs?: number;
   /**
    * On graceful shutdown, how long (ms) running reconciles may take before their signals are
