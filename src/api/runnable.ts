@@ -39,6 +39,12 @@ export interface Runnable {
   inject?(deps: RunnableDeps): void;
   /** What the runnable does on the API server, for the manager's derived RBAC rules (`mgr.rbac()`). */
   permissions?(): readonly Permission[];
+  /**
+   * What should fail the manager's liveness probe now, one line each (empty when healthy): a
+   * controller names its stuck reconciles. The manager's built-in `/healthz` check `reconciles`
+   * reads it from every runnable offering it.
+   */
+  livenessProblems?(): readonly string[];
 }
 
 /**

@@ -23,10 +23,15 @@ export function controllerReconciler<T extends KubeObject>(def: ControllerDefini
   return (request, signal) => {
     const ctx = reconcileContext(def, request, signal);
     metrics?.workerStarted(name);
+    const settled = def.stuck.track(requestKey(request), ctx.reconcileId, {
+      logger: ctx.logger,
+      ...(metrics?.stuckReconciles === undefined ? {} : { count: (n: number) => metrics.stuckReconciles?.(name, n) }),
+    });
     let stopped = false;
     const stop = (): void => {
       if (stopped) return;
       stopped = true;
+      settled();
       metrics?.workerStopped(name);
     };
     let ret: ReconcileReturn;
@@ -43,6 +48,12 @@ export function controllerReconciler<T extends KubeObject>(def: ControllerDefini
     stop();
     return ret;
   };
+}
+
+/** The request's queue key (`namespace/name`, `name`, with `cluster::` in front for a cluster). */
+function requestKey(request: Request): string {
+  const key = request.namespace ? `${request.namespace}/${request.name}` : request.name;
+  return request.cluster === undefined ? key : `${request.cluster}::${key}`;
 }
 
 /** What one reconcile call gets: the cached `for` object, listers, clients, a logger with a reconcile id. */

@@ -51,6 +51,8 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
   inject(deps: RunnableDeps): void;
   /** The `permissions` of its options, for the manager's derived RBAC rules. */
   permissions(): readonly Permission[];
+  /** Its stuck reconciles, one line each (see `stuckReconcileThresholdMs`); backs the manager's `/healthz` check `reconciles`. */
+  livenessProblems?(): readonly string[];
 }
 
 /**
@@ -119,6 +121,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
       if (!started) def = withInjectedParts(def, options, injectedParts(deps, def.name));
     },
     permissions: () => options.permissions ?? [],
+    livenessProblems: () => def.stuck.problems(),
     start: (signal: AbortSignal) => lastValueFrom(run(signal).pipe(ignoreElements()), { defaultValue: undefined }),
   };
 }

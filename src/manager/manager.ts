@@ -208,6 +208,7 @@ export function manager(options: ManagerOptions = {}): Manager {
       r.inject?.(deps(r.name ?? 'runnable'));
       added.push(r);
       run.add(r);
+      if (typeof r.livenessProblems === 'function') probes.addLivenessSource(() => r.livenessProblems?.() ?? []);
     },
     rbac: () =>
       managerPermissions({
