@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { finalize, isObservable } from 'rxjs';
+import { finalize, isObservable, Observable } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { ObjectClient } from '../client/object-client.js';
 import type { ResourceType } from '../api/resource.js';
@@ -13,6 +13,7 @@ import { ControllerError } from './controller-errors.js';
 import type { ReconcileContext } from './reconcile-context.js';
 import { withEdits } from './context-edits.js';
 import { fencedClient } from './fenced-client.js';
+import { inReconcileScope, type ReconcileScope } from './reconcile-scope.js';
 
 /**
  * The work queue's reconciler for a controller: calls `reconcile(request, ctx)` with a fresh
@@ -23,7 +24,9 @@ export function controllerReconciler<T extends KubeObject>(def: ControllerDefini
   return (request, signal) => {
     const ctx = reconcileContext(def, request, signal);
     metrics?.workerStarted(name);
-    const settled = def.stuck.track(requestKey(request), ctx.reconcileId, {
+    const key = requestKey(request);
+    const scope: ReconcileScope = { controller: name, key, reconcileId: ctx.reconcileId };
+    const settled = def.stuck.track(key, ctx.reconcileId, {
       logger: ctx.logger,
       ...(metrics?.stuckReconciles === undefined ? {} : { count: (n: number) => metrics.stuckReconciles?.(name, n) }),
     });
@@ -36,12 +39,16 @@ export function controllerReconciler<T extends KubeObject>(def: ControllerDefini
     };
     let ret: ReconcileReturn;
     try {
-      ret = def.reconcile(request, ctx);
+      // In its scope: an error escaping later from a timer or continuation it started names it.
+      ret = inReconcileScope(scope, () => def.reconcile(request, ctx));
     } catch (error) {
       stop();
       throw error;
     }
-    if (isObservable(ret)) return ret.pipe(finalize(stop));
+    if (isObservable(ret)) {
+      const reconcile$ = ret;
+      return new Observable<ReconcileResult | void | undefined>((subscriber) => inReconcileScope(scope, () => reconcile$.subscribe(subscriber))).pipe(finalize(stop));
+    }
     if (ret !== null && typeof ret === 'object' && typeof (ret as PromiseLike<unknown>).then === 'function') {
       return Promise.resolve(ret as PromiseLike<ReconcileResult | void | undefined>).finally(stop);
     }

@@ -97,3 +97,34 @@ export class ManagerCacheSyncTimeoutError extends RxkubeError {
     super(`caches did not sync within ${formatDuration(timeoutMs)}: ${unsynced.join('; ') || 'no detail'}`, options);
   }
 }
+
+/**
+ * An error escaped asynchronously while the manager ran — thrown in a timer or left as an
+ * unhandled rejection — and the manager stopped gracefully instead of letting the process die at
+ * once. When it came from a reconcile (or anything the reconcile started), `controller`, `key`
+ * and `reconcileId` name it. `cause` is the escaped error.
+ */
+export class UncaughtError extends RxkubeError {
+  static override readonly code: string = 'MANAGER_UNCAUGHT_ERROR';
+  static override readonly layer: ErrorLayer = 'manager';
+  override readonly name = 'UncaughtError';
+  constructor(
+    /** `uncaughtException` or `unhandledRejection`. */
+    readonly origin: 'uncaughtException' | 'unhandledRejection',
+    readonly scope: { readonly controller: string; readonly key: string; readonly reconcileId: string } | undefined,
+    options?: ErrorOptions,
+  ) {
+    const what = origin === 'uncaughtException' ? 'an uncaught exception' : 'an unhandled rejection';
+    const where = scope === undefined ? '' : ` from the reconcile of ${scope.key} (controller ${scope.controller}, reconcileID ${scope.reconcileId})`;
+    const cause = options?.cause;
+    super(`${what}${where} stopped the manager: ${cause instanceof Error ? cause.message : String(cause)}`, options);
+  }
+
+  get controller(): string | undefined {
+    return this.scope?.controller;
+  }
+
+  get key(): string | undefined {
+    return this.scope?.key;
+  }
+}

@@ -37,6 +37,7 @@ import {
   ManagerAlreadyStartedError,
   ManagerConfigError,
   StopEngagedError,
+  UncaughtError,
 } from '../../src/manager/manager-errors.js';
 import { resolveManagerLeaderElection } from '../../src/manager/leader-election-options.js';
 import { ListTimeoutError } from '../../src/reflector/list-pages.js';
@@ -157,6 +158,7 @@ const SAMPLES: Record<string, () => Error> = {
   LeaderElectionLostError: () => new LeaderElectionLostError(),
   GracefulShutdownTimeoutError: () => new GracefulShutdownTimeoutError(30_000),
   CacheSyncError: () => new CacheSyncError('informers'),
+  UncaughtError: () => new UncaughtError('uncaughtException', { controller: 'c', key: 'ns/a', reconcileId: 'r' }, { cause: new Error('boom') }),
   ManagerConfigError: () => new ManagerConfigError('LeaderElectionID must be configured', { option: 'leaderElection.id' }),
   StatusError: () => new StatusError({ kind: 'Status', code: 404, reason: 'NotFound', message: 'not found' }),
   ProtobufDecodeError: () => new ProtobufDecodeError('malformed protobuf message'),
