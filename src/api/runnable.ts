@@ -45,6 +45,14 @@ export interface Runnable {
    * reads it from every runnable offering it.
    */
   livenessProblems?(): readonly string[];
+  /**
+   * Called by the manager the moment leadership is lost (leader-election runnables only), with the
+   * `LeadershipLostError`, also when the runnable is already stopping gracefully: stop at once and
+   * write nothing more (a controller aborts its running reconciles and fences their writes). A
+   * runnable without it sees the same reason as its signal's `reason` when the loss is what
+   * stopped it.
+   */
+  fence?(reason: unknown): void;
 }
 
 /**

@@ -72,6 +72,16 @@ export class ControllerRun<T extends KubeObject> {
     this.listenForStop();
   }
 
+  /**
+   * Fencing (leadership lost), also while draining: halts the work queue — every running
+   * reconcile's signal aborts at once with `reason`, nothing more is dequeued.
+   */
+  fence(reason: unknown): void {
+    if (this.state === 'stopped' || this.halt.signal.aborted) return;
+    this.def.logger.info('leadership lost: aborting running reconciles and fencing their writes', { reason: reason instanceof Error ? reason.message : String(reason) });
+    this.halt.abort(reason);
+  }
+
   /** The subscription ended (completed, errored or unsubscribed): releases everything. */
   stop(): void {
     this.enter('stopped');
@@ -111,10 +121,7 @@ export class ControllerRun<T extends KubeObject> {
 
   private readonly stopRequested = (): void => {
     const reason: unknown = this.signal?.reason;
-    if (isLeadershipLost(reason)) {
-      this.def.logger.info('leadership lost: aborting running reconciles and fencing their writes', { reason: reason.message });
-      this.halt.abort(reason);
-    }
+    if (isLeadershipLost(reason)) this.fence(reason);
     if (this.state === 'waitingForCaches') this.complete(); // stopping before sync is not an error
     else this.enter('draining');
     this.shutdown.abort();

@@ -51,6 +51,8 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
   inject(deps: RunnableDeps): void;
   /** The `permissions` of its options, for the manager's derived RBAC rules. */
   permissions(): readonly Permission[];
+  /** Leadership was lost: abort the running reconciles now (reason `reason`), dequeue nothing more, fence their writes. */
+  fence?(reason: unknown): void;
   /** Its stuck reconciles, one line each (see `stuckReconcileThresholdMs`); backs the manager's `/healthz` check `reconciles`. */
   livenessProblems?(): readonly string[];
 }
@@ -96,6 +98,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
   let def = defineController(options);
   const ready = new BehaviorSubject(false);
   let started = false;
+  let current: ControllerRun<T> | undefined;
   const run = (signal?: AbortSignal): Observable<ReconcileOutcome> =>
     new Observable<ReconcileOutcome>((subscriber) => {
       if (started) {
@@ -104,6 +107,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
       }
       started = true;
       const controllerRun = new ControllerRun(def, ready, subscriber, signal);
+      current = controllerRun;
       controllerRun.start();
       return () => controllerRun.stop();
     });
@@ -122,6 +126,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
     },
     permissions: () => options.permissions ?? [],
     livenessProblems: () => def.stuck.problems(),
+    fence: (reason) => current?.fence(reason),
     start: (signal: AbortSignal) => lastValueFrom(run(signal).pipe(ignoreElements()), { defaultValue: undefined }),
   };
 }

@@ -294,9 +294,15 @@ export class ManagerRun {
    * procedure even begins.
    */
   private onLost(cause: unknown): void {
-    if (this.stopEngaged) return;
-    this.leadershipLost = true;
+    if (this.current === 'stopped') return;
     const err = new LeaderElectionLostError(cause === undefined ? undefined : { cause });
+    if (this.stopEngaged) {
+      // Lost while stopping gracefully: the controllers may still be finishing reconciles.
+      this.o.logger.error('leader election lost while stopping: fencing the leader-election runnables', { lease: this.candidacy?.lease });
+      this.groups.leaderElection.abort(err);
+      return;
+    }
+    this.leadershipLost = true;
     this.o.logger.error('leader election lost', { lease: this.candidacy?.lease });
     this.groups.leaderElection.abort(err);
     this.fail(err);

@@ -110,6 +110,7 @@ export class WorkQueueRun {
   private finish(): void {
     if (this.phase !== 'draining' && this.phase !== 'shuttingDown') return;
     this.phase = 'stopped';
+    this.haltSub?.unsubscribe(); // the halt is listened to while draining too
     if (this.stopError !== undefined) this.out.error(this.stopError.error);
     else this.out.complete();
   }
@@ -136,6 +137,7 @@ export class WorkQueueRun {
   stop(): void {
     this.phase = 'stopped';
     this.stopListening();
+    this.haltSub?.unsubscribe();
     this.wakeTimer.cancel();
     this.graceTimer?.unsubscribe();
     for (const run of this.running) {
@@ -150,7 +152,6 @@ export class WorkQueueRun {
   private stopListening(): void {
     this.inputSub?.unsubscribe();
     this.triggerSub?.unsubscribe();
-    this.haltSub?.unsubscribe();
   }
 
   private onInput(input: WorkQueueInput): void {

@@ -21,6 +21,7 @@ import { LeaderElectionLostError } from '../../src/manager/manager-errors.js';
 import { added, fakeSource } from '../../src/testing/controller-harness.js';
 import { InMemoryLeaseApi } from '../../src/testing/in-memory-lease-api.js';
 import { outcome, virtualTime, type VirtualTime } from '../manager/virtual-time.js';
+import { electorStub } from '../manager/elector-stub.js';
 
 const CONFIG_MAPS = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
 const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name, resourceVersion: '1' } });
@@ -135,5 +136,56 @@ describe('fencing on lost leadership', () => {
     expect(reconciled).toEqual(['a']);
     expect(result.settled).toBe(true);
     expect(result.error).toBeInstanceOf(LeaderElectionLostError);
+  });
+
+  it('fences a controller that is already stopping gracefully when leadership is lost', async () => {
+    const vt = virtualTime();
+    const elector = electorStub();
+    const { client, sent } = recordingClient(vt);
+    const aborts: { at: number; reason: unknown }[] = [];
+    const writeErrors: unknown[] = [];
+    const ctrl = controller({
+      name: 'fencing-draining',
+      for: fakeSource({ resource: CONFIG_MAPS, initial: [cm('a')] }),
+      client,
+      scheduler: vt.scheduler,
+      reconcile: async (req, ctx) => {
+        ctx.signal.addEventListener('abort', () => aborts.push({ at: vt.scheduler.now(), reason: ctx.signal.reason }));
+        for (let i = 0; ; i++) {
+          try {
+            await ctx.objects().patch(req.name, { data: { seq: String(i) } });
+          } catch (err) {
+            writeErrors.push(err);
+            return;
+          }
+          await vt.sleep(100);
+        }
+      },
+    });
+    const mgr = manager({
+      scheduler: vt.scheduler,
+      logger: hookLogger(() => undefined),
+      processMetrics: false,
+      gracefulShutdownTimeoutMs: 30_000,
+      leaderElection: { id: 'fencing-draining', namespace: 'kube-system', identity: 'me', elector: elector.factory },
+    });
+    mgr.add(ctrl);
+    const stop = new AbortController();
+    const result = outcome(mgr.start(stop.signal));
+    await vt.advance(10);
+    elector.leading.next(true);
+    await vt.advance(1_000);
+    stop.abort(); // graceful: the reconcile may go on for up to 30 s
+    await vt.advance(1_000);
+    expect(aborts).toEqual([]);
+    const lostAt = vt.scheduler.now();
+    elector.leading.next(false);
+    await vt.advance(5_000);
+    expect(aborts).toHaveLength(1);
+    expect(aborts[0]?.at).toBe(lostAt);
+    expect(aborts[0]?.reason).toBeInstanceOf(LeadershipLostError);
+    expect(sent.filter((r) => r.at > lostAt)).toEqual([]);
+    expect(writeErrors[0]).toBeInstanceOf(FencedWriteError);
+    expect(result.settled).toBe(true);
   });
 });
