@@ -6,7 +6,7 @@ import type { ResourceType } from '../api/resource.js';
 import type { UnstructuredObject } from '../api/kube-object.js';
 import { reconcileLogger } from '../logging/reconcile-logger.js';
 import type { ReconcileResult } from '../workqueue/reconcile-result.js';
-import type { Request } from '../workqueue/request.js';
+import { requestKey, type Request } from '../workqueue/request.js';
 import type { ReconcileReturn, Reconciler } from '../workqueue/work-queue.js';
 import type { ControllerDefinition } from './controller-definition.js';
 import { ControllerError } from './controller-errors.js';
@@ -55,12 +55,6 @@ export function controllerReconciler<T extends KubeObject>(def: ControllerDefini
     stop();
     return ret;
   };
-}
-
-/** The request's queue key (`namespace/name`, `name`, with `cluster::` in front for a cluster). */
-function requestKey(request: Request): string {
-  const key = request.namespace ? `${request.namespace}/${request.name}` : request.name;
-  return request.cluster === undefined ? key : `${request.cluster}::${key}`;
 }
 
 /** What one reconcile call gets: the cached `for` object, listers, clients, a logger with a reconcile id. */
