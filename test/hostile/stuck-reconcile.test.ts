@@ -4,6 +4,7 @@
  * passing it, so `reconcileTimeoutMs` frees it: the hung request (and a hung discovery lookup) fails
  * with the `ReconcileTimeoutError`, and the reconcile settles.
  */
+import { Registry } from 'prom-client';
 import { firstValueFrom, filter, take, timeout, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
@@ -29,7 +30,9 @@ describe('a reconcile against a server that never answers', () => {
     client = KubeClient.fromKubeConfig(server.kubeConfig);
     const failures: Record<string, unknown> = {};
     const stop = new AbortController();
+    const registry = new Registry();
     const ctrl = controller({
+      metricsRegistry: registry,
       name: 'never-answers',
       for: fakeSource({ resource: CONFIG_MAPS, initial: [cm('get'), cm('discovery')] }),
       client,
@@ -59,5 +62,9 @@ describe('a reconcile against a server that never answers', () => {
     expect(failures['get']).toBeInstanceOf(ReconcileTimeoutError);
     expect(failures['discovery']).toBeInstanceOf(ReconcileTimeoutError);
     expect(server.requests.map((r) => r.path).sort()).toEqual(['/api/v1', '/api/v1/namespaces/default/configmaps/get']);
+    // The failures are visible: the error and timeout counters moved.
+    const text = await registry.metrics();
+    expect(text).toMatch(/controller_runtime_reconcile_errors_total\{controller="never-answers"\} [2-9]/);
+    expect(text).toMatch(/controller_runtime_reconcile_timeouts_total\{controller="never-answers"\} [2-9]/);
   });
 });
