@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { ResourceType } from '../../src/api/resource.js';
+import { isConflict } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { controller } from '../../src/controller/controller.js';
 import { FencedWriteError } from '../../src/controller/fenced-client.js';
@@ -117,14 +118,22 @@ describe.skipIf(!hasCluster)('fencing on a real kube-apiserver', () => {
     await until(() => attempts.filter((a) => a.outcome === 'ok').length >= 5, 30_000, 'the reconcile to write');
 
     // Another identity takes the Lease.
+    // (The old leader renews every 500 ms, so the read-modify-write may meet a conflict: retry.)
     const leases = c.objects(LEASES, ns);
-    const lease = await leases.get('fence-e2e');
-    expect(lease.spec?.holderIdentity).toBe('old-leader');
-    const now = formatMicroTime(Date.now());
-    await leases.replace({
-      ...lease,
-      spec: { ...lease.spec, holderIdentity: 'thief', acquireTime: now, renewTime: now, leaseDurationSeconds: 3600, leaseTransitions: (lease.spec?.leaseTransitions ?? 0) + 1 },
-    });
+    for (let tries = 1; ; tries++) {
+      const lease = await leases.get('fence-e2e');
+      expect(lease.spec?.holderIdentity).toBe('old-leader');
+      const now = formatMicroTime(Date.now());
+      try {
+        await leases.replace({
+          ...lease,
+          spec: { ...lease.spec, holderIdentity: 'thief', acquireTime: now, renewTime: now, leaseDurationSeconds: 3600, leaseTransitions: (lease.spec?.leaseTransitions ?? 0) + 1 },
+        });
+        break;
+      } catch (err) {
+        if (!isConflict(err) || tries >= 20) throw err;
+      }
+    }
 
     await until(() => startError !== undefined, 30_000, 'the old leader to observe the loss');
     await started;
