@@ -6,13 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
+import type { ResourceType } from '../../src/api/resource.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import type { KubeConnection, KubeRequest } from '../../src/client/kube-connection.js';
 import { FencedWriteError, fencedClient } from '../../src/controller/fenced-client.js';
 import { LeadershipLostError } from '../../src/leader-election/leadership-lost-error.js';
 import { ReconcileTimeoutError } from '../../src/workqueue/reconcile-timeout-error.js';
 
-const CONFIG_MAPS = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
+const CONFIG_MAPS: ResourceType<KubeObject> = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
 const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name } });
 
 /** A connection that records what reaches it; answers at once unless the signal it got aborted. */
