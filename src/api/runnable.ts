@@ -39,6 +39,20 @@ export interface Runnable {
   inject?(deps: RunnableDeps): void;
   /** What the runnable does on the API server, for the manager's derived RBAC rules (`mgr.rbac()`). */
   permissions?(): readonly Permission[];
+  /**
+   * What should fail the manager's liveness probe now, one line each (empty when healthy): a
+   * controller names its stuck reconciles. The manager's built-in `/healthz` check `reconciles`
+   * reads it from every runnable offering it.
+   */
+  livenessProblems?(): readonly string[];
+  /**
+   * Called by the manager the moment leadership is lost (leader-election runnables only), with the
+   * `LeadershipLostError`, also when the runnable is already stopping gracefully: stop at once and
+   * write nothing more (a controller aborts its running reconciles and fences their writes). A
+   * runnable without it sees the same reason as its signal's `reason` when the loss is what
+   * stopped it.
+   */
+  fence?(reason: unknown): void;
 }
 
 /**

@@ -23,6 +23,7 @@ import { noopEventRecorder } from './noop-event-recorder.js';
 import { resolveSources, type ResolvedSources } from './resolve-sources.js';
 import { bindSources, type Binding } from './source-bindings.js';
 import { ControllerExpectations } from './expectations.js';
+import { DEFAULT_STUCK_RECONCILE_THRESHOLD_MS, StuckReconciles } from './stuck-reconciles.js';
 
 const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
 
@@ -36,6 +37,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set(
     cacheSyncTimeoutMs: true, supersede: true, expectationsTtlMs: true, reconcileTimeoutMs: true, shutdownGracePeriodMs: true,
     needLeaderElection: true, skipNameValidation: true, client: true, fieldManager: true, recorder: true, logger: true,
     metricsRegistry: true, metrics: true, workqueueMetrics: true, informers: true, clusters: true, scheduler: true, permissions: true,
+    stuckReconcileThresholdMs: true,
   } satisfies Record<keyof ControllerOptions, true>),
 );
 
@@ -73,6 +75,8 @@ export interface ControllerDefinition<T extends KubeObject> {
   readonly clusters?: ReadonlyMap<string, { readonly client: KubeClient; readonly forStore: Store<T> }>;
   /** The logger event-mapping failures go to (follows `logger` when a manager injects one). */
   readonly eventLog: { current: Logger };
+  /** Reconciles running longer than `stuckReconcileThresholdMs`. */
+  readonly stuck: StuckReconciles;
 }
 
 /** What a manager offers a controller (see `Runnable.inject`); each is used only when the options lack it. */
@@ -191,6 +195,9 @@ export function defineController<T extends KubeObject>(options: ControllerOption
   if (options.fieldManager !== undefined && (typeof options.fieldManager !== 'string' || options.fieldManager === '')) {
     throw new ControllerBuildError(`fieldManager must be a non-empty string, got ${String(options.fieldManager)}`);
   }
+  if (options.stuckReconcileThresholdMs !== undefined && !(options.stuckReconcileThresholdMs >= 0)) {
+    throw new ControllerBuildError(`stuckReconcileThresholdMs must be a number ≥ 0, got ${String(options.stuckReconcileThresholdMs)}`, { option: 'stuckReconcileThresholdMs' });
+  }
   if (options.expectationsTtlMs !== undefined && !(options.expectationsTtlMs >= 0)) {
     throw new ControllerBuildError(`expectationsTtlMs must be a number ≥ 0, got ${String(options.expectationsTtlMs)}`);
   }
@@ -227,6 +234,7 @@ export function defineController<T extends KubeObject>(options: ControllerOption
     client,
     metrics,
     eventLog,
+    stuck: new StuckReconciles(name, options.stuckReconcileThresholdMs ?? DEFAULT_STUCK_RECONCILE_THRESHOLD_MS, scheduler),
     queue: {
       concurrency,
       scheduler,

@@ -112,6 +112,13 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly expectationsTtlMs?: number;
   /** Per-reconcile deadline (CR-3); default none. */
   readonly reconcileTimeoutMs?: number;
+  /**
+   * A reconcile running longer than this (ms) is *stuck*: logged (warn, with its object and
+   * reconcile id), counted in `rxkube_controller_stuck_reconciles{controller}` and named by the
+   * manager's liveness check `reconciles` (`/healthz` fails until it settles). Default 600 000
+   * (10 minutes); 0 turns it off.
+   */
+  readonly stuckReconcileThresholdMs?: number;
   /** On stop, how long running reconciles may finish before being aborted; default 30 000. */
   readonly shutdownGracePeriodMs?: number;
   /** Start only while leading (default true). */

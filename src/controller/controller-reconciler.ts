@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { finalize, isObservable } from 'rxjs';
+import { finalize, isObservable, Observable } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { ObjectClient } from '../client/object-client.js';
 import type { ResourceType } from '../api/resource.js';
 import type { UnstructuredObject } from '../api/kube-object.js';
 import { reconcileLogger } from '../logging/reconcile-logger.js';
 import type { ReconcileResult } from '../workqueue/reconcile-result.js';
-import type { Request } from '../workqueue/request.js';
+import { requestKey, type Request } from '../workqueue/request.js';
 import type { ReconcileReturn, Reconciler } from '../workqueue/work-queue.js';
 import type { ControllerDefinition } from './controller-definition.js';
 import { ControllerError } from './controller-errors.js';
 import type { ReconcileContext } from './reconcile-context.js';
 import { withEdits } from './context-edits.js';
+import { fencedClient } from './fenced-client.js';
+import { inReconcileScope, type ReconcileScope } from './reconcile-scope.js';
 
 /**
  * The work queue's reconciler for a controller: calls `reconcile(request, ctx)` with a fresh
@@ -22,20 +24,31 @@ export function controllerReconciler<T extends KubeObject>(def: ControllerDefini
   return (request, signal) => {
     const ctx = reconcileContext(def, request, signal);
     metrics?.workerStarted(name);
+    const key = requestKey(request);
+    const scope: ReconcileScope = { controller: name, key, reconcileId: ctx.reconcileId };
+    const settled = def.stuck.track(key, ctx.reconcileId, {
+      logger: ctx.logger,
+      ...(metrics?.stuckReconciles === undefined ? {} : { count: (n: number) => metrics.stuckReconciles?.(name, n) }),
+    });
     let stopped = false;
     const stop = (): void => {
       if (stopped) return;
       stopped = true;
+      settled();
       metrics?.workerStopped(name);
     };
     let ret: ReconcileReturn;
     try {
-      ret = def.reconcile(request, ctx);
+      // In its scope: an error escaping later from a timer or continuation it started names it.
+      ret = inReconcileScope(scope, () => def.reconcile(request, ctx));
     } catch (error) {
       stop();
       throw error;
     }
-    if (isObservable(ret)) return ret.pipe(finalize(stop));
+    if (isObservable(ret)) {
+      const reconcile$ = ret;
+      return new Observable<ReconcileResult | void | undefined>((subscriber) => inReconcileScope(scope, () => reconcile$.subscribe(subscriber))).pipe(finalize(stop));
+    }
     if (ret !== null && typeof ret === 'object' && typeof (ret as PromiseLike<unknown>).then === 'function') {
       return Promise.resolve(ret as PromiseLike<ReconcileResult | void | undefined>).finally(stop);
     }
@@ -53,7 +66,10 @@ function reconcileContext<T extends KubeObject>(
   const { forType, name, fieldManager } = def;
   const cluster = request.cluster === undefined ? undefined : def.clusters?.get(request.cluster);
   if (def.clusters !== undefined && cluster === undefined) throw new ControllerError(`controller ${name}: request for unknown cluster ${String(request.cluster)}`);
-  const client = cluster === undefined ? def.client : cluster.client;
+  const given = cluster === undefined ? def.client : cluster.client;
+  // Every call through the context carries the reconcile's signal; writes are fenced once
+  // leadership is lost (the signal's reason is then a LeadershipLostError).
+  const client = given === undefined ? undefined : fencedClient(given, signal);
   const forStore = cluster === undefined ? def.forStore : cluster.forStore;
   const reconcileId = randomUUID();
   function objects(): ObjectClient<T>;

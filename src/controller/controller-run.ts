@@ -3,6 +3,7 @@ import type { KubeObject } from '../api/kube-object.js';
 import { recordReconcileMetrics } from '../metrics/record-reconcile-metrics.js';
 import type { ReconcileOutcome } from '../workqueue/reconcile-result.js';
 import { workQueue } from '../workqueue/work-queue.js';
+import { isLeadershipLost } from '../leader-election/leadership-lost-error.js';
 import type { ControllerDefinition } from './controller-definition.js';
 import { CacheSyncTimeoutError } from './controller-errors.js';
 import { controllerReconciler } from './controller-reconciler.js';
@@ -17,7 +18,10 @@ import type { Binding } from './source-bindings.js';
  *   every registration synced (CR-5), bounded by `cacheSyncTimeoutMs`;
  * - `running`: the workers reconcile from the work queue (`ready$` is true);
  * - `draining`: the stop signal aborted; the work queue lets running reconciles finish (up to
- *   `shutdownGracePeriodMs`), then completes the run;
+ *   `shutdownGracePeriodMs`), then completes the run. When the signal aborted with a
+ *   `LeadershipLostError` (fencing), the queue is halted instead: every running reconcile's
+ *   `ctx.signal` aborts at once with that reason, nothing more is dequeued, and the run completes
+ *   without waiting (writes through `ctx` are refused from then on, see `fencedClient`);
  * - `stopped`: final; the handlers, timer and queue input are released.
  */
 export type ControllerRunState = 'idle' | 'waitingForCaches' | 'running' | 'draining' | 'stopped';
@@ -50,6 +54,10 @@ export class ControllerRun<T extends KubeObject> {
   /** Indexes of the registrations that have not synced yet. */
   private readonly unsynced = new Set<number>();
   private syncTimer: Subscription | undefined;
+  /** The work queue's graceful shutdown: aborted when the stop signal aborts. */
+  private readonly shutdown = new AbortController();
+  /** Aborted (with the leadership-loss reason) to halt the work queue without grace. */
+  private readonly halt = new AbortController();
 
   constructor(
     private readonly def: ControllerDefinition<T>,
@@ -62,6 +70,16 @@ export class ControllerRun<T extends KubeObject> {
   start(): void {
     this.enter('waitingForCaches');
     this.listenForStop();
+  }
+
+  /**
+   * Fencing (leadership lost), also while draining: halts the work queue — every running
+   * reconcile's signal aborts at once with `reason`, nothing more is dequeued.
+   */
+  fence(reason: unknown): void {
+    if (this.state === 'stopped' || this.halt.signal.aborted) return;
+    this.def.logger.info('leadership lost: aborting running reconciles and fencing their writes', { reason: reason instanceof Error ? reason.message : String(reason) });
+    this.halt.abort(reason);
   }
 
   /** The subscription ended (completed, errored or unsubscribed): releases everything. */
@@ -102,8 +120,11 @@ export class ControllerRun<T extends KubeObject> {
   }
 
   private readonly stopRequested = (): void => {
+    const reason: unknown = this.signal?.reason;
+    if (isLeadershipLost(reason)) this.fence(reason);
     if (this.state === 'waitingForCaches') this.complete(); // stopping before sync is not an error
     else this.enter('draining');
+    this.shutdown.abort();
   };
 
   private fail(error: unknown): void {
@@ -161,7 +182,8 @@ export class ControllerRun<T extends KubeObject> {
     let outcomes$ = this.requests.open().pipe(
       workQueue(controllerReconciler(this.def), {
         ...this.def.queue,
-        ...(this.signal === undefined ? {} : { shutdown: this.signal }),
+        shutdown: this.shutdown.signal,
+        halt: this.halt.signal,
       }),
       tap((o) => {
         if (o.kind === 'error' || o.kind === 'terminal_error') {

@@ -50,6 +50,10 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
   inject(deps: RunnableDeps): void;
   /** The `permissions` of its options, for the manager's derived RBAC rules. */
   permissions(): readonly Permission[];
+  /** Leadership was lost: abort the running reconciles now (reason `reason`), dequeue nothing more, fence their writes. */
+  fence?(reason: unknown): void;
+  /** Its stuck reconciles, one line each (see `stuckReconcileThresholdMs`); backs the manager's `/healthz` check `reconciles`. */
+  livenessProblems?(): readonly string[];
 }
 
 /**
@@ -90,6 +94,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
   let def = defineController(options);
   const ready = new BehaviorSubject(false);
   let started = false;
+  let current: ControllerRun<T> | undefined;
   const run = (signal?: AbortSignal): Observable<ReconcileOutcome> =>
     new Observable<ReconcileOutcome>((subscriber) => {
       if (started) {
@@ -98,6 +103,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
       }
       started = true;
       const controllerRun = new ControllerRun(def, ready, subscriber, signal);
+      current = controllerRun;
       controllerRun.start();
       return () => controllerRun.stop();
     });
@@ -115,6 +121,8 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
       if (!started) def = withInjectedParts(def, options, injectedParts(deps, def.name));
     },
     permissions: () => options.permissions ?? [],
+    livenessProblems: () => def.stuck.problems(),
+    fence: (reason) => current?.fence(reason),
     start: (signal: AbortSignal) => lastValueFrom(run(signal).pipe(ignoreElements()), { defaultValue: undefined }),
   };
 }

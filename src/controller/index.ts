@@ -13,3 +13,9 @@ export { FinalizerConflictError } from './finalizer.js';
 export { nameIndex, ownerUidIndex, uidIndex } from './indexes.js';
 export { noopEventRecorder } from './noop-event-recorder.js';
 export { CacheSyncTimeoutError, ControllerError, ControllerStartedTwiceError } from './controller-errors.js';
+// Fencing and the reconcile's health: writes refused after lost leadership, the reconcile scope,
+// the stuck-reconcile threshold.
+export { FencedWriteError, fencedClient } from './fenced-client.js';
+export { currentReconcile, inReconcileScope } from './reconcile-scope.js';
+export type { ReconcileScope } from './reconcile-scope.js';
+export { DEFAULT_STUCK_RECONCILE_THRESHOLD_MS } from './stuck-reconciles.js';

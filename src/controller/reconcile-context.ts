@@ -15,7 +15,12 @@ import type { ControllerExpectations } from './expectations.js';
 export interface ReconcileContext<T extends KubeObject = KubeObject> {
   /** The request being reconciled. */
   readonly request: Request;
-  /** Aborts when the reconcile times out or the controller stops (after its grace period). */
+  /**
+   * Aborts when the reconcile times out (`ReconcileTimeoutError`), is superseded, or the
+   * controller stops (after its grace period; `ReconcileAbortedError`), and at once when
+   * leadership is lost (a `LeadershipLostError`: fencing). Every call made through {@link client},
+   * {@link objects}, {@link edit} and {@link editStatus} carries it without being passed it.
+   */
   readonly signal: AbortSignal;
   /** A logger carrying `controller`, `object` and `reconcileID` (controller-runtime's fields). */
   readonly logger: Logger;
@@ -39,7 +44,11 @@ export interface ReconcileContext<T extends KubeObject = KubeObject> {
    * on the controller's scheduler.
    */
   readonly expectations: ControllerExpectations;
-  /** The client given to the controller, if any. */
+  /**
+   * The client given to the controller, if any, as a fenced view (`fencedClient`): its requests
+   * carry {@link signal}, and once leadership is lost its writes are refused with a
+   * `FencedWriteError` before anything is sent.
+   */
   readonly client: KubeClient | undefined;
   /**
    * The field manager of this controller's writes: its `fieldManager` option, else its name.
@@ -49,7 +58,9 @@ export interface ReconcileContext<T extends KubeObject = KubeObject> {
   /**
    * A typed client for writes: the `for` type in the request's namespace, or `type` in `namespace`
    * (typed by the resource type: `ctx.objects(resources.pods, ns)` is an `ObjectClient<K8s.Pod>`);
-   * its writes carry {@link fieldManager}.
+   * its writes carry {@link fieldManager}, every call carries {@link signal} (combined with a
+   * signal passed in the call's options), and writes after lost leadership are refused with a
+   * `FencedWriteError` (see {@link client}).
    * @throws ControllerError when the controller was built without a `client`.
    */
   objects(): ObjectClient<T>;

@@ -13,3 +13,4 @@ export { kubeClientLeaseApi } from './kube-client-lease-api.js';
 export { LeaderElectionConfigError } from './leader-election-config.js';
 export type { LeaderElectionConfig } from './leader-election-config.js';
 export { LeaderElectionHealthError } from './leader-elector.js';
+export { isLeadershipLost, LeadershipLostError } from './leadership-lost-error.js';

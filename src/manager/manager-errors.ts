@@ -1,4 +1,5 @@
 import { ConfigError, type ErrorLayer, RxkubeError } from '../api/rxkube-error.js';
+import { LeadershipLostError } from '../leader-election/leadership-lost-error.js';
 
 /** `start` was called a second time (CR-13). */
 export class ManagerAlreadyStartedError extends RxkubeError {
@@ -30,11 +31,14 @@ export class CheckerAfterStartError extends RxkubeError {
   }
 }
 
-/** This manager lost (or could not keep) leadership; its controllers were stopped (CR-14). */
-export class LeaderElectionLostError extends RxkubeError {
+/**
+ * This manager lost (or could not keep) leadership; its controllers were stopped (CR-14) and
+ * fenced: a {@link LeadershipLostError}, the reason their stop signal aborted with.
+ */
+export class LeaderElectionLostError extends LeadershipLostError {
   static override readonly code: string = 'MANAGER_LEADERSHIP_LOST';
   static override readonly layer: ErrorLayer = 'manager';
-  override readonly name = 'LeaderElectionLostError';
+  override readonly name: string = 'LeaderElectionLostError';
   constructor(options?: ErrorOptions) {
     super('leader election lost', options);
   }
@@ -91,5 +95,36 @@ export class ManagerCacheSyncTimeoutError extends RxkubeError {
     options?: ErrorOptions,
   ) {
     super(`caches did not sync within ${formatDuration(timeoutMs)}: ${unsynced.join('; ') || 'no detail'}`, options);
+  }
+}
+
+/**
+ * An error escaped asynchronously while the manager ran — thrown in a timer or left as an
+ * unhandled rejection — and the manager stopped gracefully instead of letting the process die at
+ * once. When it came from a reconcile (or anything the reconcile started), `controller`, `key`
+ * and `reconcileId` name it. `cause` is the escaped error.
+ */
+export class UncaughtError extends RxkubeError {
+  static override readonly code: string = 'MANAGER_UNCAUGHT_ERROR';
+  static override readonly layer: ErrorLayer = 'manager';
+  override readonly name = 'UncaughtError';
+  constructor(
+    /** `uncaughtException` or `unhandledRejection`. */
+    readonly origin: 'uncaughtException' | 'unhandledRejection',
+    readonly scope: { readonly controller: string; readonly key: string; readonly reconcileId: string } | undefined,
+    options?: ErrorOptions,
+  ) {
+    const what = origin === 'uncaughtException' ? 'an uncaught exception' : 'an unhandled rejection';
+    const where = scope === undefined ? '' : ` from the reconcile of ${scope.key} (controller ${scope.controller}, reconcileID ${scope.reconcileId})`;
+    const cause = options?.cause;
+    super(`${what}${where} stopped the manager: ${cause instanceof Error ? cause.message : String(cause)}`, options);
+  }
+
+  get controller(): string | undefined {
+    return this.scope?.controller;
+  }
+
+  get key(): string | undefined {
+    return this.scope?.key;
   }
 }

@@ -13,7 +13,10 @@ import {
   ManagerAlreadyStartedError,
   ManagerCacheSyncTimeoutError,
   StopEngagedError,
+  UncaughtError,
 } from './manager-errors.js';
+import { currentReconcile } from '../controller/reconcile-scope.js';
+import { catchEscapedErrors, type EscapeOrigin } from './escaped-errors.js';
 import { RunnableGroup } from './runnable-group.js';
 import { shutdownDeadline } from './shutdown-deadline.js';
 
@@ -71,6 +74,11 @@ export interface ManagerRunOptions {
   readonly caches: CacheMonitor;
   /** Called once the stop procedure is done (e.g. to detach metrics observers). */
   readonly onStopped?: () => void;
+  /**
+   * Catch errors escaping asynchronously (uncaught exceptions, unhandled rejections) while the
+   * manager runs: log them with the reconcile they came from and stop gracefully.
+   */
+  readonly catchUncaughtErrors: boolean;
 }
 
 /**
@@ -90,6 +98,8 @@ export class ManagerRun {
   private stopRequested = false;
   private startedAt = 0;
   private syncTimer: Subscription | undefined;
+  /** Stops catching escaped errors (set while running with `catchUncaughtErrors`). */
+  private releaseEscaped: (() => void) | undefined;
   private readonly stopRequest: Promise<void>;
   private resolveStopRequest: () => void = () => undefined;
   /** Resolves once elected (at once without leader election). */
@@ -166,6 +176,7 @@ export class ManagerRun {
       cacheSyncTimeoutMs: this.o.cacheSyncTimeoutMs,
     });
     this.enter('startingHttpServers');
+    if (this.o.catchUncaughtErrors) this.releaseEscaped = catchEscapedErrors((err, origin) => this.onEscaped(err, origin));
     return this.run(signal);
   }
 
@@ -193,6 +204,19 @@ export class ManagerRun {
     }
     this.failure ??= { error: err };
     this.requestStop();
+  }
+
+  /**
+   * An error escaped asynchronously (a throw in a timer, an unhandled rejection): log it with the
+   * reconcile it came from (the async context it was thrown in), then stop gracefully — the state
+   * of whatever threw is unknown, so the manager does not go on as if nothing happened, but other
+   * reconciles may finish and events are flushed within the grace period.
+   */
+  private onEscaped(err: unknown, origin: EscapeOrigin): void {
+    const scope = currentReconcile();
+    const fields = scope === undefined ? {} : { controller: scope.controller, object: scope.key, reconcileID: scope.reconcileId };
+    this.o.logger.error(scope === undefined ? 'uncaught error, stopping the manager' : 'error escaped a reconcile, stopping the manager', { err, origin, ...fields });
+    this.fail(new UncaughtError(origin, scope, { cause: err }));
   }
 
   // ---- start sequence (CR-13) -------------------------------------------------------------------
@@ -263,12 +287,25 @@ export class ManagerRun {
     this.lead();
   }
 
-  /** CR-14: losing leadership stops everything without grace and rejects with "leader election lost". */
+  /**
+   * CR-14: losing leadership stops everything without grace and rejects with "leader election
+   * lost". Fencing: the leader-election group's signal aborts at once, with that error as its
+   * reason, so controllers abort their running reconciles and refuse their writes before the stop
+   * procedure even begins.
+   */
   private onLost(cause: unknown): void {
-    if (this.stopEngaged) return;
+    if (this.current === 'stopped') return;
+    const err = new LeaderElectionLostError(cause === undefined ? undefined : { cause });
+    if (this.stopEngaged) {
+      // Lost while stopping gracefully: the controllers may still be finishing reconciles.
+      this.o.logger.error('leader election lost while stopping: fencing the leader-election runnables', { lease: this.candidacy?.lease });
+      this.groups.leaderElection.abort(err);
+      return;
+    }
     this.leadershipLost = true;
     this.o.logger.error('leader election lost', { lease: this.candidacy?.lease });
-    this.fail(new LeaderElectionLostError(cause === undefined ? undefined : { cause }));
+    this.groups.leaderElection.abort(err);
+    this.fail(err);
   }
 
   // ---- stop procedure (CR-14) -------------------------------------------------------------------
@@ -294,6 +331,7 @@ export class ManagerRun {
     for (const r of this.recorders) r.shutdown();
     this.syncTimer?.unsubscribe();
     this.enter('stopped');
+    this.releaseEscaped?.();
     this.o.onStopped?.();
     const timedOut = !allEnded && graceMs > 0;
     this.o.logger.info('manager stopped', {

@@ -67,6 +67,14 @@ export interface ManagerOptions {
   readonly processMetrics?: boolean;
   /** Scheduler for the shutdown and cache-sync timers and the log rate limits. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * While the manager runs, catch the errors that would otherwise kill the process at once — an
+   * exception thrown in a timer or callback, an unhandled rejection: each is logged (`error`, with
+   * `controller`, `object` and `reconcileID` when it came from a reconcile or anything the reconcile
+   * started) and the manager stops gracefully; `start()` then rejects with an `UncaughtError`.
+   * Default true; false leaves Node's default (print and exit at once).
+   */
+  readonly catchUncaughtErrors?: boolean;
 }
 
 /** The manager (see {@link manager}). */
@@ -168,6 +176,7 @@ export function manager(options: ManagerOptions = {}): Manager {
     election,
     cacheSyncTimeoutMs,
     caches,
+    catchUncaughtErrors: options.catchUncaughtErrors ?? true,
     onStopped: () => {
       for (const stop of observed.values()) stop();
       observed.clear();
@@ -208,6 +217,7 @@ export function manager(options: ManagerOptions = {}): Manager {
       r.inject?.(deps(r.name ?? 'runnable'));
       added.push(r);
       run.add(r);
+      if (typeof r.livenessProblems === 'function') probes.addLivenessSource(() => r.livenessProblems?.() ?? []);
     },
     rbac: () =>
       managerPermissions({

@@ -15,6 +15,12 @@ export interface HealthServerOptions {
   /** Add the built-in readiness check `cache-sync` (fails until every cache synced). Default true. */
   readonly cacheSyncCheck?: boolean;
   /**
+   * Add the built-in liveness check `reconciles` once a runnable offering `livenessProblems` (a
+   * controller) is added: `/healthz` fails while any controller has a reconcile running longer
+   * than its `stuckReconcileThresholdMs`, naming the controller, object and reconcile id. Default true.
+   */
+  readonly stuckReconcileCheck?: boolean;
+  /**
    * Write `reason withheld` for a failed check in the aggregate listing, as controller-runtime
    * does. Default false: `/readyz` names each failed check and why (e.g. `[-]cache-sync failed:
    * informer Pod/default (server https://…): last error: …`). The single-check endpoints
@@ -48,11 +54,16 @@ export class ProbeServers {
   private readonly readyzChecks = new Map<string, HealthCheck>();
   /** The health-probe server, when `health` is given. */
   readonly health: HttpServerRunnable | undefined;
+  private readonly livenessSources: (() => readonly string[])[] = [];
   /** The metrics server, when `metrics` is given. */
   readonly metrics: HttpServerRunnable | undefined;
 
   /** `cacheSyncProblems` (empty when synced) backs the built-in readiness check `cache-sync`. */
-  constructor(options: ProbeServerOptions, metrics: ManagerMetrics, cacheSyncProblems: () => readonly string[]) {
+  constructor(
+    private readonly options: ProbeServerOptions,
+    metrics: ManagerMetrics,
+    cacheSyncProblems: () => readonly string[],
+  ) {
     this.health = options.health && this.healthServer(options.health, cacheSyncProblems);
     this.metrics = options.metrics && metricsServer(options.metrics, metrics);
   }
@@ -60,6 +71,20 @@ export class ProbeServers {
   /** The configured servers, health probes first. */
   get servers(): readonly HttpServerRunnable[] {
     return [this.health, this.metrics].filter((s): s is HttpServerRunnable => s !== undefined);
+  }
+
+  /**
+   * Adds a source of liveness problems (a controller's stuck reconciles); the first one registers
+   * the built-in liveness check `reconciles` (unless `health.stuckReconcileCheck` is false).
+   */
+  addLivenessSource(problems: () => readonly string[]): void {
+    if (this.health === undefined || this.options.health?.stuckReconcileCheck === false) return;
+    this.livenessSources.push(problems);
+    if (this.healthzChecks.has('reconciles')) return;
+    this.healthzChecks.set('reconciles', () => {
+      const lines = this.livenessSources.flatMap((p) => p());
+      if (lines.length > 0) throw new Error(`stuck reconciles: ${lines.join('; ')}`);
+    });
   }
 
   /** Registers a liveness (`healthz`) or readiness (`readyz`) check. */

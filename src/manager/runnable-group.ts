@@ -74,6 +74,8 @@ export class RunnableGroup {
   private readonly controller = new AbortController();
   private readonly queued: Runnable[] = [];
   private readonly running = new Set<Promise<void>>();
+  /** Every runnable launched, for {@link abort}. */
+  private readonly launched: Runnable[] = [];
   private started = false;
   private stopped = false;
   private synced = false;
@@ -119,6 +121,7 @@ export class RunnableGroup {
 
   private launch(r: Runnable): Promise<void> {
     const signal = this.controller.signal;
+    this.launched.push(r);
     const label = r.name ?? this.name;
     this.logger.debug('starting runnable', { group: this.name, runnable: label });
     const done = runToCompletion(r, signal).then(
@@ -140,8 +143,26 @@ export class RunnableGroup {
   }
 
   /**
-   * Aborts the group's signal and resolves when every runnable has ended or `deadline` resolves,
-   * whichever is first. Returns true if all ended.
+   * Aborts the group's signal with `reason` at once (fencing: a `LeadershipLostError` tells
+   * controllers to stop without grace) and calls every launched runnable's `fence(reason)` — which
+   * also reaches runnables already stopping gracefully, whose signal aborted earlier without it.
+   * Nothing can be added from then on. `stop` still waits.
+   */
+  abort(reason: unknown): void {
+    this.stopped = true;
+    this.controller.abort(reason);
+    for (const r of this.launched) {
+      try {
+        r.fence?.(reason);
+      } catch (err) {
+        this.logger.error('fencing a runnable failed', { group: this.name, runnable: r.name ?? this.name, err });
+      }
+    }
+  }
+
+  /**
+   * Aborts the group's signal (unless {@link abort} did) and resolves when every runnable has
+   * ended or `deadline` resolves, whichever is first. Returns true if all ended.
    */
   async stop(deadline: Promise<void>): Promise<boolean> {
     this.stopped = true;

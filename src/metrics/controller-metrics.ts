@@ -30,6 +30,8 @@ export interface ControllerMetricsRecorder {
   ): void;
   workerStarted(controller: string): void;
   workerStopped(controller: string): void;
+  /** How many of the controller's reconciles run longer than its stuck threshold (rxkube's own gauge). */
+  stuckReconciles?(controller: string, count: number): void;
 }
 
 /**
@@ -56,6 +58,8 @@ export function controllerMetrics(registry: Registry): ControllerMetricsRecorder
     'Maximum number of concurrent reconciles per controller', ['controller']);
   const active = gaugeIn(registry, 'controller_runtime_active_workers',
     'Number of currently used workers per controller', ['controller']);
+  const stuck = gaugeIn(registry, 'rxkube_controller_stuck_reconciles',
+    'Number of reconciles running longer than the controller\'s stuck threshold', ['controller']);
 
   return {
     init(controller, maxConcurrentReconciles) {
@@ -67,6 +71,7 @@ export function controllerMetrics(registry: Registry): ControllerMetricsRecorder
       panics.inc({ controller }, 0);
       timeouts.inc({ controller }, 0);
       active.set({ controller }, 0);
+      stuck.set({ controller }, 0);
       maxConcurrent.set({ controller }, maxConcurrentReconciles);
     },
     reconciled(controller, outcome) {
@@ -84,6 +89,9 @@ export function controllerMetrics(registry: Registry): ControllerMetricsRecorder
     },
     workerStopped(controller) {
       active.dec({ controller });
+    },
+    stuckReconciles(controller, count) {
+      stuck.set({ controller }, count);
     },
   };
 }

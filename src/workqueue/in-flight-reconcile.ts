@@ -30,6 +30,9 @@ export type ReconcileState = 'running' | 'timedOut' | 'superseded' | 'ended';
  */
 export type OnSettled = (run: InFlightReconcile, failed: boolean, value: unknown, timedOut: boolean) => void;
 
+/** Called when a Promise reconcile timed out and keeps running (its key held) until it settles. */
+export type OnTimedOut = (run: InFlightReconcile) => void;
+
 /**
  * One reconcile handed out by the work queue: calls the reconciler, follows whatever it returned
  * (Promise, Observable or plain value), enforces the deadline, and reports how it settled.
@@ -47,6 +50,7 @@ export class InFlightReconcile {
     /** 1 + the rate limiter's `numRequeues(key)` when the reconcile started. */
     readonly attempt: number,
     private readonly onSettled: OnSettled,
+    private readonly onTimedOut: OnTimedOut = () => undefined,
   ) {}
 
   /** Calls `reconcile`; may settle before it returns. */
@@ -154,6 +158,8 @@ export class InFlightReconcile {
       // An Observable reconcile stops when unsubscribed; a Promise keeps the key until it settles.
       this.subscription.unsubscribe();
       this.settle(true, this.controller.signal.reason);
+    } else {
+      this.onTimedOut(this);
     }
   }
 }

@@ -9,6 +9,8 @@ import { UNFINISHED_WORK_UPDATE_PERIOD, type WorkQueueMetrics } from './metrics.
  */
 export class RunningReconciles implements Iterable<InFlightReconcile> {
   private readonly runs = new Set<InFlightReconcile>();
+  /** Timed-out Promise reconciles still running, whose worker slot was given back. */
+  private readonly letGo = new Set<InFlightReconcile>();
   private readonly reportsUnfinished: boolean;
   private ticker: Subscription | undefined;
 
@@ -20,8 +22,24 @@ export class RunningReconciles implements Iterable<InFlightReconcile> {
       metrics.unfinishedWorkSeconds !== undefined || metrics.longestRunningProcessorSeconds !== undefined;
   }
 
+  /** Every reconcile still running, also those let go (their keys are held until they settle). */
   get size(): number {
     return this.runs.size;
+  }
+
+  /** Worker slots in use: the running reconciles but those {@link letGo let go}. */
+  get slotsInUse(): number {
+    return this.runs.size - this.letGo.size;
+  }
+
+  /** How many timed-out reconciles run without a slot. */
+  get lettingGo(): number {
+    return this.letGo.size;
+  }
+
+  /** Gives `run`'s worker slot back while it keeps running (its key stays held). */
+  releaseSlot(run: InFlightReconcile): void {
+    if (this.runs.has(run)) this.letGo.add(run);
   }
 
   [Symbol.iterator](): Iterator<InFlightReconcile> {
@@ -48,6 +66,7 @@ export class RunningReconciles implements Iterable<InFlightReconcile> {
 
   /** Returns false when `run` was not (or no longer) counted as running. */
   delete(run: InFlightReconcile): boolean {
+    this.letGo.delete(run);
     return this.runs.delete(run);
   }
 
@@ -56,6 +75,7 @@ export class RunningReconciles implements Iterable<InFlightReconcile> {
     this.ticker?.unsubscribe();
     this.ticker = undefined;
     this.runs.clear();
+    this.letGo.clear();
   }
 
   private static tick(this: SchedulerAction<RunningReconciles>, running: RunningReconciles): void {

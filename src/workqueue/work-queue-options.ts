@@ -15,7 +15,14 @@ export interface WorkQueueOptions {
   readonly rateLimiter?: RateLimiter;
   /** Timers and clock. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
-  /** Per-reconcile deadline (ms, CR-3). Default none; above 2³¹−1 ms (≈ 24.8 days) also none. */
+  /**
+   * Per-reconcile deadline (ms, CR-3). Default none; above 2³¹−1 ms (≈ 24.8 days) also none. When
+   * it passes, the reconcile's signal aborts with a `ReconcileTimeoutError`; an Observable
+   * reconcile is unsubscribed, a Promise reconcile gives its worker slot back at once (so other
+   * keys go on) but keeps its key until it settles (never two reconciles of one key at once), and
+   * then counts as failed with the timeout error. At most `concurrency` timed-out Promise
+   * reconciles are let go at a time; beyond that one keeps its slot until it settles.
+   */
   readonly reconcileTimeoutMs?: number;
   /**
    * On graceful shutdown, how long (ms) running reconciles may take before their signals are
@@ -43,6 +50,14 @@ export interface WorkQueueOptions {
   readonly supersede?: boolean;
   /** Starts a graceful shutdown when it aborts (an AbortSignal) or emits (like `takeUntil`'s notifier). */
   readonly shutdown?: AbortSignal | ObservableInput<unknown>;
+  /**
+   * Stops the queue at once, without grace, when it aborts (fencing: a controller halts its queue
+   * when leadership is lost). Nothing more is taken in or handed out, every running reconcile's
+   * signal aborts at once with this signal's reason and is reported `aborted`, and the output
+   * ends (completes, or errors with the input's error). A Promise reconcile that ignores its signal
+   * may still be running; the queue no longer waits for it.
+   */
+  readonly halt?: AbortSignal;
   /** Metric hooks (client-go names); see {@link WorkQueueMetrics}. */
   readonly metrics?: WorkQueueMetrics;
 }
@@ -65,6 +80,7 @@ export interface ResolvedWorkQueueOptions {
   readonly drain: boolean;
   readonly supersede: boolean;
   readonly shutdown: AbortSignal | ObservableInput<unknown> | undefined;
+  readonly halt: AbortSignal | undefined;
   readonly metrics: WorkQueueMetrics;
 }
 
@@ -84,6 +100,7 @@ export function resolveWorkQueueOptions(options: WorkQueueOptions): ResolvedWork
     drain: options.drain === true,
     supersede: options.supersede === true,
     shutdown: options.shutdown,
+    halt: options.halt,
     metrics: options.metrics ?? {},
   };
 }

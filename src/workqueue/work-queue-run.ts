@@ -21,6 +21,7 @@ import type { ResolvedWorkQueueOptions } from './work-queue-options.js';
  * running ──beginShutdown──▶ draining (drain) ─┐
  *    └─────beginShutdown──▶ shuttingDown ──────┴──finish (idle, or grace period over)──▶ stopped
  * any phase ──stop (unsubscribed)──▶ stopped
+ * any phase ──halt (the `halt` signal aborts)──▶ stopped   (running reconciles aborted and reported)
  * ```
  *
  * - `running`: takes input, hands out due keys, requeues.
@@ -54,6 +55,7 @@ export class WorkQueueRun {
   private readonly wakeTimer: WakeTimer;
   private inputSub: Subscription | undefined;
   private triggerSub: Subscription | undefined;
+  private haltSub: Subscription | undefined;
   private graceTimer: Subscription | undefined;
   /** Re-entrancy guard of `pump`: a reconcile may settle, and pump again, while it is started. */
   private pumping = false;
@@ -72,6 +74,11 @@ export class WorkQueueRun {
 
   /** Listens for the shutdown trigger, then takes input. */
   start(): void {
+    if (this.o.halt !== undefined) {
+      const halt = this.o.halt;
+      this.haltSub = onShutdownTrigger(halt, () => this.halt(halt.reason));
+    }
+    if (this.phase !== 'running') return;
     const trigger = this.o.shutdown;
     if (trigger !== undefined) this.triggerSub = onShutdownTrigger(trigger, () => this.beginShutdown());
     if (this.phase !== 'running') return;
@@ -103,8 +110,24 @@ export class WorkQueueRun {
   private finish(): void {
     if (this.phase !== 'draining' && this.phase !== 'shuttingDown') return;
     this.phase = 'stopped';
+    this.haltSub?.unsubscribe(); // the halt is listened to while draining too
     if (this.stopError !== undefined) this.out.error(this.stopError.error);
     else this.out.complete();
+  }
+
+  /**
+   * any → stopped at once, without grace (fencing): takes nothing more in, hands nothing more out,
+   * aborts every running reconcile with `reason`, reports each as `aborted`, and ends the output.
+   */
+  private halt(reason: unknown): void {
+    if (this.phase === 'stopped') return;
+    if (this.phase === 'running') this.queue.shutDown();
+    this.phase = 'shuttingDown';
+    this.stopListening();
+    this.wakeTimer.cancel();
+    this.graceTimer?.unsubscribe();
+    this.abortRunning(reason);
+    this.finish();
   }
 
   /**
@@ -114,6 +137,7 @@ export class WorkQueueRun {
   stop(): void {
     this.phase = 'stopped';
     this.stopListening();
+    this.haltSub?.unsubscribe();
     this.wakeTimer.cancel();
     this.graceTimer?.unsubscribe();
     for (const run of this.running) {
@@ -168,7 +192,7 @@ export class WorkQueueRun {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.running.size < this.o.concurrency && this.handsOut()) {
+      while (this.running.slotsInUse < this.o.concurrency && this.handsOut()) {
         const item = this.queue.get();
         if (item === undefined) break;
         this.startReconcile(item);
@@ -185,10 +209,21 @@ export class WorkQueueRun {
 
   private startReconcile(item: QueueItem<Request>): void {
     const request = item.value ?? parseRequestKey(item.key);
-    const run = new InFlightReconcile(item, request, this.limiter.numRequeues(item.key) + 1, this.onSettled);
+    const run = new InFlightReconcile(item, request, this.limiter.numRequeues(item.key) + 1, this.onSettled, this.onTimedOut);
     this.running.add(run);
     run.start(this.reconcile, this.o.reconcileTimeoutMs, this.o.scheduler);
   }
+
+  /**
+   * A Promise reconcile timed out but keeps running: its worker slot is given back (its key stays
+   * held until it settles, so never two reconciles of one key at once). At most `concurrency`
+   * reconciles are let go at a time; beyond that a timed-out reconcile keeps its slot.
+   */
+  private readonly onTimedOut = (run: InFlightReconcile): void => {
+    if (this.phase === 'stopped' || this.running.lettingGo >= this.o.concurrency) return;
+    this.running.releaseSlot(run);
+    this.pump();
+  };
 
   // ---- outcomes (CR-1) -------------------------------------------------------------------------
 
@@ -257,11 +292,16 @@ export class WorkQueueRun {
   private onGraceExpired(): void {
     this.graceTimer = undefined;
     if (this.phase !== 'draining' && this.phase !== 'shuttingDown') return;
+    this.abortRunning(new ReconcileAbortedError('grace-period-expired'));
+    this.finish();
+  }
+
+  /** Aborts every running reconcile's signal with `reason` and reports each as `aborted`. */
+  private abortRunning(reason: unknown): void {
     for (const run of this.running.snapshot()) {
       const was = run.end();
       if (was === undefined) continue;
       this.running.delete(run);
-      const reason = new ReconcileAbortedError('grace-period-expired');
       run.cancel(reason);
       this.out.next({
         key: run.item.key,
@@ -274,7 +314,6 @@ export class WorkQueueRun {
         timedOut: was === 'timedOut',
       });
     }
-    this.finish();
   }
 
   private now(): number {

@@ -31,6 +31,8 @@ import { WorkQueueRun } from './work-queue-run.js';
  *   ms to finish, then their signals abort and they are reported as `aborted`; then the output
  *   completes (or errors with the input's error). Unsubscribing is immediate: running
  *   reconciles are aborted (`ReconcileAbortedError('unsubscribed')`) and all timers cleared.
+ * - Halt (`halt` aborts): as a shutdown with no grace period at all — running reconciles are
+ *   aborted with the halt signal's reason at that moment, nothing more is handed out.
  * - `supersede`: a new add of a key being reconciled aborts that reconcile (reported as
  *   `superseded`), and the key runs again once it settled:
  *   ```

@@ -27,6 +27,8 @@ import { InformerConfigError, InformerError, InformerSourceError, InformerStarte
 import { LeaderElectionConfigError } from '../../src/leader-election/leader-election-config.js';
 import { LeaderElectionHealthError } from '../../src/leader-election/leader-elector.js';
 import { LeaseNotInitializedError } from '../../src/leader-election/lease-lock.js';
+import { LeadershipLostError } from '../../src/leader-election/leadership-lost-error.js';
+import { FencedWriteError } from '../../src/controller/fenced-client.js';
 import {
   CacheSyncError,
   CheckerAfterStartError,
@@ -35,6 +37,7 @@ import {
   ManagerAlreadyStartedError,
   ManagerConfigError,
   StopEngagedError,
+  UncaughtError,
 } from '../../src/manager/manager-errors.js';
 import { resolveManagerLeaderElection } from '../../src/manager/leader-election-options.js';
 import { ListTimeoutError } from '../../src/reflector/list-pages.js';
@@ -141,6 +144,8 @@ const SAMPLES: Record<string, () => Error> = {
   LeaderElectionConfigError: () => new LeaderElectionConfigError('lock', 'Lock must not be nil.'),
   LeaderElectionHealthError: () => new LeaderElectionHealthError('my-lease'),
   LeaseNotInitializedError: () => new LeaseNotInitializedError(),
+  LeadershipLostError: () => new LeadershipLostError(),
+  FencedWriteError: () => new FencedWriteError('PATCH', '/api/v1/namespaces/default/configmaps/a', { cause: new LeadershipLostError() }),
   ControllerError: () => new ControllerError('controller c is not running'),
   ControllerBuildError: () => new ControllerBuildError('must provide a reconcile function', { option: 'reconcile' }),
   ControllerStartedTwiceError: () => new ControllerStartedTwiceError('c'),
@@ -154,6 +159,7 @@ const SAMPLES: Record<string, () => Error> = {
   LeaderElectionLostError: () => new LeaderElectionLostError(),
   GracefulShutdownTimeoutError: () => new GracefulShutdownTimeoutError(30_000),
   CacheSyncError: () => new CacheSyncError('informers'),
+  UncaughtError: () => new UncaughtError('uncaughtException', { controller: 'c', key: 'ns/a', reconcileId: 'r' }, { cause: new Error('boom') }),
   ManagerConfigError: () => new ManagerConfigError('LeaderElectionID must be configured', { option: 'leaderElection.id' }),
   StatusError: () => new StatusError({ kind: 'Status', code: 404, reason: 'NotFound', message: 'not found' }),
   ProtobufDecodeError: () => new ProtobufDecodeError('malformed protobuf message'),

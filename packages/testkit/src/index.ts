@@ -24,3 +24,4 @@ export { inProcessCluster } from './in-process-cluster.js';
 export type { InProcessCluster, InProcessClusterOptions } from './in-process-cluster.js';
 export { virtualTime } from './virtual-time.js';
 export type { VirtualTimeHelpers, VirtualTimeOptions } from './virtual-time.js';
+export { ApiServerConfigError, DirectApiError, UnknownKindError } from './api-server/server-errors.js';
