@@ -167,7 +167,7 @@ export class KubeConnection {
     }
   }
 
-  /** One attempt of {@link request} (no retries). */
+  /** One attempt of {@link KubeConnection.request} (no retries). */
   protected async requestOnce<T>(request: KubeRequest, signal: AbortSignal | undefined): Promise<T> {
     const { response } = await this.open(request, signal);
     const body = await readBody(response, request, signal);

@@ -86,7 +86,7 @@ export interface DeleteOptions extends CallOptions {
 /**
  * A small typed client for one resource type in one namespace (or cluster-wide), for the writes
  * controllers and leader election need. Promise-based: each call is one request and one answer,
- * and takes an optional `AbortSignal` (streams live in {@link HttpListWatcher}). Failures reject
+ * and takes an optional `AbortSignal` (streams live in {@link rxkube/client!HttpListWatcher}). Failures reject
  * with `ApiError` (e.g. 409 Conflict when `replace` sends a stale resourceVersion, 404 NotFound)
  * or `NetworkError`.
  */
@@ -286,7 +286,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
    * failed `test`, which kube-apiserver answers with 422 Invalid), it is read again (from
    * `options.store` when that cache has a copy not yet tried, else from the server) and the recipe
    * runs again on the new copy, at most `options.attempts` times (default 5, 10 ms apart), then
-   * {@link EditConflictError}.
+   * {@link rxkube/client!EditConflictError}.
    *
    * **The recipe must be pure**: it may run several times, each on a newer copy, so it decides
    * only from the draft and from values that do not change between runs; no I/O, no counters,

@@ -26,7 +26,7 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
   /** The `for` type's store (or an empty store). */
   readonly store: Store<T>;
   /**
-   * Runs until `signal` aborts, then stops gracefully. Rejects with {@link CacheSyncTimeoutError}
+   * Runs until `signal` aborts, then stops gracefully. Rejects with {@link rxkube/controller!CacheSyncTimeoutError}
    * when the caches do not sync in time, {@link ControllerStartedTwiceError} on a second start.
    */
   start(signal: AbortSignal): Promise<void>;

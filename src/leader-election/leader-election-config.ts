@@ -10,7 +10,7 @@ export const DEFAULT_LEASE_DURATION_MS = 15_000;
 export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
 export const DEFAULT_RETRY_PERIOD_MS = 2_000;
 
-/** Configuration of {@link leaderElection}. Durations are milliseconds on `scheduler`'s clock. */
+/** Configuration of {@link rxkube!leaderElection}. Durations are milliseconds on `scheduler`'s clock. */
 export interface LeaderElectionConfig {
   /** The lock on the Lease; its `identity` is this candidate's identity (must be non-empty). */
   readonly lock: LeaseLock;

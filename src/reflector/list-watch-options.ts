@@ -3,7 +3,7 @@ import type { BackoffOptions } from './backoff.js';
 import { ReflectorConfigError } from './reflector-errors.js';
 import type { ReflectorStatus } from './reflector-status.js';
 
-/** Options of {@link listWatch}. Durations are milliseconds unless the name says seconds. */
+/** Options of {@link rxkube/reflector!listWatch}. Durations are milliseconds unless the name says seconds. */
 export interface ListWatchOptions {
   /**
    * Page size of lists. When absent: 500 for lists at resourceVersion `""`/`"0"` (and for every

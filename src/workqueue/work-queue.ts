@@ -23,7 +23,7 @@ import { WorkQueueRun } from './work-queue-run.js';
  *   after the delay; `{ requeue: true }` requeues with the rate limiter; a `TerminalError` is
  *   reported only (not requeued, not forgotten). Of several pending requeue times of one key the
  *   earliest wins (DQ-2, PQ-1); adding a key directly makes it due now.
- * - Input: a key string (`"ns/name"`), a {@link Request}, or a {@link rxkube!WorkQueueAdd} with
+ * - Input: a key string (`"ns/name"`), a {@link rxkube!Request}, or a {@link rxkube!WorkQueueAdd} with
  *   `after` / `rateLimited` / `priority`. Invalid input errors the output with an
  *   `InvalidRequestError` after a graceful shutdown.
  * - Shutdown, graceful (input completes or errors, or `shutdown` fires): no more input, queued
