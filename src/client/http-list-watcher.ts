@@ -20,6 +20,11 @@ export interface ListWatchScope {
    * and watches send the `Accept` headers below, and items and events carry only `metadata`.
    */
   readonly metadataOnly?: boolean | undefined;
+  /**
+   * Longest watch line (one event) in bytes; a longer one fails the watch with
+   * `WatchLineTooLongError`. Default 16 MiB (`DEFAULT_MAX_WATCH_LINE_BYTES`).
+   */
+  readonly maxWatchLineBytes?: number | undefined;
 }
 
 /** `Accept` of a metadata-only list (as client-go's metadata client sends it). */
@@ -102,7 +107,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
           },
         }),
       ),
-      decodeWatchLines<T>(),
+      decodeWatchLines<T>(this.scope.maxWatchLineBytes === undefined ? {} : { maxLineBytes: this.scope.maxWatchLineBytes }),
     );
   }
 

@@ -102,11 +102,11 @@ describe('reflector recovery: reset by health, not by time', () => {
   });
 
   it('a watch open for watchHealthyMs resets all three, the general one included; events sooner do not', () => {
-    const script = (errorAt: number) => ({
+    const script = (errorAt: number): { lists: ListStep[]; watches: WatchStep[] } => ({
       lists: [{ page: page([], '1') }, { error: apiError(400, 'BadRequest') }, { page: page([], '2') }, { page: page([], '3') }],
       watches: [
         { errorAt: 10, error: apiError(400, 'BadRequest') },
-        { events: [[10, bookmark('4')]] as WatchStep['events'], errorAt, error: apiError(400, 'BadRequest') },
+        { events: [[10, bookmark('4')] as const], errorAt, error: apiError(400, 'BadRequest') },
       ],
     });
     const healthy = run(script(30_000), 120_000);
