@@ -66,7 +66,7 @@ describe('InformerRun: the shared informer’s state machine', () => {
     const run = new InformerRun(source, { scheduler, defaultResyncPeriodMs: 1_000 });
     const seen = new Map<string, string[]>([['fast', []], ['slow', []]]);
     for (const [name, periodMs] of [['fast', 1_000], ['slow', 3_000]] as const) {
-      run.listen({ name, resyncPeriodMs: periodMs }).events$.subscribe((e) => seen.get(name)?.push(brief(e)));
+      run.listen<never>({ name, resyncPeriodMs: periodMs }).events$.subscribe((e) => seen.get(name)?.push(brief(e)));
     }
     source.next(replace('1', obj('a', '1')));
     source.next(modified(obj('a', '2')));
