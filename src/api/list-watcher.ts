@@ -38,6 +38,25 @@ export type WatchEvent<T extends KubeObject = KubeObject> =
   | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; readonly object: T }
   | { readonly type: 'ERROR'; readonly object: Status };
 
+/** One `apiVersion` and `kind` an object may carry. */
+export interface ExpectedObjectType {
+  readonly apiVersion: string;
+  readonly kind: string;
+}
+
+/**
+ * What every object a {@link ListWatcher} delivers must be: the reflector rejects (and reports) a
+ * list item or watch event whose `apiVersion`/`kind` or `metadata.namespace` says otherwise, so a
+ * broken or hostile server cannot put another resource into a cache. A field the object leaves out
+ * is not checked (list items usually carry no `kind`; cluster-scoped objects no namespace).
+ */
+export interface ExpectedObjects {
+  /** The accepted types; absent or empty: any. */
+  readonly types?: readonly ExpectedObjectType[];
+  /** The namespace of a namespaced list and watch; absent: any. */
+  readonly namespace?: string;
+}
+
 /**
  * The transport a reflector runs on: one list page and one watch stream for a fixed resource,
  * namespace and selectors. Both are cold Observables: subscribing sends the request, unsubscribing
@@ -57,6 +76,8 @@ export interface ListWatcher<T extends KubeObject = KubeObject> {
    * as supported.
    */
   readonly supportsStreamingList?: boolean;
+  /** What the objects it delivers must be; the reflector skips and reports any other. Absent: not checked. */
+  readonly expectedObjects?: ExpectedObjects;
   list(options: ListOptions): Observable<ListPage<T>>;
   watch(options: WatchOptions): Observable<WatchEvent<T>>;
 }

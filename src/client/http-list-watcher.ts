@@ -1,7 +1,7 @@
 import { defer, filter, from, map, Observable, type OperatorFunction, switchMap } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { ResolvedResourceType, ResourceType } from '../api/resource.js';
-import type { ListOptions, ListPage, WatchEvent, WatchOptions } from '../api/list-watcher.js';
+import type { ExpectedObjects, ListOptions, ListPage, WatchEvent, WatchOptions } from '../api/list-watcher.js';
 import type { Discovery } from './discovery.js';
 import type { KubeConnection } from './kube-connection.js';
 import { resourcePath } from './resource-path.js';
@@ -20,6 +20,11 @@ export interface ListWatchScope {
    * and watches send the `Accept` headers below, and items and events carry only `metadata`.
    */
   readonly metadataOnly?: boolean | undefined;
+  /**
+   * Longest watch line (one event) in bytes; a longer one fails the watch with
+   * `WatchLineTooLongError`. Default 16 MiB (`DEFAULT_MAX_WATCH_LINE_BYTES`).
+   */
+  readonly maxWatchLineBytes?: number | undefined;
 }
 
 /** `Accept` of a metadata-only list (as client-go's metadata client sends it). */
@@ -42,7 +47,18 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
     private readonly resource: ResourceType<T>,
     private readonly scope: ListWatchScope = {},
     private readonly decode: ListDecodeMode = 'whole',
-  ) {}
+  ) {
+    const own = { apiVersion: resource.apiVersion, kind: resource.kind };
+    const types = scope.metadataOnly === true ? [own, { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata' }] : [own];
+    this.expectedObjects = scope.namespace ? { types, namespace: scope.namespace } : { types };
+  }
+
+  /**
+   * The resource's `apiVersion`/`kind` (and, for the metadata-only view, `meta.k8s.io/v1`
+   * `PartialObjectMetadata`) and the scope's namespace: the reflector skips and reports any list
+   * item or watch event that says otherwise.
+   */
+  readonly expectedObjects: ExpectedObjects;
 
   list(options: ListOptions): Observable<ListPage<T>> {
     return this.listParts(options).pipe(
@@ -91,7 +107,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
           },
         }),
       ),
-      decodeWatchLines<T>(),
+      decodeWatchLines<T>(this.scope.maxWatchLineBytes === undefined ? {} : { maxLineBytes: this.scope.maxWatchLineBytes }),
     );
   }
 

@@ -2,15 +2,27 @@ import { Observable, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { WatchEvent } from '../api/list-watcher.js';
 import { WatchDecodeError } from './watch-decode-error.js';
+import { DEFAULT_MAX_WATCH_LINE_BYTES, WatchLineTooLongError } from './watch-line-too-long-error.js';
 
 const NEWLINE = 0x0a;
 const EVENT_TYPES: ReadonlySet<string> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+
+/** Options of {@link WatchLineDecoder} and {@link decodeWatchLines}. */
+export interface WatchLineDecoderOptions {
+  /**
+   * Longest line (one event, without its newline) in bytes; a longer one throws
+   * {@link WatchLineTooLongError} as soon as that many bytes of it have arrived, so a line that
+   * never ends is not buffered without bound. Default {@link DEFAULT_MAX_WATCH_LINE_BYTES} (16 MiB).
+   */
+  readonly maxLineBytes?: number;
+}
 
 /**
  * Incremental decoder for a watch response body: newline-delimited JSON, one `{type, object}` per
  * line, in arbitrary chunks. Handles a line split across any number of chunks, many lines in one
  * chunk, a final line without newline, CRLF and blank lines. A malformed line throws a
- * {@link WatchDecodeError} naming its byte offset.
+ * {@link WatchDecodeError} naming its byte offset; a line longer than `maxLineBytes` a
+ * {@link WatchLineTooLongError}.
  *
  * Hot path: complete lines inside a chunk are decoded straight from the chunk without copying;
  * only the tail of a chunk is kept until its newline arrives.
@@ -21,6 +33,11 @@ export class WatchLineDecoder<T extends KubeObject = KubeObject> {
   private pendingLength = 0;
   /** Byte offset (in the whole body) of the first byte not yet consumed as a complete line. */
   private lineStart = 0;
+  private readonly maxLineBytes: number;
+
+  constructor(options: WatchLineDecoderOptions = {}) {
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_WATCH_LINE_BYTES;
+  }
 
   /** Decodes every complete line in `chunk`, calling `emit` for each event in order. */
   push(chunk: Uint8Array, emit: (event: WatchEvent<T>) => void): void {
@@ -28,6 +45,7 @@ export class WatchLineDecoder<T extends KubeObject = KubeObject> {
     let start = 0;
     let nl = buf.indexOf(NEWLINE, 0);
     if (nl >= 0 && this.pendingLength > 0) {
+      if (this.pendingLength + nl > this.maxLineBytes) this.tooLong(this.lineStart);
       this.pending.push(buf.subarray(0, nl));
       const line = Buffer.concat(this.pending, this.pendingLength + nl);
       this.pending = [];
@@ -37,6 +55,7 @@ export class WatchLineDecoder<T extends KubeObject = KubeObject> {
       nl = buf.indexOf(NEWLINE, start);
     }
     while (nl >= 0) {
+      if (nl - start > this.maxLineBytes) this.tooLong(this.lineStart);
       this.decode(buf, start, nl, emit);
       start = nl + 1;
       nl = buf.indexOf(NEWLINE, start);
@@ -44,7 +63,15 @@ export class WatchLineDecoder<T extends KubeObject = KubeObject> {
     if (start < buf.length) {
       this.pending.push(buf.subarray(start));
       this.pendingLength += buf.length - start;
+      if (this.pendingLength > this.maxLineBytes) this.tooLong(this.lineStart);
     }
+  }
+
+  /** Drops what was buffered and throws: the stream is not usable past a line this long. */
+  private tooLong(offset: number): never {
+    this.pending = [];
+    this.pendingLength = 0;
+    throw new WatchLineTooLongError(offset, this.maxLineBytes);
   }
 
   /** Ends the body: decodes a final line that had no newline. */
@@ -99,12 +126,13 @@ function isBlank(buf: Buffer, from: number, to: number): boolean {
  * ```
  *
  * A malformed line errors the result with {@link WatchDecodeError} (the byte offset of the line
- * in the body); `ERROR` events pass through as events.
+ * in the body), a line longer than `maxLineBytes` with {@link WatchLineTooLongError}; `ERROR`
+ * events pass through as events.
  */
-export function decodeWatchLines<T extends KubeObject = KubeObject>(): OperatorFunction<Uint8Array, WatchEvent<T>> {
+export function decodeWatchLines<T extends KubeObject = KubeObject>(options: WatchLineDecoderOptions = {}): OperatorFunction<Uint8Array, WatchEvent<T>> {
   return (source) =>
     new Observable<WatchEvent<T>>((subscriber) => {
-      const decoder = new WatchLineDecoder<T>();
+      const decoder = new WatchLineDecoder<T>(options);
       const emit = (event: WatchEvent<T>): void => subscriber.next(event);
       return source.subscribe({
         next(chunk) {

@@ -23,6 +23,25 @@ export interface UnsyncedInformer {
   readonly waitingMs: number;
 }
 
+/** An informer whose reflector is in a long wait before its next request: its cache may be stale. */
+export interface WaitingInformer {
+  /** The informer's name (e.g. `Pod/default`). */
+  readonly informer: string;
+  /** The API server it lists from, when known. */
+  readonly server?: string;
+  /** The whole wait in ms (a grown backoff, or the server's capped `Retry-After`). */
+  readonly delayMs: number;
+  /** How much of it is left, in ms. */
+  readonly remainingMs: number;
+  /** What the reflector does after it: relist, rewatch, … */
+  readonly next: string;
+  /** The error that caused the wait, if one was reported. */
+  readonly lastError?: unknown;
+}
+
+/** Default `longWaitMs` of {@link CacheMonitor}. */
+export const DEFAULT_LONG_WAIT_MS = 30_000;
+
 /** Options of {@link CacheMonitor}. */
 export interface CacheMonitorOptions {
   readonly logger: Logger;
@@ -30,6 +49,12 @@ export interface CacheMonitorOptions {
   readonly scheduler: SchedulerLike;
   /** A failing informer logs at most once per this many ms (the others are counted). Default 30 000. */
   readonly errorLogIntervalMs?: number;
+  /**
+   * A reflector wait at least this long (a backoff, a server's `Retry-After`) is a long wait: it is
+   * logged, and listed by {@link CacheMonitor.waiting} (which the manager's `/readyz` reports)
+   * until it is over. Default {@link DEFAULT_LONG_WAIT_MS} (30 s).
+   */
+  readonly longWaitMs?: number;
   /** Attaches the REST client metrics to a client the informers use (once per client). */
   readonly observeClient?: (client: KubeClient) => void;
 }
@@ -47,6 +72,8 @@ interface Tracked {
   failingSince: number | undefined;
   lastLoggedAt: number | undefined;
   suppressed: number;
+  /** The current long wait, until the reflector sends its next request. */
+  wait: { readonly delayMs: number; readonly until: number; readonly next: string } | undefined;
 }
 
 /**
@@ -58,9 +85,11 @@ interface Tracked {
 export class CacheMonitor implements InformerMonitor {
   private readonly tracked = new Set<Tracked>();
   private readonly intervalMs: number;
+  private readonly longWaitMs: number;
 
   constructor(private readonly o: CacheMonitorOptions) {
     this.intervalMs = o.errorLogIntervalMs ?? 30_000;
+    this.longWaitMs = o.longWaitMs ?? DEFAULT_LONG_WAIT_MS;
   }
 
   track(target: MonitoredInformers): Subscription {
@@ -80,6 +109,7 @@ export class CacheMonitor implements InformerMonitor {
         failingSince: undefined,
         lastLoggedAt: undefined,
         suppressed: 0,
+        wait: undefined,
       };
       this.tracked.add(t);
       subscription.add(() => this.tracked.delete(t));
@@ -88,6 +118,8 @@ export class CacheMonitor implements InformerMonitor {
         informer.status$.subscribe((status) => {
           metrics.next?.(status);
           t.lastStatus = status.type;
+          if (status.type === 'backingOff') this.noteWait(t, status.delayMs, status.next);
+          else if (status.type !== 'error') t.wait = undefined;
           if (status.type === 'error') {
             t.lastError = status.error;
             t.failures++;
@@ -139,6 +171,41 @@ export class CacheMonitor implements InformerMonitor {
       }));
   }
 
+  /**
+   * The tracked informers whose reflector is in a long wait (at least `longWaitMs`) right now: its
+   * cache may be stale until the wait is over. The manager's `/readyz` names each.
+   */
+  waiting(): WaitingInformer[] {
+    const now = this.o.scheduler.now();
+    const out: WaitingInformer[] = [];
+    for (const t of this.tracked) {
+      if (t.wait === undefined || t.wait.until <= now) continue;
+      out.push({
+        informer: t.informer.name,
+        delayMs: t.wait.delayMs,
+        remainingMs: t.wait.until - now,
+        next: t.wait.next,
+        ...(t.server === undefined ? {} : { server: t.server }),
+        ...(t.lastError === undefined ? {} : { lastError: t.lastError }),
+      });
+    }
+    return out;
+  }
+
+  private noteWait(t: Tracked, delayMs: number, next: string): void {
+    if (delayMs < this.longWaitMs) {
+      t.wait = undefined;
+      return;
+    }
+    t.wait = { delayMs, until: this.o.scheduler.now() + delayMs, next };
+    this.o.logger.warn('list/watch waits long before retrying; the cache may be stale meanwhile', {
+      informer: t.informer.name,
+      ...(t.server === undefined ? {} : { server: t.server }),
+      waitMs: Math.round(delayMs),
+      next,
+    });
+  }
+
   /** First failure at once, then at most one line per interval per informer, counting the rest. */
   private logError(t: Tracked, err: Error): void {
     const now = this.o.scheduler.now();
@@ -168,6 +235,14 @@ export function describeUnsynced(u: UnsyncedInformer): string {
   else if (u.lastStatus === undefined) why = 'not started';
   else why = `no error reported, still ${u.lastStatus} after ${Math.round(u.waitingMs / 1000)}s`;
   return `informer ${u.informer}${where}: ${why}`;
+}
+
+/** One line per long wait: `informer Pod/default (server …): waiting 60s before relist (45s left), last error: …`. */
+export function describeWaiting(w: WaitingInformer): string {
+  const where = w.server === undefined ? '' : ` (server ${w.server})`;
+  const why = w.lastError === undefined ? '' : `, last error: ${errorText(w.lastError)}`;
+  const s = (ms: number): string => `${Math.ceil(ms / 1000)}s`;
+  return `informer ${w.informer}${where}: waiting ${s(w.delayMs)} before ${w.next} (${s(w.remainingMs)} left), the cache may be stale${why}`;
 }
 
 function errorText(err: unknown): string {

@@ -21,7 +21,7 @@ import { leaseLeadership } from './lease-leadership.js';
 import { CheckerAfterStartError, ManagerConfigError, StopEngagedError } from './manager-errors.js';
 import type { Runnable, RunnableLike } from '../api/runnable.js';
 import { toRunnable } from '../api/runnable.js';
-import { CacheMonitor } from './cache-monitor.js';
+import { CacheMonitor, describeWaiting } from './cache-monitor.js';
 import type { CandidacyOptions } from './manager-candidacy.js';
 import { managerDeps } from './manager-deps.js';
 import { managerPermissions } from './manager-permissions.js';
@@ -159,7 +159,7 @@ export function manager(options: ManagerOptions = {}): Manager {
   };
   const caches = new CacheMonitor({ logger: logger.child({ component: 'cache' }), metrics, scheduler, observeClient });
   // The readiness check reads the run's caches group, created just below.
-  const probes = new ProbeServers(options, metrics, (): readonly string[] => run.cacheSyncProblems());
+  const probes = new ProbeServers(options, metrics, (): readonly string[] => [...run.cacheSyncProblems(), ...caches.waiting().map(describeWaiting)]);
   const run = new ManagerRun({
     logger,
     scheduler,

@@ -59,6 +59,11 @@ export interface ListPagesOptions {
    * until the parse). The list is emitted when complete either way.
    */
   readonly parse?: 'atEnd' | 'perPage';
+  /**
+   * Most pages one list may take; the request for one more fails the list with
+   * {@link ListPageLimitError}. Default {@link DEFAULT_MAX_PAGES}.
+   */
+  readonly maxPages?: number;
   /** Scheduler of the page timeout. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
@@ -71,6 +76,52 @@ export class ListTimeoutError extends RxkubeError {
   constructor(readonly timeoutMs: number) {
     super(`list request got no answer within ${timeoutMs}ms`);
   }
+}
+
+/** Default `maxPages` of {@link listPages}: 10 000 pages (5 million objects at 500 a page). */
+export const DEFAULT_MAX_PAGES = 10_000;
+
+/**
+ * The server answered a list page with a `continue` token it had already sent for an earlier page
+ * of the same list: following it would request the same pages forever.
+ */
+export class ListContinueLoopError extends RxkubeError {
+  static override readonly code: string = 'REFLECTOR_LIST_CONTINUE_LOOP';
+  static override readonly layer: ErrorLayer = 'reflector';
+  override readonly name = 'ListContinueLoopError';
+  constructor(
+    /** The page (1 = the first) that repeated the token. */
+    readonly page: number,
+    /** The page that first carried it. */
+    readonly firstPage: number,
+  ) {
+    super(`list page ${page} repeats the continue token of page ${firstPage}: the server's pages loop, the list is abandoned`);
+  }
+}
+
+/** A list needed more than `maxPages` pages (the server never ends its pages, or the limit is too low). */
+export class ListPageLimitError extends RxkubeError {
+  static override readonly code: string = 'REFLECTOR_LIST_TOO_MANY_PAGES';
+  static override readonly layer: ErrorLayer = 'reflector';
+  override readonly name = 'ListPageLimitError';
+  constructor(readonly maxPages: number) {
+    super(`list abandoned: more than ${maxPages} pages (raise the listWatch option maxListPages if the resource really is that large)`);
+  }
+}
+
+/**
+ * Follows the continue tokens of one list: the error that forbids requesting the page after page
+ * `page` (1-based) whose token is `token`, or `undefined`.
+ */
+function continueGuard(maxPages: number): (page: number, token: string) => RxkubeError | undefined {
+  const seen = new Map<string, number>();
+  return (page, token) => {
+    const earlier = seen.get(token);
+    if (earlier !== undefined) return new ListContinueLoopError(page, earlier);
+    if (page >= maxPages) return new ListPageLimitError(maxPages);
+    seen.set(token, page);
+    return undefined;
+  };
 }
 
 /** Reason `Expired` only (the pager's check; a plain 410 Gone does not qualify). */
@@ -108,7 +159,7 @@ class PageFailure {
 export function listPages<T extends KubeObject>(
   lw: ListWatcher<T>,
   options: ListOptions,
-  { fullListIfExpired = true, pageTimeoutMs, pagesInFlight = 2, parse = 'atEnd', scheduler = asyncScheduler }: ListPagesOptions = {},
+  { fullListIfExpired = true, pageTimeoutMs, pagesInFlight = 2, parse = 'atEnd', maxPages = DEFAULT_MAX_PAGES, scheduler = asyncScheduler }: ListPagesOptions = {},
 ): Observable<AssembledList<T>> {
   const timed = <V>(source: Observable<V>, first: boolean): Observable<V> =>
     pageTimeoutMs === undefined
@@ -130,8 +181,8 @@ export function listPages<T extends KubeObject>(
     );
   const pages$ =
     pagesInFlight > 1 && isPipelinedListWatcher(lw)
-      ? pipelined(options, pagesInFlight, (opts) => timed(lw.listParts(opts, { unparsed: parse === 'atEnd' }), false))
-      : sequential(request, options);
+      ? pipelined(options, pagesInFlight, maxPages, (opts) => timed(lw.listParts(opts, { unparsed: parse === 'atEnd' }), false))
+      : sequential(request, options, maxPages);
   return pages$.pipe(
     catchError((failure: unknown) => {
       const { index, error } = failure instanceof PageFailure ? failure : new PageFailure(0, failure);
@@ -146,9 +197,11 @@ export function listPages<T extends KubeObject>(
 function sequential<T extends KubeObject>(
   request: (opts: ListOptions) => Observable<ListPage<T>>,
   options: ListOptions,
+  maxPages: number,
 ): Observable<AssembledList<T>> {
   return defer(() => {
     const items: T[] = [];
+    const guard = continueGuard(maxPages);
     let pages = 0;
     const page = (opts: ListOptions): Observable<AssembledList<T>> =>
       request(opts).pipe(
@@ -160,6 +213,8 @@ function sequential<T extends KubeObject>(
           }
           items.push(...p.items);
           if (!p.continue) return of({ items, resourceVersion: p.resourceVersion, paginated: true, pages });
+          const stop = guard(pages, p.continue);
+          if (stop !== undefined) return throwError(() => new PageFailure(pages - 1, stop));
           return page(nextOptions(opts, p.continue));
         }),
       );
@@ -187,6 +242,7 @@ interface Slot<T extends KubeObject> {
 function pipelined<T extends KubeObject>(
   options: ListOptions,
   inFlight: number,
+  maxPages: number,
   parts: (opts: ListOptions) => Observable<ListPagePart<T>>,
 ): Observable<AssembledList<T>> {
   return new RxObservable<AssembledList<T>>((subscriber) => {
@@ -196,6 +252,7 @@ function pipelined<T extends KubeObject>(
     const tokens: string[] = [];
     let consumed = 0;
     let done = false;
+    const guard = continueGuard(maxPages);
 
     const fail = (index: number, error: unknown): void => {
       if (done) return;
@@ -211,6 +268,10 @@ function pipelined<T extends KubeObject>(
         const last = slots[slots.length - 1];
         if (last !== undefined && (last.token === undefined || last.token === '')) return;
         if (slots.length - consumed >= inFlight) return;
+        if (last !== undefined) {
+          const stop = guard(slots.length, last.token as string);
+          if (stop !== undefined) return fail(slots.length - 1, stop);
+        }
         open(last === undefined ? options : nextOptions(last.options, last.token as string));
       }
     };

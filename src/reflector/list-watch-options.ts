@@ -55,6 +55,30 @@ export interface ListWatchOptions {
    */
   readonly listTimeoutMs?: number;
   /**
+   * Most pages one list may take. A list that would need more fails with `ListPageLimitError`
+   * (and is retried after the general backoff), as does a list whose server repeats a `continue`
+   * token (`ListContinueLoopError`): without these bounds a server that never ends its pages is
+   * followed forever, its items piling up. Default {@link DEFAULT_MAX_LIST_PAGES} (10 000 pages: 5
+   * million objects at the default page size).
+   */
+  readonly maxListPages?: number;
+  /**
+   * Longest wait a server's `Retry-After` can impose (after jitter). A larger value is cut to this;
+   * the wait is still reported as `backingOff` with its `delayMs`. Default
+   * {@link DEFAULT_MAX_RETRY_AFTER_MS} (60 s, kube-apiserver's own request timeout).
+   */
+  readonly maxRetryAfterMs?: number;
+  /**
+   * How long a watch must stay open before it counts as healthy (client-go's backoff manager
+   * likewise resets only after a quiet period). Then every backoff starts over. A watch that
+   * fails sooner, however many events it delivered, leaves the backoffs as they are, and the
+   * relist after it waits at least the general backoff: under persistent watch failure the
+   * reflector relists ever more slowly (800 ms ×2 up to 30 s, so at most about 2 relists a minute
+   * once grown), never in a loop. A successful list resets only the connection backoff. Default
+   * {@link DEFAULT_WATCH_HEALTHY_MS} (30 s). Ignored with `sharedBackoff`.
+   */
+  readonly watchHealthyMs?: number;
+  /**
    * The general backoff (BO-1, BO-2): before relists after errors that are neither connection
    * failures nor 429/5xx answers — an expired resourceVersion (the first relist after a healthy
    * watch goes at once), a very short watch, a 4xx answer, an undecodable body. Defaults: 800 ms,
@@ -79,7 +103,7 @@ export interface ListWatchOptions {
    * re-watches, stalls and relists alike — that starts over only after `backoff.resetMs` (2
    * minutes) without a delay request, so its delay depends on the fault history. Default false:
    * three backoffs by cause (`connectionBackoff`, `serverErrorBackoff`, `backoff`); a successful
-   * list resets the first two and every event or bookmark a watch delivers resets all three.
+   * list resets the connection backoff, a watch healthy for `watchHealthyMs` resets all three.
    */
   readonly sharedBackoff?: boolean;
   /** Re-watch immediately after 500 InternalError events for up to this long (RE-10). Default 0 (never). */
@@ -106,6 +130,9 @@ export interface ResolvedListWatchOptions {
   readonly stallMarginMs: number;
   readonly idleTimeoutMs: number | undefined;
   readonly listTimeoutMs: number | undefined;
+  readonly maxListPages: number;
+  readonly maxRetryAfterMs: number;
+  readonly watchHealthyMs: number;
   readonly backoff: BackoffOptions;
   readonly connectionBackoff: BackoffOptions;
   readonly serverErrorBackoff: BackoffOptions;
@@ -120,6 +147,15 @@ export interface ResolvedListWatchOptions {
 
 /** Default `idleTimeoutMs`: two missed bookmarks of kube-apiserver's one-a-minute schedule. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+
+/** Default `maxListPages`. */
+export const DEFAULT_MAX_LIST_PAGES = 10_000;
+
+/** Default `maxRetryAfterMs`. */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+
+/** Default `watchHealthyMs`. */
+export const DEFAULT_WATCH_HEALTHY_MS = 30_000;
 
 /** client-go's minimum watch timeout (RE-7). */
 export const MIN_WATCH_TIMEOUT_SECONDS = 300;
@@ -155,6 +191,11 @@ export function resolveListWatchOptions(options: ListWatchOptions): ResolvedList
   nonNegative(options.idleTimeoutMs, 'idleTimeoutMs');
   nonNegative(options.listTimeoutMs, 'listTimeoutMs');
   nonNegative(options.maxInternalErrorRetryMs, 'maxInternalErrorRetryMs');
+  nonNegative(options.maxRetryAfterMs, 'maxRetryAfterMs');
+  nonNegative(options.watchHealthyMs, 'watchHealthyMs');
+  if (options.maxListPages !== undefined) {
+    check(Number.isInteger(options.maxListPages) && options.maxListPages >= 1, 'maxListPages', `maxListPages must be an integer >= 1, got ${options.maxListPages}`);
+  }
   nonNegative(options.authRetries, 'authRetries');
   const b = checkBackoff(options.backoff, 'backoff');
   const connection = checkBackoff(options.connectionBackoff, 'connectionBackoff');
@@ -168,6 +209,9 @@ export function resolveListWatchOptions(options: ListWatchOptions): ResolvedList
     stallMarginMs: options.stallMarginMs ?? 30_000,
     idleTimeoutMs: options.idleTimeoutMs === 0 ? undefined : (options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS),
     listTimeoutMs: options.listTimeoutMs === 0 ? undefined : (options.listTimeoutMs ?? 90_000),
+    maxListPages: options.maxListPages ?? DEFAULT_MAX_LIST_PAGES,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
+    watchHealthyMs: options.watchHealthyMs ?? DEFAULT_WATCH_HEALTHY_MS,
     backoff: b,
     connectionBackoff: connection,
     serverErrorBackoff: serverError,

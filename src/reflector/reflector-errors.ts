@@ -1,3 +1,5 @@
+import type { KubeObject } from '../api/kube-object.js';
+import type { ExpectedObjects } from '../api/list-watcher.js';
 import { ConfigError, RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
 
 /** A watch closed less than a second after it started without delivering any event (RE-10). */
@@ -53,5 +55,41 @@ export class ReflectorFatalError extends RxkubeError {
   override readonly name = 'ReflectorFatalError';
   constructor(message: string, options: { cause: unknown }) {
     super(message, options);
+  }
+}
+
+/** A short, printable identity: `v1/Secret kube-system/db-pass`; never the object's content. */
+function identity(object: KubeObject): string {
+  const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '?' : JSON.stringify(v));
+  const ns: unknown = object.metadata?.namespace;
+  const name = ns === undefined || ns === '' ? str(object.metadata?.name) : `${str(ns)}/${str(object.metadata?.name)}`;
+  return `${str(object.apiVersion)}/${str(object.kind)} ${name}`.slice(0, 300);
+}
+
+/**
+ * A list item or watch event of another `apiVersion`/`kind`, or (for a namespaced list and watch)
+ * of another namespace, than the transport asked for. It was skipped, never cached. The error holds
+ * only the object's identity, not the object (which may be a Secret).
+ */
+export class UnexpectedObjectError extends RxkubeError {
+  static override readonly code: string = 'REFLECTOR_OBJECT_UNEXPECTED';
+  static override readonly layer: ErrorLayer = 'reflector';
+  override readonly name = 'UnexpectedObjectError';
+  /** `apiVersion/kind namespace/name` of the rejected object. */
+  readonly object: string;
+  /** What did not match: its type (`apiVersion`/`kind`) or its namespace. */
+  readonly mismatch: 'type' | 'namespace';
+  /** Objects skipped with it: more than 1 when a list held several (this one is the first). */
+  skipped = 1;
+
+  constructor(where: string, object: KubeObject, readonly expected: ExpectedObjects, mismatch: 'type' | 'namespace') {
+    const want =
+      mismatch === 'type'
+        ? (expected.types ?? []).map((t) => `${t.apiVersion}/${t.kind}`).join(' or ')
+        : `namespace ${expected.namespace ?? ''}`;
+    const got = identity(object);
+    super(`${where}: skipped ${got}: expected ${want}; a server must not send objects of another kind or namespace`);
+    this.object = got;
+    this.mismatch = mismatch;
   }
 }

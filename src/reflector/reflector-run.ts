@@ -8,8 +8,10 @@ import { type AssembledList, ListTimeoutError, listPages } from './list-pages.js
 import type { ResolvedListWatchOptions } from './list-watch-options.js';
 import type { ListOptions, ListWatcher, WatchEvent, WatchOptions } from '../api/list-watcher.js';
 import { objectKey } from './object-key.js';
+import { unexpectedObject } from './expected-objects.js';
 import {
   ReflectorFatalError,
+  type UnexpectedObjectError,
   UnusableWatchEventError,
   VeryShortWatchError,
   WatchStalledError,
@@ -144,27 +146,39 @@ export class ReflectorRun<T extends KubeObject> {
    * has room again. The attempt is counted either way. With `sharedBackoff` (client-go's
    * behaviour) the wait is the backoff's delay, at least Retry-After.
    */
-  private backoffThen(next: ReflectorNextStep, fn: () => void, cause: BackoffCause, retryAfterMs = 0): void {
+  private backoffThen(next: ReflectorNextStep, fn: () => void, cause: BackoffCause, retryAfterMs = 0, floorMs = 0): void {
     const backoff = this.backoffs[cause];
     const step = backoff.next();
-    const delayMs =
-      retryAfterMs <= 0 ? step.delayMs : this.o.sharedBackoff ? Math.max(step.delayMs, retryAfterMs) : retryAfterMs * (1 + 0.5 * this.o.random());
-    this.status({ type: 'backingOff', attempt: step.attempt, delayMs, next, backoff: this.o.sharedBackoff ? 'general' : cause });
+    const causeDelayMs =
+      retryAfterMs <= 0
+        ? step.delayMs
+        : this.o.sharedBackoff
+          ? Math.max(step.delayMs, Math.min(retryAfterMs, this.o.maxRetryAfterMs))
+          : Math.min(retryAfterMs * (1 + 0.5 * this.o.random()), this.o.maxRetryAfterMs);
+    const delayMs = Math.max(causeDelayMs, floorMs);
+    const from = this.o.sharedBackoff || floorMs > causeDelayMs ? 'general' : cause;
+    this.status({ type: 'backingOff', attempt: step.attempt, delayMs, next, backoff: from });
     this.after(delayMs, fn);
   }
 
   /**
-   * The server answered a list (`'list'`) or a watch delivered an event (`'watch'`): the faults
-   * behind earlier delays are over, so their backoffs start again from the beginning. A list
-   * resets the connection and server-error backoffs only; the general one waits for a watch event,
-   * so a server whose lists work but whose watches fail at once is still relisted ever more slowly.
-   * Not with `sharedBackoff` (client-go: only 2 minutes without a delay reset it).
+   * The server answered a list (`'list'`): it is reachable, so the connection backoff starts
+   * over. A watch open for `watchHealthyMs` (`'watch'`): the faults behind earlier delays are
+   * over, so every backoff starts over. A list alone, or a watch that fails sooner (even after
+   * events), resets nothing else: a server whose lists work but whose watches fail is relisted ever
+   * more slowly. Not with `sharedBackoff` (client-go: only 2 minutes without a delay reset it).
    */
   private healthy(what: 'list' | 'watch'): void {
     if (this.o.sharedBackoff) return;
     this.backoffs.connection.reset();
+    if (what === 'list') return;
     this.backoffs.serverError.reset();
-    if (what === 'watch') this.backoffs.general.reset();
+    this.backoffs.general.reset();
+  }
+
+  /** Resets the backoffs once `session` has been open for `watchHealthyMs`. */
+  private noteWatchHealth(session: WatchSession<T>): void {
+    if (this.now() - session.requestedAt >= this.o.watchHealthyMs) this.healthy('watch');
   }
 
   /** Ends the stream with a typed error when `err` is fatal. Returns true if it was. */
@@ -195,11 +209,18 @@ export class ReflectorRun<T extends KubeObject> {
     else this.list();
   };
 
-  /** `listAndWatch` returned: report, back off (by the error's cause, at least the server's Retry-After), start over with a relist (RE-1). */
-  private endCycle(err: unknown): void {
+  /**
+   * `listAndWatch` returned: report, back off (by the error's cause, at least the server's
+   * Retry-After), start over with a relist (RE-1). `watchFailed`: the cycle's watch failed before
+   * it proved healthy, so the wait is also at least the general backoff's next delay (relists are
+   * expensive; persistent watch failure must not turn into a relist loop).
+   */
+  private endCycle(err: unknown, watchFailed = false): void {
     if (this.failIfFatal(err)) return;
     this.report(err, 'relist');
-    this.backoffThen('relist', this.cycle, backoffCause(err), (retryAfter(err) ?? 0) * 1000);
+    const cause = backoffCause(err);
+    const floorMs = watchFailed && !this.o.sharedBackoff && cause !== 'general' ? this.backoffs.general.next().delayMs : 0;
+    this.backoffThen('relist', this.cycle, cause, (retryAfter(err) ?? 0) * 1000, floorMs);
   }
 
   // ---- list (RE-3..RE-6) -----------------------------------------------------------------------
@@ -221,6 +242,7 @@ export class ReflectorRun<T extends KubeObject> {
     this.request = listPages(this.lw, options, {
       ...(this.o.listTimeoutMs !== undefined ? { pageTimeoutMs: this.o.listTimeoutMs } : {}),
       pagesInFlight: this.o.pagesInFlight,
+      maxPages: this.o.maxListPages,
       parse: this.o.listParse,
       scheduler: this.o.scheduler,
     }).subscribe({
@@ -234,7 +256,7 @@ export class ReflectorRun<T extends KubeObject> {
     this.authFailures = 0;
     this.healthy('list');
     if (requestRV === '0' && result.paginated) this.paginatedResult = true;
-    this.emit({ type: 'replace', items: result.items, resourceVersion: result.resourceVersion });
+    this.emit({ type: 'replace', items: this.expectedItems(result.items), resourceVersion: result.resourceVersion });
     this.lastSyncRV = result.resourceVersion;
     this.status({
       type: 'listed',
@@ -243,6 +265,28 @@ export class ReflectorRun<T extends KubeObject> {
       paginated: result.paginated,
     });
     this.watch();
+  }
+
+  /** `items` without those the transport did not promise (reported once per list, never cached). */
+  private expectedItems(items: readonly T[]): readonly T[] {
+    const expected = this.lw.expectedObjects;
+    if (expected === undefined) return items;
+    let kept: T[] | undefined;
+    let first: UnexpectedObjectError | undefined;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as T;
+      const problem = typeof item === 'object' && item !== null ? unexpectedObject(expected, item, 'list') : undefined;
+      if (problem === undefined) {
+        kept?.push(item);
+        continue;
+      }
+      kept ??= items.slice(0, i);
+      first ??= problem;
+    }
+    if (kept === undefined || first === undefined) return items;
+    first.skipped = items.length - kept.length;
+    this.report(first, 'skipEvent');
+    return kept;
   }
 
   private listFailed(err: unknown, mayFallBack: boolean): void {
@@ -350,6 +394,7 @@ export class ReflectorRun<T extends KubeObject> {
   }
 
   private shut(session: WatchSession<T>): void {
+    this.noteWatchHealth(session);
     session.closed = true;
     session.subscription?.unsubscribe();
     this.watchdog?.unsubscribe();
@@ -384,8 +429,14 @@ export class ReflectorRun<T extends KubeObject> {
       this.report(new UnusableWatchEventError(`watch ${event.type} event with a non-string resourceVersion`, event), 'skipEvent');
       return;
     }
+    const expected = this.lw.expectedObjects;
+    const unexpected = expected === undefined ? undefined : unexpectedObject(expected, event.object, `watch ${event.type} event`);
+    if (unexpected !== undefined) {
+      this.report(unexpected, 'skipEvent');
+      return;
+    }
     this.authFailures = 0;
-    this.healthy('watch');
+    this.noteWatchHealth(session);
     const rv = event.object.metadata?.resourceVersion ?? '';
     if (session.mode === 'streaming') {
       this.onInitialEvent(session, event, rv);
@@ -485,7 +536,7 @@ export class ReflectorRun<T extends KubeObject> {
       this.report(err, 'rewatch');
       this.after(0, this.watch);
     } else {
-      this.endCycle(err);
+      this.endCycle(err, true);
     }
   }
 

@@ -82,7 +82,7 @@ describe('reflector recovery: a backoff per cause', () => {
 });
 
 describe('reflector recovery: reset by health, not by time', () => {
-  it('a successful list resets the connection and server-error backoffs at once', () => {
+  it('a successful list resets the connection backoff at once', () => {
     const r = run(
       {
         lists: [...refused(4), { page: page([], '1') }, ...refused(2), { page: page([], '2') }],
@@ -101,21 +101,26 @@ describe('reflector recovery: reset by health, not by time', () => {
     ]);
   });
 
-  it('an event or bookmark on a watch resets all three, the general one included', () => {
-    const r = run(
-      {
-        lists: [{ page: page([], '1') }, { error: apiError(400, 'BadRequest') }, { page: page([], '2') }, { page: page([], '3') }],
-        watches: [
-          { errorAt: 10, error: apiError(400, 'BadRequest') },
-          { events: [[10, bookmark('4')]], errorAt: 20, error: apiError(400, 'BadRequest') },
-        ],
-      },
-      60_000,
-    );
-    expect(r.backoffs().map((b) => [b.backoff, b.attempt, b.delayMs])).toEqual([
+  it('a watch open for watchHealthyMs resets all three, the general one included; events sooner do not', () => {
+    const script = (errorAt: number): { lists: ListStep[]; watches: WatchStep[] } => ({
+      lists: [{ page: page([], '1') }, { error: apiError(400, 'BadRequest') }, { page: page([], '2') }, { page: page([], '3') }],
+      watches: [
+        { errorAt: 10, error: apiError(400, 'BadRequest') },
+        { events: [[10, bookmark('4')] as const], errorAt, error: apiError(400, 'BadRequest') },
+      ],
+    });
+    const healthy = run(script(30_000), 120_000);
+    expect(healthy.backoffs().map((b) => [b.backoff, b.attempt, b.delayMs])).toEqual([
       ['general', 1, 800],
       ['general', 2, 1600],
       ['general', 1, 800],
+    ]);
+    // a bookmark 10 ms in, then the error: the watch never proved healthy, the backoff grows
+    const early = run(script(20), 120_000);
+    expect(early.backoffs().map((b) => [b.backoff, b.attempt, b.delayMs])).toEqual([
+      ['general', 1, 800],
+      ['general', 2, 1600],
+      ['general', 3, 3200],
     ]);
   });
 
