@@ -208,7 +208,7 @@ export class ReflectorRun<T extends KubeObject> {
   }
 
   private status(s: ReflectorStatus): void {
-    this.o.status?.next?.(s);
+    if (this.state.kind !== 'stopped') this.o.status?.next?.(s);
   }
 
   private report(error: unknown, action: ErrorAction): void {
