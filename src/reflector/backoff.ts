@@ -14,7 +14,8 @@ export interface BackoffOptions {
    * The delay returns to `initialMs` when more than this long passed since the PREVIOUS delay
    * request ("no backoff for 2 minutes means the server is healthy"; client-go ≤ 1.35
    * `ExponentialBackoffManager`). Default 120 000. Independent of this, the reflector resets its
-   * backoffs as soon as a list or watch is healthy again (unless `sharedBackoff` is set).
+   * backoffs once a watch has stayed healthy for `watchHealthyMs`, and the connection backoff after
+   * a successful list (unless `sharedBackoff` is set).
    */
   readonly resetMs?: number;
 }

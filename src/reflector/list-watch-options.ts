@@ -94,7 +94,7 @@ export interface ListWatchOptions {
   readonly connectionBackoff?: BackoffOptions;
   /**
    * Backoff when the server answered 429 or 5xx. An answer with Retry-After waits that long
-   * instead (jitter `[d, 1.5d)`), whatever the backoff has grown to. Defaults: 250 ms, ×2, capped
+   * instead (jitter `[d, 1.5d)`, at most `maxRetryAfterMs`), whatever the backoff has grown to. Defaults: 250 ms, ×2, capped
    * at 4 s, jitter `[d, 1.5d)`. Ignored with `sharedBackoff`.
    */
   readonly serverErrorBackoff?: BackoffOptions;

@@ -12,15 +12,21 @@ import { ReflectorRun } from './reflector-run.js';
  * subscribe ──list(rv=0)──▶ replace{items, rv} ──watch(rv)──▶ added / modified / deleted / bookmark …
  *   watch closed normally        → watch again from the last resourceVersion (no relist)
  *   no answer (refused, reset)   → connection backoff (100ms ×2, cap 2s), watch again (no relist)
- *   429, 5xx                     → server-error backoff (250ms ×2, cap 4s, ≥ Retry-After; a list's too)
+ *   429, 5xx                     → server-error backoff (250ms ×2, cap 4s; Retry-After, at most 60s)
  *   410 Gone / Expired           → relist (at once after a healthy watch, else general backoff)
  *   other errors                 → general backoff (800ms ×2, jitter [d, 2d), cap 30s), relist
+ *   a relist after a watch failure waits at least the general backoff
  *   silent for 2 minutes         → abort, connection backoff, watch again from the last version
  * ```
  *
- * Backoffs reset as soon as the server is healthy again: a successful list resets the connection
- * and server-error backoffs, any event or bookmark on a watch resets all three. `sharedBackoff:
- * true` restores client-go's single backoff that resets only after 2 quiet minutes.
+ * Backoffs reset once the server proved healthy again: a successful list resets the connection
+ * backoff, a watch open for `watchHealthyMs` (30 s) resets all three; a watch that fails sooner
+ * resets nothing, so persistent watch failure relists ever more slowly. `sharedBackoff: true`
+ * restores client-go's single backoff that resets only after 2 quiet minutes.
+ *
+ * Bounded against a broken or hostile server: at most `maxListPages` pages per list and no
+ * repeated continue token, `Retry-After` capped at `maxRetryAfterMs`, objects of another kind or
+ * namespace than the transport's `expectedObjects` skipped and reported (`UnexpectedObjectError`).
  *
  * - Each (re)list emits one `replace`. Paged lists are assembled first (client-go's pager, RE-5):
  *   `replace` always carries the complete state at one resourceVersion, so a consumer can swap its

@@ -230,7 +230,8 @@ export class ReflectorRun<T extends KubeObject> {
    * back (kube-apiserver's max-in-flight and priority-and-fairness 429s carry Retry-After 1), and
    * a backoff grown through a burst of them would otherwise keep waiting its cap after the server
    * has room again. The attempt is counted either way. With `sharedBackoff` (client-go's
-   * behaviour) the wait is the backoff's delay, at least Retry-After.
+   * behaviour) the wait is the backoff's delay, at least Retry-After. Retry-After counts for at
+   * most `maxRetryAfterMs`. `floorMs`: the wait is at least this long.
    */
   private backOff(next: ReflectorNextStep, cause: BackoffCause, retryAfterMs = 0, floorMs = 0): void {
     const backoff = this.backoffs[cause];

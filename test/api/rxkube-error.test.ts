@@ -37,7 +37,9 @@ import {
   StopEngagedError,
 } from '../../src/manager/manager-errors.js';
 import { resolveManagerLeaderElection } from '../../src/manager/leader-election-options.js';
-import { ListTimeoutError } from '../../src/reflector/list-pages.js';
+import { ListContinueLoopError, ListPageLimitError, ListTimeoutError } from '../../src/reflector/list-pages.js';
+import { UnexpectedObjectError } from '../../src/reflector/reflector-errors.js';
+import { WatchLineTooLongError } from '../../src/client/watch-line-too-long-error.js';
 import { resolveListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { ReflectorConfigError, ReflectorFatalError, UnusableWatchEventError, VeryShortWatchError, WatchStalledError } from '../../src/reflector/reflector-errors.js';
 import { ProtobufDecodeError } from '../../src/testing/api-server/protobuf/codec.js';
@@ -119,6 +121,10 @@ const SAMPLES: Record<string, () => Error> = {
   ReflectorConfigError: () => new ReflectorConfigError('listWatch: pageSize must be an integer', { option: 'pageSize' }),
   ReflectorFatalError: () => new ReflectorFatalError('forbidden', { cause: new Error('403') }),
   ListTimeoutError: () => new ListTimeoutError(1_000),
+  ListContinueLoopError: () => new ListContinueLoopError(3, 1),
+  ListPageLimitError: () => new ListPageLimitError(10),
+  UnexpectedObjectError: () => new UnexpectedObjectError('watch ADDED event', { kind: 'Secret', apiVersion: 'v1', metadata: { name: 'x' } }, { types: [{ apiVersion: 'v1', kind: 'Pod' }] }, 'type'),
+  WatchLineTooLongError: () => new WatchLineTooLongError(0, 1024),
   CacheError: () => new CacheError('object has no meta'),
   KeyError: () => new KeyError({}, new Error('no name')),
   TransformError: () => new TransformError({}, new Error('boom')),
