@@ -32,8 +32,8 @@ export interface SharedInformer<T extends KubeObject = KubeObject, I extends str
   readonly lastSyncResourceVersion: string;
   /**
    * Everything that goes wrong, as it happens (hot): failed lists and watches the reflector
-   * retries by itself ({@link ListWatchError}), cache input errors, subscriber failures
-   * (`ListenerError`) and the source's end ({@link InformerSourceError}).
+   * retries by itself (`ListWatchError`), cache input errors, subscriber failures
+   * (`ListenerError`) and the source's end (`InformerSourceError`).
    */
   readonly errors$: Observable<Error>;
   /** The reflector's status (hot; never emits for a plain Observable source). */

@@ -38,7 +38,7 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   readonly indexers?: Indexers<T>;
   /**
    * Applied to every object before it is cached (DF-7); must not mutate its input. Default
-   * {@link dropManagedFields}; `null` disables.
+   * `dropManagedFields`; `null` disables.
    */
   readonly transform?: ((object: T) => T) | null;
   /** How cached objects are frozen. Default `'deep'`: no mutable reference into the cache is handed out. */
