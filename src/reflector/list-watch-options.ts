@@ -74,8 +74,9 @@ export interface ListWatchOptions {
    * fails sooner, however many events it delivered, leaves the backoffs as they are, and the
    * relist after it waits at least the general backoff: under persistent watch failure the
    * reflector relists ever more slowly (800 ms ×2 up to 30 s, so at most about 2 relists a minute
-   * once grown), never in a loop. A successful list resets only the connection backoff. Default
-   * {@link DEFAULT_WATCH_HEALTHY_MS} (30 s). Ignored with `sharedBackoff`.
+   * once grown), never in a loop. A successful list, or any watch event, resets only the
+   * connection backoff (the server answers). Default {@link DEFAULT_WATCH_HEALTHY_MS} (10 s).
+   * Ignored with `sharedBackoff`.
    */
   readonly watchHealthyMs?: number;
   /**
@@ -155,7 +156,7 @@ export const DEFAULT_MAX_LIST_PAGES = 10_000;
 export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 
 /** Default `watchHealthyMs`. */
-export const DEFAULT_WATCH_HEALTHY_MS = 30_000;
+export const DEFAULT_WATCH_HEALTHY_MS = 10_000;
 
 /** client-go's minimum watch timeout (RE-7). */
 export const MIN_WATCH_TIMEOUT_SECONDS = 300;

@@ -20,7 +20,7 @@ import { ReflectorRun } from './reflector-run.js';
  * ```
  *
  * Backoffs reset once the server proved healthy again: a successful list resets the connection
- * backoff, a watch open for `watchHealthyMs` (30 s) resets all three; a watch that fails sooner
+ * backoff (so does a watch event), a watch open for `watchHealthyMs` (10 s) resets all three; a watch that fails sooner
  * resets nothing, so persistent watch failure relists ever more slowly. `sharedBackoff: true`
  * restores client-go's single backoff that resets only after 2 quiet minutes.
  *

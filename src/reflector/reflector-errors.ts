@@ -58,12 +58,21 @@ export class ReflectorFatalError extends RxkubeError {
   }
 }
 
-/** A short, printable identity: `v1/Secret kube-system/db-pass`; never the object's content. */
+const DNS_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+const KIND = /^[A-Za-z][A-Za-z0-9]{0,62}$/;
+const API_VERSION = /^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?\/)?v[0-9a-z]{1,20}$/;
+
+/**
+ * A short, printable identity: `v1/Secret kube-system/db-pass`; never the object's content. Only
+ * values that are well-formed Kubernetes names, kinds and versions are quoted (anything else shows
+ * as `<invalid>`), so a hostile server cannot smuggle text such as a credential into the message.
+ */
 function identity(object: KubeObject): string {
-  const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '?' : JSON.stringify(v));
+  const show = (v: unknown, form: RegExp): string => (v === undefined ? '?' : typeof v === 'string' && form.test(v) ? v : '<invalid>');
   const ns: unknown = object.metadata?.namespace;
-  const name = ns === undefined || ns === '' ? str(object.metadata?.name) : `${str(ns)}/${str(object.metadata?.name)}`;
-  return `${str(object.apiVersion)}/${str(object.kind)} ${name}`.slice(0, 300);
+  const name = show(object.metadata?.name, DNS_NAME);
+  const where = ns === undefined || ns === '' ? name : `${show(ns, DNS_NAME)}/${name}`;
+  return `${show(object.apiVersion, API_VERSION)}/${show(object.kind, KIND)} ${where}`;
 }
 
 /**

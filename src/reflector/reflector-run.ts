@@ -249,23 +249,25 @@ export class ReflectorRun<T extends KubeObject> {
   }
 
   /**
-   * The server answered a list (`'list'`): it is reachable, so the connection backoff starts
-   * over. A watch open for `watchHealthyMs` (`'watch'`): the faults behind earlier delays are
-   * over, so every backoff starts over. A list alone, or a watch that fails sooner (even after
-   * events), resets nothing else: a server whose lists work but whose watches fail is relisted ever
-   * more slowly. Not with `sharedBackoff` (client-go: only 2 minutes without a delay reset it).
+   * The server answered a list or delivered a watch event (`'connection'`): it is reachable, so
+   * the connection backoff starts over. A watch open for `watchHealthyMs` (`'all'`): the faults
+   * behind earlier delays are over, so every backoff starts over. A list alone, or a watch that
+   * fails sooner (even after events), resets nothing else: a server whose lists work but whose
+   * watches fail is relisted ever more slowly. Not with `sharedBackoff` (client-go: only 2 minutes
+   * without a delay reset it).
    */
-  private healthy(what: 'list' | 'watch'): void {
+  private healthy(what: 'connection' | 'all'): void {
     if (this.o.sharedBackoff) return;
     this.backoffs.connection.reset();
-    if (what === 'list') return;
+    if (what === 'connection') return;
     this.backoffs.serverError.reset();
     this.backoffs.general.reset();
   }
 
   /** Resets the backoffs once `session` has been open for `watchHealthyMs`. */
   private noteWatchHealth(session: WatchSession<T>): void {
-    if (this.now() - session.requestedAt >= this.o.watchHealthyMs) this.healthy('watch');
+    if (this.now() - session.requestedAt >= this.o.watchHealthyMs) this.healthy('all');
+    else if (session.events > 0) this.healthy('connection'); // the server answers: the connection backoff only
   }
 
   /** Ends the stream with a typed error when `err` is fatal. Returns true if it was. */
@@ -353,7 +355,7 @@ export class ReflectorRun<T extends KubeObject> {
   private listed(result: AssembledList<T>, requestRV: string): void {
     this.rvUnavailable = false;
     this.authFailures = 0;
-    this.healthy('list');
+    this.healthy('connection');
     if (requestRV === '0' && result.paginated) this.paginatedResult = true;
     this.emit({ type: 'replace', items: this.expectedItems(result.items), resourceVersion: result.resourceVersion });
     this.lastSyncRV = result.resourceVersion;

@@ -93,3 +93,17 @@ describe('hostile: objects of another kind, version or namespace', () => {
     expect(r.informer.store.list().map((p) => p.metadata?.name).sort()).toEqual(['a', 'last']);
   });
 });
+
+describe('hostile: what an UnexpectedObjectError quotes', () => {
+  it('only well-formed names, kinds and versions; anything else (such as a token) shows as <invalid>', () => {
+    const token = 'eyJhbGciOiJSUzI1NiJ9.Hostile-Token.sig';
+    const err = new UnexpectedObjectError(
+      'watch ADDED event',
+      { apiVersion: `v1 ${token}`, kind: token, metadata: { name: token, namespace: 'default' } },
+      { types: [{ apiVersion: 'v1', kind: 'Pod' }] },
+      'type',
+    );
+    expect(err.object).toBe('<invalid>/<invalid> default/<invalid>');
+    expect(err.message + inspect(err, { depth: 5 })).not.toContain(token);
+  });
+});

@@ -32,4 +32,15 @@ describe('reflectorStatusMetrics', () => {
     expect(sample(text, 'reflector_errors_total{name="pods",phase="watch"}')).toBe(1);
     expect(sample(text, 'reflector_last_resource_version{name="pods"}')).toBe(42);
   });
+
+  it('reflector_backoff_seconds shows the current wait, back to 0 at the next request', async () => {
+    const reg = new Registry();
+    const obs = reflectorStatusMetrics(reflectorMetrics(reg), 'pods');
+    const series = 'reflector_backoff_seconds{name="pods"}';
+    obs.next?.({ type: 'error', error: new Error('429'), action: 'rewatch' });
+    obs.next?.({ type: 'backingOff', attempt: 1, delayMs: 60_000, next: 'rewatch' });
+    expect(sample(await reg.metrics(), series)).toBe(60);
+    obs.next?.({ type: 'watching', resourceVersion: '42', timeoutSeconds: 300 });
+    expect(sample(await reg.metrics(), series)).toBe(0);
+  });
 });
