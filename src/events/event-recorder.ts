@@ -1,15 +1,14 @@
-import type { Observable, SchedulerLike } from 'rxjs';
-import { EMPTY, Subject, asyncScheduler, catchError, concatMap, defer, switchMap, tap, throwError, timer } from 'rxjs';
+import { type SchedulerLike, asyncScheduler } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
-import { ApiError, isNotFound } from '../client/api-error.js';
 import { KubeClient } from '../client/kube-client.js';
 import { clientEventsApi } from './client-events-api.js';
 import type { Logger } from '../logging/logger.js';
 import { noopLogger } from '../logging/noop-logger.js';
-import type { CoreEvent, EventSource, EventType, ObjectReference } from './core-event.js';
+import type { EventSource, EventType, ObjectReference } from './core-event.js';
 import type { EventCorrelatorOptions } from './event-correlator.js';
 import { EventCorrelator } from './event-correlator.js';
 import type { EventsApi } from './events-api.js';
+import { EventWriter } from './event-writer.js';
 
 /** Options of {@link eventRecorder}. Durations in ms. */
 export interface EventRecorderOptions {
@@ -83,11 +82,6 @@ function referenceOf(target: KubeObject | ObjectReference): ObjectReference | un
   return typeof ref.name === 'string' || typeof ref.kind === 'string' ? ref : undefined;
 }
 
-function withoutResourceVersion(e: CoreEvent): CoreEvent {
-  const { resourceVersion: _rv, ...metadata } = e.metadata;
-  return { ...e, metadata };
-}
-
 /**
  * An event recorder that behaves like client-go's: each event passes an {@link EventCorrelator}
  * (combining similar events, turning exact repeats into a patch of `count` and `lastTimestamp`,
@@ -105,72 +99,20 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
   if (!options.source.component) throw new TypeError('eventRecorder needs source.component');
   const scheduler = options.scheduler ?? asyncScheduler;
   const logger = options.logger ?? noopLogger;
-  const maxTries = options.maxTries ?? 12;
-  const retryInterval = options.retryIntervalMs ?? 10_000;
   const maxQueued = options.maxQueued ?? 1000;
   let seq = 0;
   const uniqueName = (objectName: string) => {
     const nanos = BigInt(Math.floor(scheduler.now())) * 1_000_000n + BigInt(seq++ % 1_000_000);
     return `${objectName}.${nanos.toString(16)}`;
   };
-  const correlator = new EventCorrelator(scheduler, options.correlator, uniqueName);
-
-  let pending = 0;
-  let waiters: (() => void)[] = [];
-  let stopped = false;
-  const settle = () => {
-    if (stopped) return;
-    pending--;
-    if (pending === 0) {
-      const w = waiters;
-      waiters = [];
-      for (const f of w) f();
-    }
-  };
-
-  const write = (event: CoreEvent): Observable<CoreEvent> =>
-    defer(() => {
-      const result = correlator.correlate(event);
-      if (result.action === 'skip') {
-        logger.debug('event dropped by spam filter', { reason: event.reason, object: event.involvedObject.name });
-        return EMPTY;
-      }
-      const ns = result.event.metadata.namespace;
-      const create$ = defer(() => api.create(ns, withoutResourceVersion(result.event)));
-      const once$ =
-        result.action === 'patch'
-          ? defer(() => api.patch(ns, result.event.metadata.name, result.patch)).pipe(
-              catchError((err: unknown) => (isNotFound(err) ? create$ : throwError(() => err))),
-            )
-          : create$;
-      const attempt = (tries: number): Observable<CoreEvent> =>
-        once$.pipe(
-          catchError((err: unknown) => {
-            if (err instanceof ApiError) {
-              logger.error('server rejected event (will not retry)', { reason: event.reason, err });
-              return EMPTY;
-            }
-            if (tries + 1 >= maxTries) {
-              logger.error('unable to write event (giving up)', { reason: event.reason, tries: tries + 1, err });
-              return EMPTY;
-            }
-            return timer(retryInterval, scheduler).pipe(switchMap(() => attempt(tries + 1)));
-          }),
-        );
-      return attempt(0).pipe(tap((written) => correlator.updateState(result.key, written)));
-    });
-
-  const queue = new Subject<CoreEvent>();
-  const subscription = queue
-    .pipe(
-      concatMap((event) =>
-        write(event).pipe(
-          catchError(() => EMPTY),
-          tap({ finalize: settle }),
-        ),
-      ),
-    )
-    .subscribe();
+  const writer = new EventWriter({
+    api,
+    correlator: new EventCorrelator(scheduler, options.correlator, uniqueName),
+    scheduler,
+    logger,
+    maxTries: options.maxTries ?? 12,
+    retryIntervalMs: options.retryIntervalMs ?? 10_000,
+  });
 
   const record = (
     target: KubeObject | ObjectReference,
@@ -180,7 +122,7 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
     message: string,
     extra: EventOptions = {},
   ) => {
-    if (stopped) return;
+    if (!writer.isWriting) return;
     if (type !== 'Normal' && type !== 'Warning') {
       logger.error(`unsupported event type: '${String(type)}'`, { reason });
       return;
@@ -191,13 +133,12 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
       return;
     }
     const related = extra.related === undefined ? undefined : referenceOf(extra.related);
-    if (pending >= maxQueued) {
+    if (writer.pending >= maxQueued) {
       logger.warn('event queue full; dropping event', { reason, object: ref.name });
       return;
     }
-    const now = scheduler.now();
-    const t = kubeTime(now);
-    const event: CoreEvent = {
+    const t = kubeTime(scheduler.now());
+    writer.enqueue({
       apiVersion: 'v1',
       kind: 'Event',
       metadata: {
@@ -217,22 +158,13 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
       reportingInstance: options.source.host ?? '',
       ...(extra.action === undefined ? {} : { action: extra.action }),
       ...(related === undefined ? {} : { related }),
-    };
-    pending++;
-    queue.next(event);
+    });
   };
 
   return {
     event: (object, type, reason, message, extra) => record(object, undefined, type, reason, message, extra),
     annotatedEvent: (object, annotations, type, reason, message) => record(object, annotations, type, reason, message),
-    flush: () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
-    shutdown() {
-      stopped = true;
-      subscription.unsubscribe();
-      pending = 0;
-      const w = waiters;
-      waiters = [];
-      for (const f of w) f();
-    },
+    flush: () => writer.flush(),
+    shutdown: () => writer.stop(),
   };
 }

@@ -1,4 +1,4 @@
-import { BehaviorSubject, from, type ObservableInput, type Subscriber, type Subscription } from 'rxjs';
+import { BehaviorSubject, from, type Observable, type ObservableInput, type Subscriber, type Subscription } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import type { ObjectKey } from '../cache/keys.js';
@@ -35,6 +35,19 @@ export interface ProcessListenerOptions<T extends KubeObject, R> extends Listene
   readonly process: (event: InformerEvent<T>) => ObservableInput<R> | void;
 }
 
+/** A subscriber registration: its notifications and its own sync state (SI-11). */
+export interface InformerListener<R> {
+  /**
+   * The notifications; subscribing registers the listener (a late one first gets the cache as
+   * initial adds, SI-10), unsubscribing removes it. Shared: concurrent subscribers of one
+   * `events$` share one registration; a new subscription after all left is a new registration.
+   */
+  readonly events$: Observable<R>;
+  /** `false`, then `true` once the informer synced and this registration's initial adds were handled (SI-11). */
+  readonly synced$: Observable<boolean>;
+  hasSynced(): boolean;
+}
+
 /** Informer-side callbacks a listener needs. */
 export interface ListenerHost {
   informerSynced(): boolean;
@@ -42,18 +55,11 @@ export interface ListenerHost {
 }
 
 /**
- * One registration: its coalescing backlog, resync bookkeeping (SI-9), per-registration sync
- * (SI-11) and the pump that delivers one notification at a time to its subscriber.
+ * One registration: its coalescing backlog, per-registration sync (SI-11) and the pump that
+ * delivers one notification at a time to its subscriber. Its resync timing is its informer's
+ * (`ListenerResync`, kept by `InformerRun`), not its own.
  */
 export class Listener<T extends KubeObject, R> {
-  /** Requested period after the 1 s clamp (SI-8). */
-  requestedPeriodMs: number;
-  /** Effective period (SI-7). */
-  effectivePeriodMs = 0;
-  /** Next resync due time (scheduler clock). */
-  nextResyncAt = 0;
-  /** Whether resync notifications currently go to this listener (SI-9); true until the first check. */
-  syncing = true;
   readonly backlog = new ListenerBacklog<T>();
   readonly synced = new BehaviorSubject(false);
   /** Largest backlog size seen (events), for tests and metrics. */
@@ -71,10 +77,7 @@ export class Listener<T extends KubeObject, R> {
     private readonly host: ListenerHost,
     private readonly filter: ((object: T) => boolean) | undefined,
     private readonly process: ((event: InformerEvent<T>) => ObservableInput<R> | void) | undefined,
-    requestedPeriodMs: number,
-  ) {
-    this.requestedPeriodMs = requestedPeriodMs;
-  }
+  ) {}
 
   /** Queues a notification (after the filter) and delivers what can be delivered now. */
   offer(key: ObjectKey, event: InformerEvent<T>): void {

@@ -12,8 +12,7 @@ import type { KubeObject } from '../api/kube-object.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import { deletionHandlingKey, type ObjectKey } from '../cache/keys.js';
 import { type MapChange, PersistentMapBuilder } from '../cache/persistent-map.js';
-import type { InformerListener } from './shared-informer.js';
-import type { ListenerOptions } from './informer-listener.js';
+import type { InformerListener, ListenerOptions } from './informer-listener.js';
 
 /** One key that differs between two snapshots: `before` absent → added, `after` absent → deleted. */
 export type SnapshotChange<T> = MapChange<T>;

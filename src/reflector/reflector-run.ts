@@ -29,9 +29,8 @@ const INTERNAL_ERROR_RESET_MS = 60_000;
 
 type ErrorAction = Extract<ReflectorStatus, { type: 'error' }>['action'];
 
-/** One open watch request (plain or streaming list). */
+/** One open watch request (plain or streaming list; which one is the phase holding it). */
 interface WatchSession<T extends KubeObject> {
-  mode: 'watch' | 'streaming';
   readonly resourceVersion: string;
   readonly timeoutSeconds: number;
   readonly requestedAt: number;
@@ -66,9 +65,44 @@ export function backoffCause(err: unknown): BackoffCause {
 }
 
 /**
+ * Where a reflector is (`ReflectorRun`):
+ *
+ * ```
+ * idle ──start──▶ relist: listing, or streaming (streamingList)
+ * listing ──listed──▶ watching          listing ──expired version──▶ listing (from "")
+ * streaming ──initial-events-end bookmark──▶ watching (the same watch goes on)
+ * streaming ──failed──▶ listing (fallback) | resuming | backingOff
+ * watching ──closed or failed──▶ resuming | backingOff
+ * listing ──failed──▶ backingOff
+ * resuming | backingOff ──timer──▶ relist | rewatch: watching | streamingList: streaming
+ * any ──stop (unsubscribed, or a fatal error)──▶ stopped
+ * ```
+ *
+ * - `idle`: constructed, not started.
+ * - `listing`: a (paged) list request is out, or its answer waits for the next turn to be handled.
+ * - `streaming`: a streaming list (WL-2) is open and has not reached its initial-events-end bookmark.
+ * - `watching`: a watch is open (or a streaming list past its bookmark).
+ * - `backingOff`: waiting `delayMs` (a backoff delay, or the server's Retry-After) before `next`.
+ * - `resuming`: waiting for the next scheduler turn before `next` (no delay: a watch closed normally,
+ *   a resume version expired after a healthy watch…).
+ * - `stopped`: nothing runs and nothing is emitted any more.
+ */
+export type ReflectorPhase = ReflectorState<KubeObject>['kind'];
+
+/** A phase with what belongs to it: the list's parameters, the open watch, or what comes after a wait. */
+type ReflectorState<T extends KubeObject> =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'listing'; readonly resourceVersion: string; readonly limit: number; readonly mayFallBack: boolean }
+  | { readonly kind: 'streaming' | 'watching'; readonly session: WatchSession<T>; readonly options: WatchOptions }
+  | { readonly kind: 'backingOff'; readonly next: ReflectorNextStep; readonly delayMs: number }
+  | { readonly kind: 'resuming'; readonly next: ReflectorNextStep }
+  | { readonly kind: 'stopped' };
+
+/**
  * The reflector's state machine for one subscription of `listWatch()`. Internal: the public
- * surface is `listWatch()`. Every continuation runs on `options.scheduler`; at most one request
- * and one timer are live at any time, and `stop()` cancels both.
+ * surface is `listWatch()`. Its phase changes only in `to` (see {@link ReflectorPhase}), which
+ * also cancels what the phase left behind; so at most one request and one timer are live at any
+ * time. Every continuation runs on `options.scheduler`.
  */
 export class ReflectorRun<T extends KubeObject> {
   private lastSyncRV: string | undefined;
@@ -78,10 +112,13 @@ export class ReflectorRun<T extends KubeObject> {
   private internalFirst: number | undefined;
   private internalLast: number | undefined;
   private readonly backoffs: Readonly<Record<BackoffCause, Backoff>>;
+  private state: ReflectorState<T> = { kind: 'idle' };
+  /** The list request of `listing` (a watch's subscription is its session's). */
   private request: Subscription | undefined;
+  /** The wait of `backingOff` and `resuming`, or the hand-over of a list's answer in `listing`. */
   private timer: Subscription | undefined;
+  /** The stall check of the open watch. */
   private watchdog: Subscription | undefined;
-  private stopped = false;
 
   constructor(
     private readonly lw: ListWatcher<T>,
@@ -98,17 +135,70 @@ export class ReflectorRun<T extends KubeObject> {
         };
   }
 
-  start(): void {
-    this.cycle();
+  /** Where the reflector is. */
+  get phase(): ReflectorPhase {
+    return this.state.kind;
   }
 
+  /** idle → the first list (or streaming list). */
+  start(): void {
+    if (this.state.kind === 'idle') this.take('relist');
+  }
+
+  /** any → stopped: cancels the request and the timers; the status observer completes. */
   stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.request?.unsubscribe();
+    this.to({ kind: 'stopped' });
+  }
+
+  // ---- the transition: the only code that changes the phase -----------------------------------
+
+  /**
+   * Leaves the current phase, cancelling what it left running (a list request, a wait, a watch —
+   * unless `next` goes on with the same watch), then enters `next` and starts what it does: a list
+   * request, a watch request, or a timer. Nothing leaves `stopped`.
+   */
+  private to(next: ReflectorState<T>): void {
+    const left = this.state;
+    if (left.kind === 'stopped') return;
+    this.state = next;
     this.timer?.unsubscribe();
-    this.watchdog?.unsubscribe();
-    this.o.status?.complete?.();
+    this.timer = undefined;
+    if (left.kind === 'listing') {
+      this.request?.unsubscribe();
+      this.request = undefined;
+    }
+    const goesOn = 'session' in next && 'session' in left && next.session === left.session;
+    if ((left.kind === 'watching' || left.kind === 'streaming') && !goesOn) this.shut(left.session);
+    switch (next.kind) {
+      case 'listing':
+        this.request = this.requestList(next);
+        return;
+      case 'watching':
+      case 'streaming':
+        if (!goesOn) this.open(next.session, next.options);
+        return;
+      case 'backingOff':
+      case 'resuming': {
+        const step = next.next;
+        this.timer = this.o.scheduler.schedule(() => {
+          this.timer = undefined;
+          if (this.state === next) this.take(step);
+        }, next.kind === 'backingOff' ? next.delayMs : 0);
+        return;
+      }
+      case 'stopped':
+        this.o.status?.complete?.();
+        return;
+      case 'idle':
+        return;
+    }
+  }
+
+  /** What a wait leads to: a new cycle (a relist), a new watch, or a new streaming list. */
+  private take(step: ReflectorNextStep): void {
+    if (step === 'relist') this.cycle();
+    else if (step === 'rewatch') this.watch();
+    else this.streamList();
   }
 
   // ---- plumbing -------------------------------------------------------------------------------
@@ -118,7 +208,7 @@ export class ReflectorRun<T extends KubeObject> {
   }
 
   private status(s: ReflectorStatus): void {
-    this.o.status?.next?.(s);
+    if (this.state.kind !== 'stopped') this.o.status?.next?.(s);
   }
 
   private report(error: unknown, action: ErrorAction): void {
@@ -126,20 +216,16 @@ export class ReflectorRun<T extends KubeObject> {
   }
 
   private emit(event: ReflectorEvent<T>): void {
-    if (!this.stopped) this.out.next(event);
+    if (this.state.kind !== 'stopped') this.out.next(event);
   }
 
-  /** Runs `fn` after `delayMs` on the scheduler (0 = next turn, which also avoids re-entrancy). */
-  private after(delayMs: number, fn: () => void): void {
-    this.timer?.unsubscribe();
-    this.timer = this.o.scheduler.schedule(() => {
-      this.timer = undefined;
-      if (!this.stopped) fn();
-    }, delayMs);
+  /** `resuming`: runs `next` on the next scheduler turn (no delay; this also avoids re-entrancy). */
+  private resume(next: ReflectorNextStep): void {
+    this.to({ kind: 'resuming', next });
   }
 
   /**
-   * Waits, then runs `fn`. `retryAfterMs` > 0 (the server's Retry-After) is the wait, with the
+   * `backingOff`: waits, then takes `next`. `retryAfterMs` > 0 (the server's Retry-After) is the wait, with the
    * usual jitter `[d, 1.5d)`, in place of the backoff's own delay: the server said when to come
    * back (kube-apiserver's max-in-flight and priority-and-fairness 429s carry Retry-After 1), and
    * a backoff grown through a burst of them would otherwise keep waiting its cap after the server
@@ -147,7 +233,7 @@ export class ReflectorRun<T extends KubeObject> {
    * behaviour) the wait is the backoff's delay, at least Retry-After. Retry-After counts for at
    * most `maxRetryAfterMs`. `floorMs`: the wait is at least this long.
    */
-  private backoffThen(next: ReflectorNextStep, fn: () => void, cause: BackoffCause, retryAfterMs = 0, floorMs = 0): void {
+  private backOff(next: ReflectorNextStep, cause: BackoffCause, retryAfterMs = 0, floorMs = 0): void {
     const backoff = this.backoffs[cause];
     const step = backoff.next();
     const causeDelayMs =
@@ -159,7 +245,7 @@ export class ReflectorRun<T extends KubeObject> {
     const delayMs = Math.max(causeDelayMs, floorMs);
     const from = this.o.sharedBackoff || floorMs > causeDelayMs ? 'general' : cause;
     this.status({ type: 'backingOff', attempt: step.attempt, delayMs, next, backoff: from });
-    this.after(delayMs, fn);
+    this.to({ kind: 'backingOff', next, delayMs });
   }
 
   /**
@@ -206,11 +292,11 @@ export class ReflectorRun<T extends KubeObject> {
 
   // ---- list and watch cycle (RE-1, RE-2) --------------------------------------------------------
 
-  private cycle = (): void => {
+  private cycle(): void {
     this.status({ type: 'connecting' });
     if (this.o.streamingList && this.lw.supportsStreamingList !== false) this.streamList();
     else this.list();
-  };
+  }
 
   /**
    * `listAndWatch` returned: report, back off (by the error's cause, at least the server's
@@ -223,34 +309,46 @@ export class ReflectorRun<T extends KubeObject> {
     this.report(err, 'relist');
     const cause = backoffCause(err);
     const floorMs = watchFailed && !this.o.sharedBackoff && cause !== 'general' ? this.backoffs.general.next().delayMs : 0;
-    this.backoffThen('relist', this.cycle, cause, (retryAfter(err) ?? 0) * 1000, floorMs);
+    this.backOff('relist', cause, (retryAfter(err) ?? 0) * 1000, floorMs);
   }
 
   // ---- list (RE-3..RE-6) -----------------------------------------------------------------------
 
-  private list = (): void => {
+  private list(): void {
     const rv = this.rvUnavailable ? '' : (this.lastSyncRV ?? '0');
     this.listAt(rv, true);
-  };
+  }
 
   private listAt(rv: string, mayFallBack: boolean): void {
     const limit =
       this.o.pageSize ?? (this.paginatedResult || rv === '' || rv === '0' ? DEFAULT_PAGE_SIZE : 0);
+    this.status({ type: 'listing', resourceVersion: rv, limit });
+    this.to({ kind: 'listing', resourceVersion: rv, limit, mayFallBack });
+  }
+
+  /** The request of `listing`; its answer is handled on the next turn, if still listing then. */
+  private requestList(listing: Extract<ReflectorState<T>, { kind: 'listing' }>): Subscription {
+    const { resourceVersion: rv, limit, mayFallBack } = listing;
     const options: ListOptions = {
       ...(rv !== '' ? { resourceVersion: rv } : {}),
       ...(limit > 0 ? { limit } : {}),
     };
-    this.status({ type: 'listing', resourceVersion: rv, limit });
-    this.request?.unsubscribe();
-    this.request = listPages(this.lw, options, {
+    const handOver = (fn: () => void): void => {
+      this.timer?.unsubscribe();
+      this.timer = this.o.scheduler.schedule(() => {
+        this.timer = undefined;
+        if (this.state === listing) fn();
+      }, 0);
+    };
+    return listPages(this.lw, options, {
       ...(this.o.listTimeoutMs !== undefined ? { pageTimeoutMs: this.o.listTimeoutMs } : {}),
       pagesInFlight: this.o.pagesInFlight,
       maxPages: this.o.maxListPages,
       parse: this.o.listParse,
       scheduler: this.o.scheduler,
     }).subscribe({
-      next: (result) => this.after(0, () => this.listed(result, rv)),
-      error: (err: unknown) => this.after(0, () => this.listFailed(err, mayFallBack)),
+      next: (result) => handOver(() => this.listed(result, rv)),
+      error: (err: unknown) => handOver(() => this.listFailed(err, mayFallBack)),
     });
   }
 
@@ -304,35 +402,43 @@ export class ReflectorRun<T extends KubeObject> {
 
   // ---- watch (RE-7..RE-10) ---------------------------------------------------------------------
 
-  private watch = (): void => {
+  private watch(): void {
     const rv = this.lastSyncRV ?? '';
     const timeoutSeconds = this.timeoutSeconds();
     this.status({ type: 'watching', resourceVersion: rv, timeoutSeconds });
-    this.open('watch', rv, timeoutSeconds, {
-      ...(rv !== '' ? { resourceVersion: rv } : {}),
-      allowWatchBookmarks: true,
-      timeoutSeconds,
+    this.to({
+      kind: 'watching',
+      session: this.newSession(rv, timeoutSeconds),
+      options: { ...(rv !== '' ? { resourceVersion: rv } : {}), allowWatchBookmarks: true, timeoutSeconds },
     });
-  };
+  }
 
   /** Streaming list (WL-2): a watch that first replays the current state, ended by a bookmark. */
-  private streamList = (): void => {
+  private streamList(): void {
     const rv = this.rvUnavailable ? '' : (this.lastSyncRV ?? '');
     const timeoutSeconds = this.timeoutSeconds();
     this.status({ type: 'streaming', resourceVersion: rv, timeoutSeconds });
-    this.open('streaming', rv, timeoutSeconds, {
-      ...(rv !== '' ? { resourceVersion: rv } : {}),
-      resourceVersionMatch: 'NotOlderThan',
-      sendInitialEvents: true,
-      allowWatchBookmarks: true,
-      timeoutSeconds,
+    this.to({
+      kind: 'streaming',
+      session: this.newSession(rv, timeoutSeconds),
+      options: {
+        ...(rv !== '' ? { resourceVersion: rv } : {}),
+        resourceVersionMatch: 'NotOlderThan',
+        sendInitialEvents: true,
+        allowWatchBookmarks: true,
+        timeoutSeconds,
+      },
     });
-  };
+  }
 
-  private open(mode: WatchSession<T>['mode'], rv: string, timeoutSeconds: number, options: WatchOptions): void {
+  /** Whether the open watch is a streaming list still before its bookmark. */
+  private streaming(): boolean {
+    return this.state.kind === 'streaming';
+  }
+
+  private newSession(rv: string, timeoutSeconds: number): WatchSession<T> {
     const now = this.now();
-    const session: WatchSession<T> = {
-      mode,
+    return {
       resourceVersion: rv,
       timeoutSeconds,
       requestedAt: now,
@@ -345,7 +451,10 @@ export class ReflectorRun<T extends KubeObject> {
       initial: new Map(),
       subscription: undefined,
     };
-    this.request?.unsubscribe();
+  }
+
+  /** The request of `watching` and `streaming`, and its stall check. */
+  private open(session: WatchSession<T>, options: WatchOptions): void {
     this.armWatchdog(session);
     const subscription = this.lw.watch(options).subscribe({
       next: (event) => {
@@ -360,14 +469,13 @@ export class ReflectorRun<T extends KubeObject> {
     });
     session.subscription = subscription;
     if (session.closed) subscription.unsubscribe();
-    else this.request = subscription;
   }
 
   /** Stall detection: see `stallMarginMs` and `idleTimeoutMs`. */
   private armWatchdog(session: WatchSession<T>): void {
     this.watchdog?.unsubscribe();
     const check = (): void => {
-      if (session.closed || this.stopped) return;
+      if (session.closed || this.state.kind === 'stopped') return;
       const now = this.now();
       const lastActivity = Math.max(session.requestedAt, session.lastEventAt ?? -Infinity);
       let deadline = Math.max(
@@ -385,18 +493,21 @@ export class ReflectorRun<T extends KubeObject> {
   }
 
   private stalled(session: WatchSession<T>, silentMs: number): void {
+    const streaming = this.streaming();
     this.shut(session);
     const err = new WatchStalledError(silentMs, this.lastSyncRV ?? session.resourceVersion);
-    if (session.mode === 'streaming') {
+    if (streaming) {
       this.report(err, 'streamingList');
-      this.backoffThen('streamingList', this.streamList, 'connection');
+      this.backOff('streamingList', 'connection');
     } else {
       this.report(err, 'rewatch');
-      this.backoffThen('rewatch', this.watch, 'connection');
+      this.backOff('rewatch', 'connection');
     }
   }
 
+  /** Closes `session` (once): health noted, request and stall check cancelled. */
   private shut(session: WatchSession<T>): void {
+    if (session.closed) return;
     this.noteWatchHealth(session);
     session.closed = true;
     session.subscription?.unsubscribe();
@@ -441,7 +552,7 @@ export class ReflectorRun<T extends KubeObject> {
     this.authFailures = 0;
     this.noteWatchHealth(session);
     const rv = event.object.metadata?.resourceVersion ?? '';
-    if (session.mode === 'streaming') {
+    if (this.streaming()) {
       this.onInitialEvent(session, event, rv);
       return;
     }
@@ -484,7 +595,7 @@ export class ReflectorRun<T extends KubeObject> {
         this.lastSyncRV = rv;
         this.status({ type: 'listed', resourceVersion: rv, itemCount: session.initial.size, paginated: false });
         session.initial.clear();
-        session.mode = 'watch';
+        if (this.state.kind === 'streaming') this.to({ kind: 'watching', session, options: this.state.options });
         session.startedAt = this.now();
         session.startRV = rv;
         session.events = 0;
@@ -496,8 +607,9 @@ export class ReflectorRun<T extends KubeObject> {
   }
 
   private close(session: WatchSession<T>, err: unknown): void {
+    const streaming = this.streaming();
     this.shut(session);
-    if (session.mode === 'streaming') this.streamEnded(session, err);
+    if (streaming) this.streamEnded(session, err);
     else this.watchEnded(session, err);
   }
 
@@ -509,7 +621,7 @@ export class ReflectorRun<T extends KubeObject> {
         this.endCycle(new VeryShortWatchError(duration, session.startRV));
         return;
       }
-      this.after(0, this.watch); // RE-10: closed normally, resume from the last RV
+      this.resume('rewatch'); // RE-10: closed normally, resume from the last RV
       return;
     }
     this.noteInternalError(err);
@@ -519,25 +631,25 @@ export class ReflectorRun<T extends KubeObject> {
         // The resume version expired after a healthy watch (a compaction, a restarted server):
         // relist at once. Counted, so that a watch expiring again before any event backs off.
         this.backoffs.general.next();
-        this.after(0, this.cycle);
+        this.resume('relist');
       } else {
-        this.backoffThen('relist', this.cycle, 'general');
+        this.backOff('relist', 'general');
       }
     } else if (isTooManyRequests(err)) {
       this.report(err, 'rewatch');
-      this.backoffThen('rewatch', this.watch, 'serverError', (retryAfter(err) ?? 0) * 1000);
+      this.backOff('rewatch', 'serverError', (retryAfter(err) ?? 0) * 1000);
     } else if (session.events === 0 && (isConnectionRefused(err) || (!(err instanceof ApiError) && isConnectionError(err)))) {
       // RE-8, widened: no answer at all (refused, reset, unreachable) says nothing against the
       // resume version, so watch again from it rather than relist.
       this.report(err, 'rewatch');
-      this.backoffThen('rewatch', this.watch, 'connection');
+      this.backOff('rewatch', 'connection');
     } else if (isInternalError(err) && this.shouldRetryInternalError()) {
       this.report(err, 'rewatch');
-      this.after(0, this.watch);
+      this.resume('rewatch');
     } else if (established && !(err instanceof ApiError) && isConnectionError(err)) {
       // A dropped connection after the watch was established ends the stream like a close.
       this.report(err, 'rewatch');
-      this.after(0, this.watch);
+      this.resume('rewatch');
     } else {
       this.endCycle(err, true);
     }
@@ -551,16 +663,16 @@ export class ReflectorRun<T extends KubeObject> {
         this.list();
         return;
       }
-      this.after(0, this.streamList); // WL-4: closed before the bookmark → new streaming list
+      this.resume('streamingList'); // WL-4: closed before the bookmark → new streaming list
       return;
     }
     if (isTooManyRequests(err) || (session.events === 0 && isConnectionRefused(err))) {
       this.report(err, 'streamingList');
-      this.backoffThen('streamingList', this.streamList, backoffCause(err), (retryAfter(err) ?? 0) * 1000);
+      this.backOff('streamingList', backoffCause(err), (retryAfter(err) ?? 0) * 1000);
     } else if (isExpired(err) || isTooLargeResourceVersion(err)) {
       this.rvUnavailable = true;
       this.report(err, 'streamingList');
-      this.after(0, this.streamList);
+      this.resume('streamingList');
     } else {
       this.report(err, 'fallbackToList');
       this.list();

@@ -1,10 +1,11 @@
 import { asyncScheduler, distinctUntilChanged, interval, map, merge } from 'rxjs';
 import type { SchedulerLike } from 'rxjs';
 import type { Registry } from 'prom-client';
-import type { KubeObject } from '../api/kube-object.js';
+import type { KubeObject, PartialObjectMetadata } from '../api/kube-object.js';
 import type { ResourceType } from '../api/resource.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { InformerEvent } from '../cache/informer-event.js';
+import type { SharedInformer } from '../informer/shared-informer.js';
 import { InformerFactory } from '../informer/informer-factory.js';
 import { LEASE_RESOURCE } from '../leader-election/kube-client-lease-api.js';
 import type { Lease } from '../leader-election/lease.js';
@@ -73,7 +74,6 @@ export function sharder(options: SharderOptions): Controller {
   if (typeof ring !== 'string' || ring === '') throw new ControllerBuildError('sharder: ring must be a non-empty string');
   const scheduler = options.scheduler;
   const clock = scheduler ?? asyncScheduler;
-  const now = (): number => clock.now();
   const informers = options.informers ?? new InformerFactory(options.client, scheduler === undefined ? {} : { scheduler });
   const objects = informers.metadata(options.for);
   const owned = (options.owns ?? []).map((type) => ({
@@ -88,48 +88,14 @@ export function sharder(options: SharderOptions): Controller {
     }),
   }));
   const leases = informers.for(LEASE_RESOURCE, { namespace: options.leaseNamespace, labelSelector: `${CONTROLLER_RING_LABEL}=${ring}` });
-  const liveShards = (): Set<string> =>
-    new Set(leases.store.list().filter((l) => shardState(l, now()) === 'ready').map((l) => l.metadata?.name ?? ''));
-  let ringCache: { key: string; ring: HashRing } | undefined;
-  const hashRing = (live: ReadonlySet<string>): HashRing => {
-    const key = [...live].sort().join(',');
-    if (ringCache?.key !== key) ringCache = { key, ring: new HashRing(live, options.virtualNodes ?? 100) };
-    return ringCache.ring;
-  };
-  const marker: Lease = { metadata: { name: ring } };
-  // The ring as a source: one (synthetic) event each time the set of ready shards changes.
-  const ringSource: ControllerSource<Lease> = {
-    resource: LEASE_RESOURCE,
-    name: `${ring}/shard-leases`,
-    store: leases.store,
-    register: () => {
-      const listener = leases.listen();
-      const events$ = merge(listener.events$, interval(options.expiryCheckMs ?? 1_000, clock)).pipe(
-        map(() => [...liveShards()].sort().join(',')),
-        distinctUntilChanged(),
-        map((): InformerEvent<Lease> => ({ type: 'update', old: marker, object: marker, resync: false })),
-      );
-      return { events$, synced$: listener.synced$ };
-    },
-  };
-  const client = options.client;
-  const patch = (type: ResourceType, object: KubeObject, set: Readonly<Record<string, string>>, remove: readonly string[], signal: AbortSignal) => {
-    const meta = object.metadata ?? {};
-    const labels = meta.labels;
-    const ops: object[] = [{ op: 'test', path: '/metadata/resourceVersion', value: meta.resourceVersion }];
-    if (labels === undefined) ops.push({ op: 'add', path: '/metadata/labels', value: set });
-    else {
-      for (const [k, v] of Object.entries(set)) ops.push({ op: 'add', path: `/metadata/labels/${pointerSegment(k)}`, value: v });
-      for (const k of remove) if (labels[k] !== undefined) ops.push({ op: 'remove', path: `/metadata/labels/${pointerSegment(k)}` });
-    }
-    return client.objects(type, meta.namespace).patch(meta.name ?? '', ops, 'json', { signal });
-  };
+  const shards = new ReadyShards(leases, clock, options.virtualNodes ?? 100);
+  const labels = new ShardLabeller(options.client, ring, options.for, owned);
   return controller({
     name: options.name ?? `sharder-${ring}`,
     for: informerSource(objects, options.for),
     owns: owned.map((o) => informerSource(o.informer, o.type)),
-    watches: [{ source: ringSource, map: () => objects.store.listKeys() }],
-    client,
+    watches: [{ source: shards.source(ring, options.expiryCheckMs ?? 1_000), map: () => objects.store.listKeys() }],
+    client: options.client,
     permissions: [
       { resource: LEASE_RESOURCE, verbs: ['get', 'list', 'watch'], namespace: options.leaseNamespace },
       ...[options.for, ...(options.owns ?? [])].map((resource) => ({ resource, verbs: ['get', 'list', 'watch', 'patch'] as const })),
@@ -140,27 +106,108 @@ export function sharder(options: SharderOptions): Controller {
     ...(options.metricsRegistry === undefined ? {} : { metricsRegistry: options.metricsRegistry }),
     ...(scheduler === undefined ? {} : { scheduler }),
     reconcile: async (request, ctx) => {
-      const object = ctx.object;
-      if (object === undefined) return;
-      const current = ringLabels(object, ring) ?? { drain: false };
-      const live = liveShards();
-      const desired = hashRing(live).shardFor(shardKey(options.for, request.namespace, request.name));
-      const action = decideAssignment(current, desired, live);
-      let ownerShard = current.shard;
-      if (action.type === 'assign') {
-        await patch(options.for, object, { [shardLabel(ring)]: action.shard }, [drainLabel(ring)], ctx.signal);
-        ownerShard = action.shard;
-      } else if (action.type === 'drain') {
-        await patch(options.for, object, { [drainLabel(ring)]: 'true' }, [], ctx.signal);
-      }
-      const uid = object.metadata?.uid;
-      if (uid === undefined) return;
-      for (const o of owned) {
-        for (const child of o.informer.store.byIndex(OWNER_INDEX, uid)) {
-          const next = decideOwnedAssignment(ringLabels(child, ring) ?? { drain: false }, ownerShard);
-          if (next.type === 'assign') await patch(o.type, child, { [shardLabel(ring)]: next.shard }, [drainLabel(ring)], ctx.signal);
-        }
-      }
+      if (ctx.object === undefined) return;
+      const live = shards.live();
+      const desired = shards.hashRing(live).shardFor(shardKey(options.for, request.namespace, request.name));
+      await labels.assign(ctx.object, desired, live, ctx.signal);
     },
   });
+}
+
+/**
+ * The ring's ready shards as the sharder sees them: the shard Leases held and not expired at the
+ * scheduler's `now`, and the consistent hashing ring they form (built again only when the set
+ * changes).
+ */
+class ReadyShards {
+  private ring: { readonly key: string; readonly ring: HashRing } | undefined;
+
+  constructor(
+    private readonly leases: SharedInformer<Lease>,
+    private readonly clock: SchedulerLike,
+    private readonly virtualNodes: number,
+  ) {}
+
+  /** The names of the ready shards now. */
+  live(): Set<string> {
+    const now = this.clock.now();
+    return new Set(this.leases.store.list().filter((l) => shardState(l, now) === 'ready').map((l) => l.metadata?.name ?? ''));
+  }
+
+  /** The hash ring of `live` (the same instance while the set is the same). */
+  hashRing(live: ReadonlySet<string>): HashRing {
+    const key = [...live].sort().join(',');
+    if (this.ring?.key !== key) this.ring = { key, ring: new HashRing(live, this.virtualNodes) };
+    return this.ring.ring;
+  }
+
+  /**
+   * The ring as a controller source: one (synthetic) event each time the set of ready shards
+   * changes, seen on a Lease event or, for expiry, at least every `expiryCheckMs`.
+   */
+  source(ringName: string, expiryCheckMs: number): ControllerSource<Lease> {
+    const marker: Lease = { metadata: { name: ringName } };
+    return {
+      resource: LEASE_RESOURCE,
+      name: `${ringName}/shard-leases`,
+      store: this.leases.store,
+      register: () => {
+        const listener = this.leases.listen();
+        const events$ = merge(listener.events$, interval(expiryCheckMs, this.clock)).pipe(
+          map(() => [...this.live()].sort().join(',')),
+          distinctUntilChanged(),
+          map((): InformerEvent<Lease> => ({ type: 'update', old: marker, object: marker, resync: false })),
+        );
+        return { events$, synced$: listener.synced$ };
+      },
+    };
+  }
+}
+
+/**
+ * Writes the ring's labels: an object of the `for` type is assigned to its shard (or drained
+ * first, see `decideAssignment`), and each object it controls follows it. Every write is a JSON
+ * patch guarded by the object's resourceVersion.
+ */
+class ShardLabeller {
+  constructor(
+    private readonly client: KubeClient,
+    private readonly ring: string,
+    private readonly forType: ResourceType,
+    private readonly owned: ReadonlyArray<{ readonly type: ResourceType; readonly informer: SharedInformer<PartialObjectMetadata> }>,
+  ) {}
+
+  /** Moves `object` towards `desired` among the `live` shards, then its controlled objects after it. */
+  async assign(object: KubeObject, desired: string | undefined, live: ReadonlySet<string>, signal: AbortSignal): Promise<void> {
+    const ring = this.ring;
+    const current = ringLabels(object, ring) ?? { drain: false };
+    const action = decideAssignment(current, desired, live);
+    let ownerShard = current.shard;
+    if (action.type === 'assign') {
+      await this.patch(this.forType, object, { [shardLabel(ring)]: action.shard }, [drainLabel(ring)], signal);
+      ownerShard = action.shard;
+    } else if (action.type === 'drain') {
+      await this.patch(this.forType, object, { [drainLabel(ring)]: 'true' }, [], signal);
+    }
+    const uid = object.metadata?.uid;
+    if (uid === undefined) return;
+    for (const o of this.owned) {
+      for (const child of o.informer.store.byIndex(OWNER_INDEX, uid)) {
+        const next = decideOwnedAssignment(ringLabels(child, ring) ?? { drain: false }, ownerShard);
+        if (next.type === 'assign') await this.patch(o.type, child, { [shardLabel(ring)]: next.shard }, [drainLabel(ring)], signal);
+      }
+    }
+  }
+
+  private patch(type: ResourceType, object: KubeObject, set: Readonly<Record<string, string>>, remove: readonly string[], signal: AbortSignal) {
+    const meta = object.metadata ?? {};
+    const labels = meta.labels;
+    const ops: object[] = [{ op: 'test', path: '/metadata/resourceVersion', value: meta.resourceVersion }];
+    if (labels === undefined) ops.push({ op: 'add', path: '/metadata/labels', value: set });
+    else {
+      for (const [k, v] of Object.entries(set)) ops.push({ op: 'add', path: `/metadata/labels/${pointerSegment(k)}`, value: v });
+      for (const k of remove) if (labels[k] !== undefined) ops.push({ op: 'remove', path: `/metadata/labels/${pointerSegment(k)}` });
+    }
+    return this.client.objects(type, meta.namespace).patch(meta.name ?? '', ops, 'json', { signal });
+  }
 }
