@@ -3,7 +3,7 @@ import { RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
 import type { KubeObject } from '../api/kube-object.js';
 import { ApiError, isConflict } from './api-error.js';
 import { draftPatch, type JsonPatchOperation, type Recipe } from './draft-patch.js';
-import type { CallOptions, PatchType, WriteOptions } from './object-client.js';
+import type { CallOptions, PatchType, WriteOptions } from './object-client-options.js';
 
 /** Options of `ObjectClient.edit` / `editStatus` and `ctx.edit` / `ctx.editStatus`. */
 export interface EditOptions<T extends KubeObject = KubeObject> extends WriteOptions {
