@@ -5,6 +5,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { apiErrorFromResponse } from './api-error-from-response.js';
 import { checkCurrentContext, loadDefaultKubeConfig, loadInClusterConfig, loadKubeConfigFile } from './kubeconfig-load.js';
+import { rememberSecret, redactedExcerpt } from '../logging/known-secrets.js';
 import { NetworkError } from './network-error.js';
 import type { RequestObserver, RequestOutcome } from './request-outcome.js';
 import { ResponseDecodeError } from './response-decode-error.js';
@@ -175,8 +176,7 @@ export class KubeConnection {
     try {
       return JSON.parse(text) as T;
     } catch (cause) {
-      const start = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-      throw new ResponseDecodeError(request.method ?? 'GET', request.path, `response body is not JSON: ${JSON.stringify(start)}`, { cause });
+      throw new ResponseDecodeError(methodOf(request), request.path, `response body is not JSON: ${JSON.stringify(redactedExcerpt(text, 80))}`, { cause });
     }
   }
 
@@ -260,6 +260,9 @@ export class KubeConnection {
     if (authorization !== undefined) secrets.push(authorization.replace(/^Bearer\s+/i, ''));
     const auth = typeof opts.auth === 'string' ? opts.auth : undefined;
     if (auth !== undefined) secrets.push(auth.slice(auth.indexOf(':') + 1));
+    const key = opts.key === undefined ? undefined : Array.isArray(opts.key) ? undefined : Buffer.isBuffer(opts.key) ? opts.key.toString('utf8') : String(opts.key);
+    if (key !== undefined) secrets.push(key);
+    for (const secret of secrets) rememberSecret(secret);
     return { headers, agent: this.agentFor(opts), auth, secrets };
   }
 

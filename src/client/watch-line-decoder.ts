@@ -1,6 +1,7 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { WatchEvent } from '../api/list-watcher.js';
+import { redactSecretsDeep } from '../logging/known-secrets.js';
 import { WatchDecodeError } from './watch-decode-error.js';
 
 const NEWLINE = 0x0a;
@@ -10,7 +11,8 @@ const EVENT_TYPES: ReadonlySet<string> = new Set(['ADDED', 'MODIFIED', 'DELETED'
  * Incremental decoder for a watch response body: newline-delimited JSON, one `{type, object}` per
  * line, in arbitrary chunks. Handles a line split across any number of chunks, many lines in one
  * chunk, a final line without newline, CRLF and blank lines. A malformed line throws a
- * {@link WatchDecodeError} naming its byte offset.
+ * {@link WatchDecodeError} naming its byte offset. Credentials in use are masked in `ERROR`
+ * events' objects and in errors.
  *
  * Hot path: complete lines inside a chunk are decoded straight from the chunk without copying;
  * only the tail of a chunk is kept until its newline arrives.
@@ -78,7 +80,9 @@ export class WatchLineDecoder<T extends KubeObject = KubeObject> {
     if (typeof object !== 'object' || object === null || Array.isArray(object)) {
       throw new WatchDecodeError(`watch event ${type} has no object`, offset, text);
     }
-    emit(value as WatchEvent<T>);
+    // An ERROR event's Status is server text that ends up in errors and logs: mask credentials in
+    // it (only ERROR events pay for this).
+    emit((type === 'ERROR' ? { type, object: redactSecretsDeep(object) } : value) as WatchEvent<T>);
   }
 }
 
