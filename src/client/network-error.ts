@@ -11,7 +11,7 @@ import { redactCause, redactSecrets } from '../logging/known-secrets.js';
 export class NetworkError extends RxkubeError {
   static override readonly code: string = 'CLIENT_NETWORK_FAILURE';
   static override readonly layer: ErrorLayer = 'client';
-  override readonly name = 'NetworkError';
+  override readonly name: string = 'NetworkError';
   /** Node's error code of the cause (`ECONNREFUSED`, …), when it has one. */
   readonly causeCode: string | undefined;
   readonly method: string;

@@ -25,6 +25,12 @@ export interface CallOptions {
    * `KubeConnectionOptions.retry`); `false` for none. A create (POST) is retried only on 429.
    */
   readonly retry?: RetryPolicy | false;
+  /**
+   * Deadline of each request of the call (each attempt; each page of a `list`), in ms: past it the
+   * request is aborted and the call fails with `RequestTimeoutError`. Default the connection's
+   * `requestTimeoutMs` (60 s, see `KubeConnectionOptions`); 0: none.
+   */
+  readonly timeoutMs?: number;
 }
 
 /** Options of writes. */

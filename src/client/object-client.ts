@@ -6,7 +6,7 @@ import type { ApplyConfiguration } from './apply-configuration.js';
 import { createOrPatch, createOrUpdate, type CreateOrUpdateResult, type MutateFn } from './create-or-update.js';
 import type { Discovery } from './discovery.js';
 import type { Recipe } from './draft-patch.js';
-import type { KubeConnection, KubeRequest, QueryParams } from './kube-connection.js';
+import type { KubeConnection, KubeRequest, QueryParams, RequestOptions } from './kube-connection.js';
 import { resourcePath } from './resource-path.js';
 import {
   PATCH_CONTENT_TYPES,
@@ -19,7 +19,6 @@ import {
   type PatchType,
   type WriteOptions,
 } from './object-client-options.js';
-import type { RetryPolicy } from './retry-policy.js';
 import { editObject, type EditOptions } from './update-with-recipe.js';
 
 export {
@@ -328,8 +327,11 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
   }
 }
 
-function retryOption(options: CallOptions): { retry?: RetryPolicy | false } {
-  return options.retry === undefined ? {} : { retry: options.retry };
+function retryOption(options: CallOptions): RequestOptions {
+  return {
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  };
 }
 
 function nameOf(object: KubeObject): string | undefined {
