@@ -4,7 +4,8 @@ import https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { apiErrorFromResponse } from './api-error-from-response.js';
-import { checkCurrentContext, loadDefaultKubeConfig, loadInClusterConfig, loadKubeConfigFile } from './kubeconfig-load.js';
+import { type CredentialPlan, credentialPlanFor } from './credential-plan.js';
+import { checkCredentialFiles, checkCurrentContext, loadDefaultKubeConfig, loadInClusterConfig, loadKubeConfigFile } from './kubeconfig-load.js';
 import { rememberSecret, redactedExcerpt } from '../logging/known-secrets.js';
 import { NetworkError } from './network-error.js';
 import type { RequestObserver, RequestOutcome } from './request-outcome.js';
@@ -84,6 +85,11 @@ export interface KubeConnectionOptions {
    * {@link StreamOptions}.
    */
   readonly requestTimeoutMs?: number;
+  /**
+   * Time an exec credential plugin may run, in ms, before it is killed (with the processes it
+   * started) and the request fails with `ExecCredentialError`. Default 30 000; 0: none.
+   */
+  readonly execTimeoutMs?: number;
   /** Extra options for the keep-alive agent (e.g. `maxSockets`). TLS options come from the kubeconfig. */
   readonly agentOptions?: Omit<https.AgentOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'>;
 }
@@ -123,6 +129,7 @@ export class KubeConnection {
   /** The default deadline of non-watch requests (see {@link KubeConnectionOptions.requestTimeoutMs}). */
   readonly requestTimeoutMs: number;
   private readonly authConfig: KubeConfigLike;
+  private readonly credentials: CredentialPlan | undefined;
   private readonly agentOptions: https.AgentOptions;
   private agent: http.Agent | undefined;
   private agentKey = '';
@@ -134,6 +141,7 @@ export class KubeConnection {
     options: KubeConnectionOptions = {},
   ) {
     this.server = checkCurrentContext(kubeConfig);
+    checkCredentialFiles(kubeConfig);
     const cluster = kubeConfig.getCurrentCluster() as NonNullable<ReturnType<KubeConfig['getCurrentCluster']>>;
     const context = kubeConfig.getContextObject(kubeConfig.getCurrentContext());
     this.namespace = context?.namespace || undefined;
@@ -143,13 +151,27 @@ export class KubeConnection {
     this.tlsHandshakeTimeoutMs = options.tlsHandshakeTimeoutMs ?? DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.agentOptions = { keepAlive: true, keepAliveMsecs: 30_000, ...options.agentOptions };
+    const user = kubeConfig.getCurrentUser();
+    this.credentials = credentialPlanFor(user, this.scheduler, options.execTimeoutMs);
     // client-node refuses plain http:// unless skip-tls-verify is set; TLS settings mean nothing
-    // without TLS, so for http:// servers credentials come from a copy that allows it.
-    if (this.server.protocol === 'http:' && !cluster.skipTLSVerify) {
+    // without TLS, so for http:// servers credentials come from a copy that allows it. Token files
+    // and exec plugins are rxkube's (see credential-plan.ts): the copy client-node sees has none.
+    const plan = this.credentials?.replaces;
+    if ((this.server.protocol === 'http:' && !cluster.skipTLSVerify) || plan !== undefined) {
       const copy = new KubeConfig();
+      const skipTLSVerify = this.server.protocol === 'http:' || cluster.skipTLSVerify;
       copy.loadFromOptions({
-        clusters: kubeConfig.clusters.map((c) => (c.name === cluster.name ? { ...c, skipTLSVerify: true } : c)),
-        users: kubeConfig.users,
+        clusters: kubeConfig.clusters.map((c) => (c.name === cluster.name ? { ...c, skipTLSVerify } : c)),
+        users: kubeConfig.users.map((u) =>
+          plan === undefined || u !== user
+            ? u
+            : {
+                ...u,
+                ...(plan.token ? { token: undefined, tokenFile: undefined } : {}),
+                ...(plan.exec ? { exec: undefined } : {}),
+                ...(plan.authProvider ? { authProvider: undefined } : {}),
+              },
+        ),
         contexts: kubeConfig.contexts,
         currentContext: kubeConfig.currentContext,
       });
@@ -172,6 +194,7 @@ export class KubeConnection {
   static fromDefault(options?: KubeConnectionOptions): KubeConnection {
     const { kubeConfig, file } = loadDefaultKubeConfig();
     checkCurrentContext(kubeConfig, file);
+    checkCredentialFiles(kubeConfig, file);
     return new KubeConnection(kubeConfig, options);
   }
 
@@ -183,6 +206,7 @@ export class KubeConnection {
   static fromFile(file: string, options?: KubeConnectionOptions): KubeConnection {
     const kc = loadKubeConfigFile(file);
     checkCurrentContext(kc, file);
+    checkCredentialFiles(kc, file);
     return new KubeConnection(kc, options);
   }
 
@@ -350,6 +374,7 @@ export class KubeConnection {
   /** Destroys the agent's sockets. Requests after this fail. */
   close(): void {
     this.closed = true;
+    this.credentials?.close();
     this.agent?.destroy();
     this.agent = undefined;
   }
@@ -362,6 +387,7 @@ export class KubeConnection {
   private async prepare(): Promise<Prepared> {
     const opts: https.RequestOptions = {};
     await this.authConfig.applyToHTTPSOptions(opts);
+    if (this.credentials !== undefined) await this.credentials.apply(opts);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(opts.headers ?? {})) {
       if (value !== undefined) headers[name] = String(value);
@@ -462,6 +488,7 @@ export class KubeConnection {
         req.on('response', (response) => {
           answered = true;
           const code = response.statusCode ?? 0;
+          if (code === 401) this.credentials?.refused();
           this.report(method, code, startedAt);
           if (code >= 200 && code < 300) {
             resolve({ response, prepared });
