@@ -65,10 +65,7 @@ function client(file: string, options: Parameters<typeof KubeClient.fromFile>[1]
 /** A clock the test moves; timers still run in real time. */
 function movableClock(): { scheduler: SchedulerLike; advance(ms: number): void } {
   let offset = 0;
-  const scheduler: SchedulerLike = {
-    now: () => Date.now() + offset,
-    schedule: (work, delay, state) => asyncScheduler.schedule(work, delay, state),
-  };
+  const scheduler: SchedulerLike = Object.assign(Object.create(asyncScheduler) as SchedulerLike, { now: () => Date.now() + offset });
   return { scheduler, advance: (ms) => (offset += ms) };
 }
 
