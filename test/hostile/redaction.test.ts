@@ -17,6 +17,7 @@ import { watchEventError } from '../../src/client/watch-event-error.js';
 import { jsonLogger } from '../../src/logging/json-logger.js';
 import { textLogger } from '../../src/logging/text-logger.js';
 import { reflector } from '../../src/reflector/reflector.js';
+import { sharedInformer } from '../../src/informer/shared-informer.js';
 import type { ReflectorStatus } from '../../src/reflector/reflector-status.js';
 import { json, pod, podList, startFakeApiServer, type FakeApiServer } from './fake-api-server.js';
 
@@ -107,7 +108,7 @@ async function surface(): Promise<unknown[]> {
   }
   // the reflector: its error statuses (what errors$ and /readyz are built from)
   const statuses: ReflectorStatus[] = [];
-  const sub = new Subscription();
+  let sub = new Subscription();
   await new Promise<void>((resolve) => {
     const r = reflector(client.listWatcher(resources.pods, { namespace: 'default' }), {
       status: {
@@ -122,6 +123,22 @@ async function surface(): Promise<unknown[]> {
   });
   sub.unsubscribe();
   seen.push(...statuses);
+  // an informer: its errors$ (ListWatchError wrapping the client's error)
+  sub = new Subscription();
+  await new Promise<void>((resolve) => {
+    const informer = sharedInformer({ listWatcher: client.listWatcher(resources.pods, { namespace: 'default' }) });
+    const run = new Subscription();
+    run.add(
+      informer.errors$.subscribe((e) => {
+        seen.push(e);
+        resolve();
+      }),
+    );
+    run.add(informer.run$.subscribe({ error: (e: unknown) => (seen.push(e), resolve()) }));
+    setTimeout(resolve, 2000);
+    sub.add(run);
+  });
+  sub.unsubscribe();
   return seen;
 }
 
