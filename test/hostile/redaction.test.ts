@@ -4,8 +4,12 @@
  * token must never appear in an error's message, `inspect` output or JSON, in a reflector status,
  * or in a log line.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
+import { KubeConfig } from '@kubernetes/client-node';
 import fc from 'fast-check';
 import { firstValueFrom, Subscription, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,4 +185,68 @@ describe('hostile: a server quoting the bearer token back', () => {
       { numRuns: 40 },
     );
   }, 120_000);
+});
+
+describe('hostile: every kind of credential is masked, not only bearer tokens from the kubeconfig', () => {
+  const secretOf = {
+    basicPassword: 'pw-Basic-9f3e1a77',
+    execToken: 'exec-token-5b7d0c21',
+    tokenFileToken: 'file-token-2c8a4e90',
+  };
+
+  async function echoServer(secret: string): Promise<FakeApiServer> {
+    const s = await startFakeApiServer((_req, res) => json(res, 403, { kind: 'Status', status: 'Failure', code: 403, reason: 'Forbidden', message: `you sent ${secret}` }));
+    return s;
+  }
+
+  async function errorWith(kc: KubeConfig, s: FakeApiServer): Promise<unknown> {
+    const c = KubeClient.fromKubeConfig(kc, { retry: false });
+    try {
+      return await c.objects(resources.pods, 'default').get('a').catch((e: unknown) => e);
+    } finally {
+      c.close();
+      await s.close();
+    }
+  }
+
+  function kubeConfig(server: string, user: Record<string, unknown>): KubeConfig {
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'c', server, skipTLSVerify: true }],
+      users: [{ name: 'u', ...user }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u', namespace: 'default' }],
+      currentContext: 'x',
+    });
+    return kc;
+  }
+
+  function check(err: unknown, secret: string): void {
+    expect(err).toMatchObject({ statusCode: 403 });
+    const lines: string[] = [];
+    jsonLogger({ write: (l) => lines.push(l) }).error('failed', { err });
+    for (const text of [...renderings(err), ...lines]) expect(text).not.toContain(secret);
+    // and once known, the bare value is masked in any later log line
+    const later: string[] = [];
+    jsonLogger({ write: (l) => later.push(l) }).info(`value ${secret}`);
+    expect(later.join('')).not.toContain(secret);
+  }
+
+  it('a basic-auth password', async () => {
+    const s = await echoServer(secretOf.basicPassword);
+    check(await errorWith(kubeConfig(s.url, { username: 'admin', password: secretOf.basicPassword }), s), secretOf.basicPassword);
+  });
+
+  it('a token printed by an exec plugin', async () => {
+    const s = await echoServer(secretOf.execToken);
+    const credential = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: secretOf.execToken } });
+    const exec = { apiVersion: 'client.authentication.k8s.io/v1', command: 'sh', args: ['-c', `printf '%s' '${credential}'`], interactiveMode: 'Never' };
+    check(await errorWith(kubeConfig(s.url, { exec }), s), secretOf.execToken);
+  });
+
+  it('a token read from a token file', async () => {
+    const s = await echoServer(secretOf.tokenFileToken);
+    const file = join(mkdtempSync(join(tmpdir(), 'rxkube-redact-')), 'token');
+    writeFileSync(file, `${secretOf.tokenFileToken}\n`);
+    check(await errorWith(kubeConfig(s.url, { authProvider: { name: 'tokenFile', config: { tokenFile: file } } }), s), secretOf.tokenFileToken);
+  });
 });
