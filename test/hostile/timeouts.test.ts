@@ -72,6 +72,32 @@ describe('hostile: a server that accepts and never answers', () => {
     expect(err).toBeInstanceOf(RequestTimeoutError);
   });
 
+  it('a watch whose headers never come fails too; a watch that is open but quiet does not', async () => {
+    const server = await silentServer();
+    const client = clientOf(server, { requestTimeoutMs: 100 });
+    const err = await failure(firstValueFrom(client.listWatcher(resources.pods, { namespace: 'default' }).watch({ resourceVersion: '1' })));
+    expect(err).toBeInstanceOf(RequestTimeoutError);
+    const quiet = await startFakeApiServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.flushHeaders();
+    });
+    cleanup.push(() => quiet.close());
+    const events: unknown[] = [];
+    const errors: unknown[] = [];
+    const sub = clientOf(quiet, { requestTimeoutMs: 100 })
+      .listWatcher(resources.pods, { namespace: 'default' })
+      .watch({ resourceVersion: '1' })
+      .subscribe({ next: (e) => events.push(e), error: (e: unknown) => errors.push(e) });
+    await new Promise((r) => setTimeout(r, 400));
+    sub.unsubscribe();
+    expect(errors).toEqual([]);
+  });
+
+  it('the default request timeout is 60 s', async () => {
+    const server = await silentServer();
+    expect(clientOf(server).connection.requestTimeoutMs).toBe(60_000);
+  });
+
   it('a list stream fails when its body goes quiet for longer than the timeout', async () => {
     const server = await startFakeApiServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
