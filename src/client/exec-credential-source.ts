@@ -8,6 +8,20 @@ export const DEFAULT_EXEC_TIMEOUT_MS = 30_000;
 /** Most bytes kept of a plugin's stdout and stderr each (a credential is a few KB). */
 const MAX_OUTPUT = 1 << 20;
 
+/** Plugins running in this process, killed when it exits (a plugin runs in its own process group, so it would outlive it). */
+const runningPlugins = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function track(child: ChildProcess): void {
+  runningPlugins.add(child);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const c of runningPlugins) killTree(c);
+    });
+  }
+}
+
 /** The `exec` section of a kubeconfig user (client-node's shape). */
 export interface ExecConfig {
   readonly command: string;
@@ -29,8 +43,8 @@ export interface ExecCredential {
  * Runs a kubeconfig `exec` credential plugin and caches what it prints until its
  * `expirationTimestamp` (or until {@link invalidate}, e.g. after a 401). Concurrent requests
  * share one run. A run is bounded: the plugin (its whole process group) is killed after
- * `timeoutMs` on `scheduler`, and {@link close} kills any plugin still running, so no process
- * outlives the connection. Failures are {@link ExecCredentialError}s naming the plugin, the user
+ * `timeoutMs` on `scheduler`, and {@link close} kills any plugin still running (as does the
+ * process's exit), so no process outlives the connection. Failures are {@link ExecCredentialError}s naming the plugin, the user
  * and the plugin's stderr.
  */
 export class ExecCredentialSource {
@@ -92,6 +106,7 @@ export class ExecCredentialSource {
         return;
       }
       this.children.add(child);
+      track(child);
       let stdout = '';
       let stderr = '';
       let settled = false;
@@ -106,6 +121,7 @@ export class ExecCredentialSource {
         settled = true;
         timer?.unsubscribe();
         this.children.delete(child);
+        runningPlugins.delete(child);
         if (result instanceof ExecCredentialError) reject(result);
         else resolve(result);
       };

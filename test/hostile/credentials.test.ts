@@ -4,6 +4,7 @@
  * not exist. Each must give a working client or a typed error naming the culprit, and leave no
  * process behind.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,6 +165,32 @@ describe('hostile kubeconfig: exec credential plugins', () => {
     const pids = ['pid', 'child'].map((f) => Number(readFileSync(join(d, f), 'utf8')));
     expect(await eventually(() => pids.every((p) => !alive(p)))).toBe(true);
   });
+
+  it('a plugin still running when the process exits is killed with it', async () => {
+    const server = await podServer();
+    const d = dir();
+    const config = kubeconfigFile(server.url, hangingPlugin(d));
+    const script = join(d, 'exit-while-plugin-runs.ts');
+    const clientModule = new URL('../../src/client/kube-client.ts', import.meta.url).pathname;
+    writeFileSync(
+      script,
+      [
+        `import { existsSync } from 'node:fs';`,
+        `import { KubeClient } from ${JSON.stringify(clientModule)};`,
+        `const client = KubeClient.fromFile(${JSON.stringify(config)}, { execTimeoutMs: 0 });`,
+        `void client.connection.request({ path: '/api/v1/namespaces/default/pods/a' }).catch(() => undefined);`,
+        `const t = setInterval(() => { if (existsSync(${JSON.stringify(join(d, 'child'))})) { clearInterval(t); setTimeout(() => process.exit(0), 50); } }, 20);`,
+      ].join('\n'),
+    );
+    const tsx = new URL('../../node_modules/.bin/tsx', import.meta.url).pathname;
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(tsx, [script], { stdio: 'ignore' });
+      child.on('error', reject);
+      child.on('exit', () => resolve());
+    });
+    const pids = ['pid', 'child'].map((f) => Number(readFileSync(join(d, f), 'utf8')));
+    expect(await eventually(() => pids.every((p) => !alive(p)))).toBe(true);
+  }, 30_000);
 
   it('a failing plugin: the error names the plugin and quotes its stderr', async () => {
     const server = await podServer();
