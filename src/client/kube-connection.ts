@@ -163,7 +163,7 @@ export class KubeConnection {
       copy.loadFromOptions({
         clusters: kubeConfig.clusters.map((c) => (c.name === cluster.name ? { ...c, skipTLSVerify } : c)),
         users: kubeConfig.users.map((u) =>
-          plan === undefined || u !== user
+          plan === undefined || u.name !== user?.name
             ? u
             : {
                 ...u,
