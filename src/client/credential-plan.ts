@@ -3,12 +3,14 @@ import type { SchedulerLike } from 'rxjs';
 import { rememberSecret } from '../logging/known-secrets.js';
 import { type ExecConfig, ExecCredentialSource } from './exec-credential-source.js';
 import type { KubeConfigUser } from './kube-config-like.js';
-import { checkToken, TokenFileSource } from './token-file-source.js';
+import { KubeConfigError } from './kubeconfig-errors.js';
+import { isHeaderSafe, TokenFileSource } from './token-file-source.js';
 
 /**
  * The credentials rxkube supplies itself instead of client-node: a token file (re-read every
  * minute, trimmed), an exec plugin (bounded, killed on timeout and on close, errors naming it) or
- * a static token that needs trimming. Everything else (client certificates, basic auth, OIDC and
+ * a static token that needs trimming (one that cannot be a header value fails with
+ * `KubeConfigError` when the client is built). Everything else (client certificates, basic auth, OIDC and
  * other auth providers, TLS settings) still comes from the kubeconfig's `applyToHTTPSOptions`.
  */
 export interface CredentialPlan {
@@ -56,8 +58,12 @@ export function credentialPlanFor(user: KubeConfigUser | null, scheduler: Schedu
     return { replaces, apply: async (opts) => setToken(opts, source.token()), refused: () => undefined, close: () => undefined };
   }
   if (typeof user.token === 'string' && user.token !== '') {
-    if (exec === undefined && !providerIsOurs && user.token === user.token.trim()) return undefined;
-    const token = checkToken(user.token, `kubeconfig user ${user.name} token`);
+    const token = user.token.trim();
+    if (exec === undefined && !providerIsOurs && user.token === token && isHeaderSafe(token)) return undefined;
+    if (token === '' || !isHeaderSafe(token)) {
+      // fail when the client is built, not with a TypeError on every request
+      throw new KubeConfigError('CLIENT_KUBECONFIG_INVALID', `kubeconfig user "${user.name}": its token is ${token === '' ? 'blank' : 'not a valid HTTP header value'}`);
+    }
     rememberSecret(token);
     return { replaces, apply: async (opts) => setToken(opts, token), refused: () => undefined, close: () => undefined };
   }

@@ -9,6 +9,11 @@ export const TOKEN_FILE_REFRESH_MS = 60_000;
 /** Characters a bearer token may not contain (they would make an invalid `Authorization` header). */
 const NOT_HEADER_SAFE = /[^\t\x20-\x7e\x80-\xff]/;
 
+/** Whether `token` can be sent in an `Authorization` header. */
+export function isHeaderSafe(token: string): boolean {
+  return !NOT_HEADER_SAFE.test(token);
+}
+
 /**
  * A bearer token read from a file (kubeconfig `token-file`, the projected service-account token)
  * and read again every {@link TOKEN_FILE_REFRESH_MS} on `scheduler`'s clock, so a rotated token is

@@ -211,6 +211,16 @@ describe('hostile kubeconfig: exec credential plugins', () => {
   });
 });
 
+describe('hostile kubeconfig: a static token', () => {
+  it('with a trailing newline is trimmed; one that cannot be a header value fails at load', async () => {
+    const server = await podServer();
+    const c = client(kubeconfigFile(server.url, 'token: "static-token\\n"'));
+    await c.objects(resources.pods, 'default').get('a');
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer static-token']);
+    expect(() => KubeClient.fromFile(kubeconfigFile(server.url, 'token: "bad\\u0001token"'))).toThrow(KubeConfigError);
+  });
+});
+
 describe('hostile kubeconfig: files that do not exist', () => {
   it('a missing CA file fails at load, naming the file', async () => {
     const missing = join(dir(), 'nope', 'ca.crt');
