@@ -36,7 +36,7 @@ export type { ObjectOf, ResolvedResourceType, ResourceType } from './api/resourc
 export { resources } from './api/builtin-resources.js';
 export type { K8s } from './api/k8s.js';
 export type { Status, StatusCause, StatusDetails } from './api/status.js';
-export type { ListOptions, ListPage, ListWatcher, WatchEvent, WatchOptions } from './api/list-watcher.js';
+export type { ExpectedObjects, ExpectedObjectType, ListOptions, ListPage, ListWatcher, WatchEvent, WatchOptions } from './api/list-watcher.js';
 export { cacheRunnable } from './api/runnable.js';
 export type { CacheRunnableOptions, DependencyKey, Runnable, RunnableDeps, RunnableLike, RunnableResult } from './api/runnable.js';
 export type { Permission, PermissionVerb } from './api/permission.js';
@@ -62,7 +62,7 @@ export type { InClusterConfigErrorCode, KubeConfigErrorCode } from './client/kub
 export type { RequestObserver, RequestOutcome } from './client/request-outcome.js';
 export type { ApplyOptions, CallOptions, DeleteOptions, ObjectClient, ObjectClientOptions, ObjectListOptions, PatchOptions, PatchType, WriteOptions } from './client/object-client.js';
 export type { ApplyConfiguration, DeepPartial } from './client/apply-configuration.js';
-export type { CreateOrUpdateResult, MutateFn, OperationResult } from './client/create-or-update.js';
+export type { CreateOrUpdateClient, CreateOrUpdateResult, MutateFn, OperationResult } from './client/create-or-update.js';
 export { retryOnConflict } from './client/retry-on-conflict.js';
 export type { RetryOnConflictOptions } from './client/retry-on-conflict.js';
 export type { RetryPolicy } from './client/retry-policy.js';

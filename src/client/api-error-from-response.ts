@@ -1,4 +1,5 @@
 import { isStatus, type Status } from '../api/status.js';
+import { redactSecrets, redactSecretsDeep } from '../logging/known-secrets.js';
 import { ApiError, REASON_OF_STATUS } from './api-error.js';
 
 /**
@@ -22,7 +23,8 @@ export function parseRetryAfter(value: string | readonly string[] | undefined, n
 /**
  * Builds the {@link ApiError} for a non-2xx response. The body is used as the Status when it is
  * one; otherwise a Status is synthesized from the code, with the body text (shortened) as message.
- * `secrets` are replaced by `[redacted]` in the message, so a proxy echoing a token cannot leak it.
+ * `secrets`, and every credential in use (`known-secrets.ts`), are masked in every string of the
+ * Status, so a server or proxy echoing a token cannot leak it.
  */
 export function apiErrorFromResponse(
   code: number,
@@ -38,7 +40,8 @@ export function apiErrorFromResponse(
     // not JSON: synthesize below
   }
   if (status === undefined) {
-    const text = body.trim();
+    // mask before cutting, so that a credential straddling the cut leaves nothing behind
+    const text = redactSecrets(body.length > 4000 ? body.slice(0, 4000) : body, options.secrets).trim();
     status = {
       apiVersion: 'v1',
       kind: 'Status',
@@ -48,17 +51,9 @@ export function apiErrorFromResponse(
       message: text === '' ? `the server responded with HTTP ${code}` : text.length > 500 ? `${text.slice(0, 500)}…` : text,
     };
   }
-  status = redactStatus(status, options.secrets ?? []);
+  status = redactSecretsDeep(status, options.secrets ?? []);
   const retryAfterSeconds = parseRetryAfter(headers['retry-after'], options.nowMs);
   return new ApiError(status, retryAfterSeconds === undefined ? { code } : { code, retryAfterSeconds });
-}
-
-function redactStatus(status: Status, secrets: readonly string[]): Status {
-  const live = secrets.filter((s) => s.length >= 4);
-  if (live.length === 0 || status.message === undefined) return status;
-  let message = status.message;
-  for (const s of live) message = message.split(s).join('[redacted]');
-  return message === status.message ? status : { ...status, message };
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

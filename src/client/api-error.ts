@@ -1,5 +1,6 @@
 import type { Status } from '../api/status.js';
 import { type ErrorLayer, RxkubeError } from '../api/rxkube-error.js';
+import { redactCause, redactSecretsDeep } from '../logging/known-secrets.js';
 
 /**
  * The `code` of an {@link ApiError} for each Kubernetes `StatusReason`. A Status without a reason
@@ -74,10 +75,15 @@ export class ApiError extends RxkubeError {
   /** Seconds from a `Retry-After` header, when the response had one. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: Status, options: { code?: number; retryAfterSeconds?: number; cause?: unknown } = {}) {
+  /**
+   * Every string of `status` (the server's text) is searched for the credentials in use and
+   * masked (see `known-secrets.ts`), as is `cause`: an ApiError can be printed and logged safely.
+   */
+  constructor(serverStatus: Status, options: { code?: number; retryAfterSeconds?: number; cause?: unknown } = {}) {
+    const status = redactSecretsDeep(serverStatus);
     const code = options.code ?? status.code ?? 0;
     const reason = status.reason ?? '';
-    super(`${code}${reason ? ` ${reason}` : ''}: ${status.message ?? 'API request failed'}`, { cause: options.cause });
+    super(`${code}${reason ? ` ${reason}` : ''}: ${status.message ?? 'API request failed'}`, { cause: redactCause(options.cause) });
     this.statusCode = code;
     this.reason = reason;
     this.code = apiErrorCode(reason, code);

@@ -1,9 +1,23 @@
 import { type Draft, produce } from 'immer';
 import type { KubeObject } from '../api/kube-object.js';
 import { isAlreadyExists, isNotFound } from './api-error.js';
-import type { ObjectClient, WriteOptions } from './object-client.js';
+import type { CallOptions, PatchType, WriteOptions } from './object-client-options.js';
 
-/** What {@link ObjectClient.createOrUpdate} and {@link ObjectClient.createOrPatch} did. */
+/**
+ * The calls a create-or-update makes (an `ObjectClient` has them): declared here so that this
+ * file does not import `object-client.ts`, which delegates to it.
+ */
+export interface CreateOrUpdateClient<T extends KubeObject> {
+  readonly namespace?: string | undefined;
+  inNamespace(namespace: string | undefined): CreateOrUpdateClient<T>;
+  get(name: string, options?: CallOptions): Promise<T>;
+  create(object: T, options?: WriteOptions): Promise<T>;
+  replace(object: T, options?: WriteOptions): Promise<T>;
+  patch(name: string, patch: unknown, type?: PatchType, options?: WriteOptions): Promise<T>;
+  patchStatus(name: string, patch: unknown, type?: PatchType, options?: WriteOptions): Promise<T>;
+}
+
+/** What `ObjectClient.createOrUpdate` and `ObjectClient.createOrPatch` did. */
 export type OperationResult = 'created' | 'updated' | 'unchanged';
 
 /** The outcome of a create-or-update: what happened, and the object as stored now. */
@@ -44,7 +58,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 /** Runs the create path; a create that lost a race (409 AlreadyExists) is answered by `update`. */
 async function createOr<T extends KubeObject>(
-  client: ObjectClient<T>,
+  client: CreateOrUpdateClient<T>,
   object: T,
   mutate: MutateFn<T>,
   options: WriteOptions,
@@ -77,7 +91,7 @@ async function createOr<T extends KubeObject>(
  * left as it was.
  */
 export function createOrUpdate<T extends KubeObject>(
-  client: ObjectClient<T>,
+  client: CreateOrUpdateClient<T>,
   object: T,
   mutate: MutateFn<T>,
   options: WriteOptions = {},
@@ -96,7 +110,7 @@ export function createOrUpdate<T extends KubeObject>(
  * fields only); changes to `status` go in a second patch to the `status` subresource.
  */
 export function createOrPatch<T extends KubeObject>(
-  client: ObjectClient<T>,
+  client: CreateOrUpdateClient<T>,
   object: T,
   mutate: MutateFn<T>,
   options: WriteOptions = {},

@@ -15,6 +15,8 @@ export interface KubeConfigCluster {
 export interface KubeConfigUser {
   readonly name: string;
   readonly token?: string;
+  /** A file holding the bearer token (kubeconfig `token-file`): read again every minute, trimmed. */
+  readonly tokenFile?: string;
   readonly username?: string;
   readonly password?: string;
   readonly certData?: string;

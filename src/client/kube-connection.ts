@@ -5,9 +5,19 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { clientNode } from './client-node-module.js';
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { apiErrorFromResponse } from './api-error-from-response.js';
-import { checkCurrentContext, loadDefaultKubeConfig, loadInClusterConfig, loadKubeConfigFile } from './kubeconfig-load.js';
+import { type CredentialPlan, credentialPlanFor } from './credential-plan.js';
+import { checkCredentialFiles, checkCurrentContext, loadDefaultKubeConfig, loadInClusterConfig, loadKubeConfigFile } from './kubeconfig-load.js';
+import { rememberSecret, redactedExcerpt } from '../logging/known-secrets.js';
 import { NetworkError } from './network-error.js';
 import type { RequestObserver, RequestOutcome } from './request-outcome.js';
+import { RequestTimeoutError, type RequestTimeoutPhase } from './request-timeout-error.js';
+import {
+  boundConnection,
+  deadline,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS,
+} from './request-timeouts.js';
 import { ResponseDecodeError } from './response-decode-error.js';
 import type { KubeConfigLike } from './kube-config-like.js';
 import { delayOn, type ResolvedRetryPolicy, resolveRetryPolicy, type RetryPolicy, retryDelayMs } from './retry-policy.js';
@@ -33,6 +43,22 @@ export interface KubeRequest {
 export interface RequestOptions {
   /** Overrides the connection's retry policy for this request; `false`: no retries. */
   readonly retry?: RetryPolicy | false;
+  /**
+   * Deadline of each attempt of this request, in ms (from sending it to the end of its answer);
+   * overrides the connection's `requestTimeoutMs`. 0: none.
+   */
+  readonly timeoutMs?: number;
+}
+
+/** Options of {@link KubeConnection.stream}. */
+export interface StreamOptions {
+  /**
+   * Time the server has to send the response headers, in ms; for a non-watch stream (a list) also
+   * the longest gap between two chunks of its body. Default the connection's `requestTimeoutMs`;
+   * 0: none. A watch's body has no timeout here (its lifetime is `timeoutSeconds`, its liveness the
+   * reflector's concern).
+   */
+  readonly timeoutMs?: number;
 }
 
 /** Options of {@link KubeConnection}. */
@@ -45,6 +71,26 @@ export interface KubeConnectionOptions {
    * (watches) are never retried here.
    */
   readonly retry?: RetryPolicy | false;
+  /**
+   * Time to open a TCP connection to the server, in ms. Default 30 000 (client-go's dialer); 0: none.
+   * A timeout fails the request with {@link RequestTimeoutError} (`phase: 'connect'`).
+   */
+  readonly connectTimeoutMs?: number;
+  /** Time for the TLS handshake once connected, in ms. Default 10 000 (client-go's `TLSHandshakeTimeout`); 0: none. */
+  readonly tlsHandshakeTimeoutMs?: number;
+  /**
+   * Deadline of every non-watch request, in ms: from sending it to the end of its answer (each
+   * attempt, each page of a list). Default 60 000 (kube-apiserver's own `--request-timeout`); 0:
+   * none. Overridden per call by `RequestOptions.timeoutMs` / `CallOptions.timeoutMs`. A request
+   * that runs out fails with {@link RequestTimeoutError} (`phase: 'response'`). Streams: see
+   * {@link StreamOptions}.
+   */
+  readonly requestTimeoutMs?: number;
+  /**
+   * Time an exec credential plugin may run, in ms, before it is killed (with the processes it
+   * started) and the request fails with `ExecCredentialError`. Default 30 000; 0: none.
+   */
+  readonly execTimeoutMs?: number;
   /** Extra options for the keep-alive agent (e.g. `maxSockets`). TLS options come from the kubeconfig. */
   readonly agentOptions?: Omit<https.AgentOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'>;
 }
@@ -79,7 +125,12 @@ export class KubeConnection {
   readonly namespace: string | undefined;
   private readonly scheduler: SchedulerLike;
   private readonly retry: ResolvedRetryPolicy | undefined;
+  private readonly connectTimeoutMs: number;
+  private readonly tlsHandshakeTimeoutMs: number;
+  /** The default deadline of non-watch requests (see {@link KubeConnectionOptions.requestTimeoutMs}). */
+  readonly requestTimeoutMs: number;
   private readonly authConfig: KubeConfigLike;
+  private readonly credentials: CredentialPlan | undefined;
   private readonly agentOptions: https.AgentOptions;
   private agent: http.Agent | undefined;
   private agentKey = '';
@@ -91,19 +142,37 @@ export class KubeConnection {
     options: KubeConnectionOptions = {},
   ) {
     this.server = checkCurrentContext(kubeConfig);
+    checkCredentialFiles(kubeConfig);
     const cluster = kubeConfig.getCurrentCluster() as NonNullable<ReturnType<KubeConfig['getCurrentCluster']>>;
     const context = kubeConfig.getContextObject(kubeConfig.getCurrentContext());
     this.namespace = context?.namespace || undefined;
     this.scheduler = options.scheduler ?? asyncScheduler;
     this.retry = resolveRetryPolicy(options.retry);
+    this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.tlsHandshakeTimeoutMs = options.tlsHandshakeTimeoutMs ?? DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.agentOptions = { keepAlive: true, keepAliveMsecs: 30_000, ...options.agentOptions };
+    const user = kubeConfig.getCurrentUser();
+    this.credentials = credentialPlanFor(user, this.scheduler, options.execTimeoutMs);
     // client-node refuses plain http:// unless skip-tls-verify is set; TLS settings mean nothing
-    // without TLS, so for http:// servers credentials come from a copy that allows it.
-    if (this.server.protocol === 'http:' && !cluster.skipTLSVerify) {
+    // without TLS, so for http:// servers credentials come from a copy that allows it. Token files
+    // and exec plugins are rxkube's (see credential-plan.ts): the copy client-node sees has none.
+    const plan = this.credentials?.replaces;
+    if ((this.server.protocol === 'http:' && !cluster.skipTLSVerify) || plan !== undefined) {
       const copy = new (clientNode().KubeConfig)();
+      const skipTLSVerify = this.server.protocol === 'http:' || cluster.skipTLSVerify;
       copy.loadFromOptions({
-        clusters: kubeConfig.clusters.map((c) => (c.name === cluster.name ? { ...c, skipTLSVerify: true } : c)),
-        users: kubeConfig.users,
+        clusters: kubeConfig.clusters.map((c) => (c.name === cluster.name ? { ...c, skipTLSVerify } : c)),
+        users: kubeConfig.users.map((u) =>
+          plan === undefined || u.name !== user?.name
+            ? u
+            : {
+                ...u,
+                ...(plan.token ? { token: undefined, tokenFile: undefined } : {}),
+                ...(plan.exec ? { exec: undefined } : {}),
+                ...(plan.authProvider ? { authProvider: undefined } : {}),
+              },
+        ),
         contexts: kubeConfig.contexts,
         currentContext: kubeConfig.currentContext,
       });
@@ -126,6 +195,7 @@ export class KubeConnection {
   static fromDefault(options?: KubeConnectionOptions): KubeConnection {
     const { kubeConfig, file } = loadDefaultKubeConfig();
     checkCurrentContext(kubeConfig, file);
+    checkCredentialFiles(kubeConfig, file);
     return new KubeConnection(kubeConfig, options);
   }
 
@@ -137,6 +207,7 @@ export class KubeConnection {
   static fromFile(file: string, options?: KubeConnectionOptions): KubeConnection {
     const kc = loadKubeConfigFile(file);
     checkCurrentContext(kc, file);
+    checkCredentialFiles(kc, file);
     return new KubeConnection(kc, options);
   }
 
@@ -153,12 +224,14 @@ export class KubeConnection {
    * `ApiError`, `NetworkError`, or `ResponseDecodeError` for a 2xx body that is not JSON.
    * Answers of 429, 503 and 504 are retried as the connection's retry policy (or `options.retry`)
    * says, waiting on the connection's scheduler; `signal` also cancels a wait between attempts.
+   * Each attempt has a deadline (`options.timeoutMs`, else the connection's `requestTimeoutMs`):
+   * past it the request is aborted and fails with {@link RequestTimeoutError}.
    */
   async request<T>(request: KubeRequest, signal?: AbortSignal, options: RequestOptions = {}): Promise<T> {
     const policy = options.retry === undefined ? this.retry : resolveRetryPolicy(options.retry);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.requestOnce<T>(request, signal);
+        return await this.requestOnce<T>(request, signal, options.timeoutMs ?? this.requestTimeoutMs);
       } catch (err) {
         const delay = policy === undefined ? undefined : retryDelayMs(policy, err, methodOf(request), attempt);
         if (delay === undefined || signal?.aborted) throw err;
@@ -167,35 +240,59 @@ export class KubeConnection {
     }
   }
 
-  /** One attempt of {@link KubeConnection.request} (no retries). */
-  protected async requestOnce<T>(request: KubeRequest, signal: AbortSignal | undefined): Promise<T> {
-    const { response } = await this.open(request, signal);
-    const body = await readBody(response, request, signal);
+  /** One attempt of {@link KubeConnection.request} (no retries), aborted after `timeoutMs` (0: no deadline). */
+  protected async requestOnce<T>(request: KubeRequest, signal: AbortSignal | undefined, timeoutMs = this.requestTimeoutMs): Promise<T> {
+    const limit = deadline(this.scheduler, timeoutMs, signal, () => this.timeoutError(request, timeoutMs, 'response'));
+    let body: Buffer;
+    try {
+      const { response } = await this.open(request, limit.signal);
+      body = await readBody(response, request, limit.signal);
+    } finally {
+      limit.release();
+    }
     const text = body.toString('utf8');
     if (text.trim() === '') return undefined as T;
     try {
       return JSON.parse(text) as T;
     } catch (cause) {
-      const start = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-      throw new ResponseDecodeError(request.method ?? 'GET', request.path, `response body is not JSON: ${JSON.stringify(start)}`, { cause });
+      throw new ResponseDecodeError(methodOf(request), request.path, `response body is not JSON: ${JSON.stringify(redactedExcerpt(text, 80))}`, { cause });
     }
   }
 
   /**
    * A streaming GET: emits the response body's chunks as they arrive and completes at its end.
    * Cold: each subscription sends the request; unsubscribing aborts it. Errors with `ApiError`
-   * for a non-2xx response and `NetworkError` when the connection fails or the body ends early.
+   * for a non-2xx response and `NetworkError` when the connection fails or the body ends early;
+   * with {@link RequestTimeoutError} when the headers (or, but for a watch, the next chunk of the
+   * body) take longer than `options.timeoutMs` (default the connection's `requestTimeoutMs`).
    */
-  stream(request: KubeRequest): Observable<Buffer> {
+  stream(request: KubeRequest, options: StreamOptions = {}): Observable<Buffer> {
     return new Observable<Buffer>((subscriber) => {
       const abort = new AbortController();
-      this.open(request, abort.signal).then(
+      const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+      const headers = deadline(this.scheduler, timeoutMs, abort.signal, () => this.timeoutError(request, timeoutMs, 'response'));
+      let idle: (() => void) | undefined;
+      this.open(request, headers.signal).then(
         ({ response }) => {
+          headers.cancel();
           if (abort.signal.aborted) return;
           let ended = false;
-          response.on('data', (chunk: Buffer) => subscriber.next(chunk));
+          if (request.query?.['watch'] === true || request.query?.['watch'] === 'true') {
+            response.on('data', (chunk: Buffer) => subscriber.next(chunk));
+          } else {
+            const gap = this.idleTimer(timeoutMs, () => {
+              response.destroy();
+              subscriber.error(this.timeoutError(request, timeoutMs, 'response'));
+            });
+            idle = gap.stop;
+            response.on('data', (chunk: Buffer) => {
+              gap.touch();
+              subscriber.next(chunk);
+            });
+          }
           response.on('end', () => {
             ended = true;
+            idle?.();
             subscriber.complete();
           });
           response.on('error', (err) => {
@@ -208,11 +305,49 @@ export class KubeConnection {
           });
         },
         (err: unknown) => {
+          headers.cancel();
           if (!abort.signal.aborted) subscriber.error(err);
         },
       );
-      return () => abort.abort();
+      return () => {
+        idle?.();
+        abort.abort();
+        headers.release();
+      };
     });
+  }
+
+  private timeoutError(request: KubeRequest, timeoutMs: number, phase: RequestTimeoutPhase): RequestTimeoutError {
+    return new RequestTimeoutError(this.server.host, methodOf(request), request.path, timeoutMs, phase);
+  }
+
+  /**
+   * Calls `onIdle` when `touch()` was not called for `ms`: one timer per period on the scheduler
+   * (not one per chunk), re-armed for the time left since the last touch.
+   */
+  private idleTimer(ms: number, onIdle: () => void): { touch(): void; stop(): void } {
+    if (!(ms > 0 && Number.isFinite(ms))) return { touch: () => undefined, stop: () => undefined };
+    let last = this.scheduler.now();
+    let timer: { unsubscribe(): void } | undefined;
+    const arm = (delay: number): void => {
+      timer = this.scheduler.schedule(() => {
+        const quiet = this.scheduler.now() - last;
+        if (quiet >= ms) {
+          timer = undefined;
+          onIdle();
+        } else arm(ms - quiet);
+      }, delay);
+    };
+    arm(ms);
+    return {
+      touch: () => {
+        last = this.scheduler.now();
+      },
+      stop: () => {
+        timer?.unsubscribe();
+        timer = undefined;
+      },
+    };
   }
 
   /**
@@ -240,6 +375,7 @@ export class KubeConnection {
   /** Destroys the agent's sockets. Requests after this fail. */
   close(): void {
     this.closed = true;
+    this.credentials?.close();
     this.agent?.destroy();
     this.agent = undefined;
   }
@@ -252,6 +388,7 @@ export class KubeConnection {
   private async prepare(): Promise<Prepared> {
     const opts: https.RequestOptions = {};
     await this.authConfig.applyToHTTPSOptions(opts);
+    if (this.credentials !== undefined) await this.credentials.apply(opts);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(opts.headers ?? {})) {
       if (value !== undefined) headers[name] = String(value);
@@ -261,6 +398,9 @@ export class KubeConnection {
     if (authorization !== undefined) secrets.push(authorization.replace(/^Bearer\s+/i, ''));
     const auth = typeof opts.auth === 'string' ? opts.auth : undefined;
     if (auth !== undefined) secrets.push(auth.slice(auth.indexOf(':') + 1));
+    const key = opts.key === undefined ? undefined : Array.isArray(opts.key) ? undefined : Buffer.isBuffer(opts.key) ? opts.key.toString('utf8') : String(opts.key);
+    if (key !== undefined) secrets.push(key);
+    for (const secret of secrets) rememberSecret(secret);
     return { headers, agent: this.agentFor(opts), auth, secrets };
   }
 
@@ -316,16 +456,26 @@ export class KubeConnection {
           agent: prepared.agent,
           ...(prepared.auth !== undefined ? { auth: prepared.auth } : {}),
         });
+        let timedOut = false;
+        boundConnection(req, this.scheduler, this.connectTimeoutMs, this.tlsHandshakeTimeoutMs, this.server.protocol === 'https:', (phase, ms) => {
+          if (answered || timedOut) return;
+          timedOut = true;
+          req.destroy();
+          this.report(method, undefined, startedAt);
+          reject(this.timeoutError(request, ms, phase));
+        });
         // Abort by destroying without an error: no stray 'error' events on the request or response.
         signal?.addEventListener(
           'abort',
           () => {
             req.destroy();
+            if (!answered && !timedOut && signal.reason instanceof RequestTimeoutError) this.report(method, undefined, startedAt);
             reject(signal.reason);
           },
           { once: true },
         );
         req.on('error', (err: NodeJS.ErrnoException) => {
+          if (timedOut) return;
           if (signal?.aborted) return reject(signal.reason);
           // A kept-alive socket the server had closed while idle: send an idempotent request
           // once more on a fresh socket (as Go's transport does). POST and PATCH are not replayed.
@@ -339,6 +489,7 @@ export class KubeConnection {
         req.on('response', (response) => {
           answered = true;
           const code = response.statusCode ?? 0;
+          if (code === 401) this.credentials?.refused();
           this.report(method, code, startedAt);
           if (code >= 200 && code < 300) {
             resolve({ response, prepared });

@@ -8,12 +8,15 @@ export type KubeConfigErrorCode =
   | 'CLIENT_KUBECONFIG_INVALID'
   | 'CLIENT_KUBECONFIG_NO_CONTEXT'
   | 'CLIENT_KUBECONFIG_NO_CLUSTER'
-  | 'CLIENT_KUBECONFIG_BAD_SERVER';
+  | 'CLIENT_KUBECONFIG_BAD_SERVER'
+  | 'CLIENT_KUBECONFIG_FILE_MISSING';
 
 /**
  * A kubeconfig that cannot be used: the file is missing or unreadable, is not YAML (with the line
- * and column), is not a kubeconfig, has no current context, or its context names no usable
- * cluster. `file` is the file it came from, when there is one.
+ * and column), is not a kubeconfig, has no current context, its context names no usable
+ * cluster, or a file it names (CA, client certificate or key, token file) does not exist or cannot
+ * be read (`CLIENT_KUBECONFIG_FILE_MISSING`, naming that file in `missingFile` and the message).
+ * `file` is the kubeconfig file it came from, when there is one.
  */
 export class KubeConfigError extends RxkubeError {
   static override readonly code: string = 'CLIENT_KUBECONFIG_INVALID';
@@ -27,10 +30,14 @@ export class KubeConfigError extends RxkubeError {
     readonly file?: string,
     /** 1-based line and column of a parse error. */
     readonly position?: { readonly line: number; readonly column: number },
-    options?: ErrorOptions,
+    options?: ErrorOptions & { readonly missingFile?: string },
   ) {
     super(message, options);
+    this.missingFile = options?.missingFile;
   }
+
+  /** `CLIENT_KUBECONFIG_FILE_MISSING`: the CA, certificate, key or token file that is missing or unreadable. */
+  readonly missingFile: string | undefined;
 }
 
 /** What is missing for in-cluster configuration (the `code` of an {@link InClusterConfigError}). */

@@ -1,4 +1,5 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { load as loadYaml } from 'js-yaml';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -29,11 +30,15 @@ export function loadKubeConfigFile(file: string): KubeConfig {
     throw new KubeConfigError('CLIENT_KUBECONFIG_UNREADABLE', `kubeconfig file ${file} cannot be read: ${messageOf(err)}`, file, undefined, { cause: err });
   }
   const kc = new (clientNode().KubeConfig)();
+  let text: string | undefined;
   try {
+    text = readFileSync(file, 'utf8');
+    checkTokenFiles(text, file);
     kc.loadFromFile(file);
   } catch (err) {
     throw describeLoadError(err, file);
   }
+  keepTokenFiles(kc, text);
   return checkNotEmpty(kc, file);
 }
 
@@ -41,11 +46,81 @@ export function loadKubeConfigFile(file: string): KubeConfig {
 export function loadKubeConfigString(text: string, source?: string): KubeConfig {
   const kc = new (clientNode().KubeConfig)();
   try {
+    checkTokenFiles(text, source);
     kc.loadFromString(text);
   } catch (err) {
     throw describeLoadError(err, source);
   }
+  keepTokenFiles(kc, text);
   return checkNotEmpty(kc, source);
+}
+
+/** `token-file` of every user in kubeconfig YAML (by user name); empty when the YAML cannot be read. */
+function tokenFilesIn(text: string): Map<string, string> {
+  const files = new Map<string, string>();
+  let doc: unknown;
+  try {
+    doc = loadYaml(text);
+  } catch {
+    return files; // client-node reports the parse error
+  }
+  const users = (doc as { users?: unknown } | null)?.users;
+  if (!Array.isArray(users)) return files;
+  for (const entry of users as unknown[]) {
+    const e = entry as { name?: unknown; user?: { 'token-file'?: unknown } } | null;
+    const file = e?.user?.['token-file'];
+    if (typeof e?.name === 'string' && typeof file === 'string' && file !== '') files.set(e.name, file);
+  }
+  return files;
+}
+
+/** A `token-file` that does not exist fails the load naming it (client-node would throw a bare ENOENT). */
+function checkTokenFiles(text: string, file: string | undefined): void {
+  for (const [user, tokenFile] of tokenFilesIn(text)) checkReadable(tokenFile, `user "${user}" token-file`, file);
+}
+
+/**
+ * client-node reads a `token-file` once, at load, into `token` (newline included) and forgets the
+ * path; rxkube keeps the path as `tokenFile` so that the connection trims the token and reads the
+ * file again every minute (client-go's behaviour).
+ */
+function keepTokenFiles(kc: KubeConfig, text: string | undefined): void {
+  if (text === undefined) return;
+  const files = tokenFilesIn(text);
+  if (files.size === 0) return;
+  for (const user of kc.users) {
+    const file = files.get(user.name);
+    if (file !== undefined) Object.assign(user, { tokenFile: file });
+  }
+}
+
+/**
+ * Checks that the files the current context needs exist and can be read: the cluster's
+ * `certificate-authority`, the user's `client-certificate`, `client-key` and token file. Throws
+ * {@link KubeConfigError} `CLIENT_KUBECONFIG_FILE_MISSING` naming the file (rather than a raw
+ * `ENOENT` at the first request).
+ */
+export function checkCredentialFiles(kc: KubeConfigLike, file?: string): void {
+  const cluster = kc.getCurrentCluster();
+  const user = kc.getCurrentUser();
+  if (cluster?.caFile) checkReadable(cluster.caFile, `cluster "${cluster.name}" certificate-authority`, file);
+  if (user === null) return;
+  if (user.certFile) checkReadable(user.certFile, `user "${user.name}" client-certificate`, file);
+  if (user.keyFile) checkReadable(user.keyFile, `user "${user.name}" client-key`, file);
+  if (user.tokenFile) checkReadable(user.tokenFile, `user "${user.name}" token-file`, file);
+  const provider = (user.authProvider as { config?: { tokenFile?: unknown } } | undefined)?.config?.tokenFile;
+  if (typeof provider === 'string' && provider !== '') checkReadable(provider, `user "${user.name}" token file`, file);
+}
+
+function checkReadable(path: string, what: string, file: string | undefined): void {
+  try {
+    accessSync(path, constants.R_OK);
+  } catch (err) {
+    const where = file === undefined ? 'kubeconfig' : `kubeconfig ${file}`;
+    const code = (err as { code?: unknown }).code;
+    const why = code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be read (${String(code ?? err)})`;
+    throw new KubeConfigError('CLIENT_KUBECONFIG_FILE_MISSING', `${where}: ${what} file ${path} ${why}`, file, undefined, { cause: err, missingFile: path });
+  }
 }
 
 /** YAML that defines no cluster, context or user at all (a scalar, an unrelated document) is not a kubeconfig. */
@@ -154,6 +229,7 @@ export function loadInClusterConfig(env: NodeJS.ProcessEnv = process.env, dir: s
 }
 
 function describeLoadError(err: unknown, file: string | undefined): KubeConfigError {
+  if (err instanceof KubeConfigError) return err;
   const where = file === undefined ? 'kubeconfig' : `kubeconfig ${file}`;
   const e = err as { name?: unknown; reason?: unknown; mark?: { line?: unknown; column?: unknown } };
   if (e?.name === 'YAMLException') {

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../api/kube-object.js';
 import type { ListPage } from '../api/list-watcher.js';
+import { redactedExcerpt } from '../logging/known-secrets.js';
 import { ResponseDecodeError } from './response-decode-error.js';
 
 /** A list's own metadata, read before its items have arrived. */
@@ -121,8 +122,7 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
     try {
       body = JSON.parse(text);
     } catch (cause) {
-      const start = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-      throw new ResponseDecodeError('GET', this.path, `response body is not JSON: ${JSON.stringify(start)}`, { cause });
+      throw new ResponseDecodeError('GET', this.path, `response body is not JSON: ${JSON.stringify(redactedExcerpt(text, 80))}`, { cause });
     }
     return pageOf<T>(body, this.path);
   }

@@ -6,82 +6,32 @@ import type { ApplyConfiguration } from './apply-configuration.js';
 import { createOrPatch, createOrUpdate, type CreateOrUpdateResult, type MutateFn } from './create-or-update.js';
 import type { Discovery } from './discovery.js';
 import type { Recipe } from './draft-patch.js';
-import type { KubeConnection, KubeRequest, QueryParams } from './kube-connection.js';
+import type { KubeConnection, KubeRequest, QueryParams, RequestOptions } from './kube-connection.js';
 import { resourcePath } from './resource-path.js';
-import type { RetryPolicy } from './retry-policy.js';
+import {
+  PATCH_CONTENT_TYPES,
+  type ApplyOptions,
+  type CallOptions,
+  type DeleteOptions,
+  type ObjectClientOptions,
+  type ObjectListOptions,
+  type PatchOptions,
+  type PatchType,
+  type WriteOptions,
+} from './object-client-options.js';
 import { editObject, type EditOptions } from './update-with-recipe.js';
 
-/** Patch flavours and their content types. */
-export const PATCH_CONTENT_TYPES = {
-  merge: 'application/merge-patch+json',
-  json: 'application/json-patch+json',
-  strategic: 'application/strategic-merge-patch+json',
-  apply: 'application/apply-patch+yaml',
-} as const;
-
-/** `merge` (RFC 7386), `json` (RFC 6902 operations), `strategic` (built-in types only), `apply` (server-side apply). */
-export type PatchType = keyof typeof PATCH_CONTENT_TYPES;
-
-/** Options every call accepts. */
-export interface CallOptions {
-  /** Aborts the request (and any wait between retries). */
-  readonly signal?: AbortSignal;
-  /**
-   * Retries after 429, 503 and 504 answers: default the connection's policy (on, see
-   * `KubeConnectionOptions.retry`); `false` for none. A create (POST) is retried only on 429.
-   */
-  readonly retry?: RetryPolicy | false;
-}
-
-/** Options of writes. */
-export interface WriteOptions extends CallOptions {
-  /** Who makes the change (server-side field ownership); default the client's `fieldManager`. */
-  readonly fieldManager?: string;
-  readonly dryRun?: boolean;
-}
-
-/** Options of `patch` and `patchStatus`. */
-export interface PatchOptions extends WriteOptions {
-  /** Server-side apply (`type: 'apply'`) only: take over fields other managers own instead of failing with 409 Conflict. */
-  readonly force?: boolean;
-}
-
-/** Options of `apply` and `applyStatus`. */
-export interface ApplyOptions extends WriteOptions {
-  /**
-   * Take over fields another field manager owns with a different value. Without it such an apply
-   * fails with 409 Conflict (`ApiError`, reason `Conflict`, one `FieldManagerConflict` cause per
-   * field). Controllers usually force: they are the authority for the fields they apply.
-   */
-  readonly force?: boolean;
-}
-
-/** Options of an {@link ObjectClient} (see `KubeClient.objects`). */
-export interface ObjectClientOptions {
-  /** Field manager of every write that names none (required by `apply`). */
-  readonly fieldManager?: string;
-}
-
-/** Options of `list`. */
-export interface ObjectListOptions extends CallOptions {
-  readonly labelSelector?: string;
-  readonly fieldSelector?: string;
-  /** Page size; default 500. Pages are fetched one after another and assembled. */
-  readonly limit?: number;
-  readonly resourceVersion?: string;
-  readonly resourceVersionMatch?: 'NotOlderThan' | 'Exact';
-}
-
-/** Options of `delete`. */
-export interface DeleteOptions extends CallOptions {
-  readonly propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
-  readonly gracePeriodSeconds?: number;
-  /** Delete only if the object still has this uid / resourceVersion (else 409 Conflict). */
-  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
-  readonly dryRun?: boolean;
-  /** Resolve with `undefined` instead of failing with 404 NotFound when the object is already gone (kubectl's `--ignore-not-found`). */
-  readonly ignoreNotFound?: boolean;
-}
+export {
+  PATCH_CONTENT_TYPES,
+  type ApplyOptions,
+  type CallOptions,
+  type DeleteOptions,
+  type ObjectClientOptions,
+  type ObjectListOptions,
+  type PatchOptions,
+  type PatchType,
+  type WriteOptions,
+};
 
 /**
  * A small typed client for one resource type in one namespace (or cluster-wide), for the writes
@@ -377,8 +327,11 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
   }
 }
 
-function retryOption(options: CallOptions): { retry?: RetryPolicy | false } {
-  return options.retry === undefined ? {} : { retry: options.retry };
+function retryOption(options: CallOptions): RequestOptions {
+  return {
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  };
 }
 
 function nameOf(object: KubeObject): string | undefined {

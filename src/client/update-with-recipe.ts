@@ -3,7 +3,7 @@ import { RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
 import type { KubeObject } from '../api/kube-object.js';
 import { ApiError, isConflict } from './api-error.js';
 import { draftPatch, type JsonPatchOperation, type Recipe } from './draft-patch.js';
-import type { CallOptions, PatchType, WriteOptions } from './object-client.js';
+import type { CallOptions, PatchType, WriteOptions } from './object-client-options.js';
 
 /** Options of `ObjectClient.edit` / `editStatus` and `ctx.edit` / `ctx.editStatus`. */
 export interface EditOptions<T extends KubeObject = KubeObject> extends WriteOptions {
@@ -69,7 +69,10 @@ export async function editObject<T extends KubeObject>(
   if (typeof name !== 'string' || name === '') throw new TypeError('edit: the object has no metadata.name');
   const attempts = options.attempts ?? 5;
   if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`edit: attempts must be a positive integer, got ${attempts}`);
-  const call: CallOptions = options.signal === undefined ? {} : { signal: options.signal };
+  const call: CallOptions = {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  };
   const write: WriteOptions = {
     ...call,
     ...(options.fieldManager === undefined ? {} : { fieldManager: options.fieldManager }),

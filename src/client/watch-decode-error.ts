@@ -1,9 +1,11 @@
 import { RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
+import { redactCause, redactedExcerpt, redactSecrets } from '../logging/known-secrets.js';
 
 /**
  * A watch stream carried a line that is not a watch event: not JSON, or JSON without a known
  * `type` and an `object`. The stream errors with it rather than skipping the line, because a lost
- * event would silently corrupt every cache built on the stream.
+ * event would silently corrupt every cache built on the stream. Credentials in use are masked in
+ * the message, the excerpt and `cause`.
  */
 export class WatchDecodeError extends RxkubeError {
   static override readonly code: string = 'CLIENT_WATCH_DECODE_FAILED';
@@ -17,8 +19,8 @@ export class WatchDecodeError extends RxkubeError {
   readonly excerpt: string;
 
   constructor(message: string, offset: number, line: string, options: { cause?: unknown } = {}) {
-    const excerpt = line.length > 120 ? `${line.slice(0, 120)}…` : line;
-    super(`watch stream: ${message} at byte offset ${offset}: ${JSON.stringify(excerpt)}`, options);
+    const excerpt = redactedExcerpt(line, 120);
+    super(`watch stream: ${redactSecrets(message)} at byte offset ${offset}: ${JSON.stringify(excerpt)}`, options.cause === undefined ? {} : { cause: redactCause(options.cause) });
     this.offset = offset;
     this.length = Buffer.byteLength(line);
     this.excerpt = excerpt;

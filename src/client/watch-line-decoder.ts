@@ -1,6 +1,7 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { WatchEvent } from '../api/list-watcher.js';
+import { redactSecretsDeep } from '../logging/known-secrets.js';
 import { WatchDecodeError } from './watch-decode-error.js';
 import { DEFAULT_MAX_WATCH_LINE_BYTES, WatchLineTooLongError } from './watch-line-too-long-error.js';
 
@@ -22,7 +23,8 @@ export interface WatchLineDecoderOptions {
  * line, in arbitrary chunks. Handles a line split across any number of chunks, many lines in one
  * chunk, a final line without newline, CRLF and blank lines. A malformed line throws a
  * {@link WatchDecodeError} naming its byte offset; a line longer than `maxLineBytes` a
- * {@link WatchLineTooLongError}.
+ * {@link WatchLineTooLongError}. Credentials in use are masked in `ERROR` events' objects and in
+ * errors.
  *
  * Hot path: complete lines inside a chunk are decoded straight from the chunk without copying;
  * only the tail of a chunk is kept until its newline arrives.
@@ -105,7 +107,9 @@ export class WatchLineDecoder<T extends KubeObject = KubeObject> {
     if (typeof object !== 'object' || object === null || Array.isArray(object)) {
       throw new WatchDecodeError(`watch event ${type} has no object`, offset, text);
     }
-    emit(value as WatchEvent<T>);
+    // An ERROR event's Status is server text that ends up in errors and logs: mask credentials in
+    // it (only ERROR events pay for this).
+    emit((type === 'ERROR' ? { type, object: redactSecretsDeep(object) } : value) as WatchEvent<T>);
   }
 }
 

@@ -11,3 +11,6 @@ import '../api/require-node.js';
 
 export { objectRef } from './object-ref.js';
 export type { ObjectRefTarget } from './object-ref.js';
+
+// Credentials in use, masked wherever text is quoted (errors, log lines).
+export { redactSecrets, rememberSecret, SECRET_MASK } from './known-secrets.js';

@@ -1,3 +1,5 @@
+import { redactSecrets } from './known-secrets.js';
+
 /** The replacement text written in place of a secret value. */
 export const REDACTED = '[REDACTED]';
 
@@ -13,9 +15,12 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key) || SECRET_KEY_SUFFIX.test(key);
 }
 
-/** Masks bearer/basic credentials, JWTs and `user:password@` in URLs inside a string. */
+/**
+ * Masks the credential values in use (see `known-secrets.ts`: tokens, passwords, client keys the
+ * client has sent), bearer/basic credentials, JWTs and `user:password@` in URLs inside a string.
+ */
 export function redactString(value: string): string {
-  return value
+  return redactSecrets(value)
     .replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`)
     .replace(JWT, REDACTED)
     .replace(URL_USERINFO, (_m, scheme: string) => `${scheme}${REDACTED}@`);
@@ -53,7 +58,7 @@ export function redact(value: unknown, depth = 0, seen: WeakSet<object> = new We
       if (isSecretKey(k) || (isSecretObject && (k === 'data' || k === 'stringData'))) {
         out[k] = REDACTED;
       } else {
-        out[k] = redact(v, depth + 1, seen);
+        out[redactSecrets(k)] = redact(v, depth + 1, seen);
       }
     }
     return out;

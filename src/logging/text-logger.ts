@@ -47,7 +47,7 @@ export function textLogger(options: TextLoggerOptions = {}): Logger {
         const stacks: string[] = [];
         for (const [key, value] of Object.entries(all)) {
           if (value === undefined) continue;
-          line += ` ${key}=${isSecretKey(key) ? REDACTED : formatValue(value)}`;
+          line += ` ${redactString(key)}=${isSecretKey(key) ? REDACTED : formatValue(value)}`;
           if (value instanceof Error && threshold <= LOG_LEVEL_RANK.debug && value.stack !== undefined) stacks.push(redactString(value.stack));
         }
         write(`${line}\n${stacks.map((s) => `${indent(s)}\n`).join('')}`);

@@ -14,3 +14,8 @@ export { reflector } from './reflector.js';
 export type { Reflector } from './reflector.js';
 export { ListTimeoutError } from './list-pages.js';
 export { ReflectorFatalError, WatchStalledError } from './reflector-errors.js';
+
+// Bounds: a list that loops or never ends, objects of another kind or namespace, and the defaults.
+export { ListContinueLoopError, ListPageLimitError } from './list-pages.js';
+export { UnexpectedObjectError } from './reflector-errors.js';
+export { DEFAULT_MAX_LIST_PAGES, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_WATCH_HEALTHY_MS } from './list-watch-options.js';

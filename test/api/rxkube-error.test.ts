@@ -12,6 +12,8 @@ import { CacheError, IndexerConflictError, IndexFuncError, IndexNotFoundError, I
 import { API_ERROR_CODES, ApiError } from '../../src/client/api-error.js';
 import { UnknownResourceError } from '../../src/client/discovery.js';
 import { NetworkError } from '../../src/client/network-error.js';
+import { RequestTimeoutError } from '../../src/client/request-timeout-error.js';
+import { ExecCredentialError, TokenFileError } from '../../src/client/credential-errors.js';
 import { ResponseDecodeError } from '../../src/client/response-decode-error.js';
 import { AlreadyOwnedError } from '../../src/controller/owner-references.js';
 import { WaitTimeoutError } from '../../src/informer/until.js';
@@ -110,6 +112,9 @@ const SAMPLES: Record<string, () => Error> = {
   LabelSelectorError: () => new LabelSelectorError('a=(', 'unbalanced parentheses'),
   ApiError: () => new ApiError({ kind: 'Status', code: 404, reason: 'NotFound', message: 'pods "a" not found' }),
   NetworkError: () => new NetworkError('GET', '/api/v1/pods', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+  RequestTimeoutError: () => new RequestTimeoutError('10.0.0.1:6443', 'GET', '/api/v1/pods', 60_000, 'response'),
+  ExecCredentialError: () => new ExecCredentialError('aws', 'admin', 'timeout', 'did not finish within 30000 ms and was killed', 'waiting for SSO'),
+  TokenFileError: () => new TokenFileError('/var/run/token', 'is empty'),
   ResponseDecodeError: () => new ResponseDecodeError('GET', '/api/v1/pods', 'not JSON'),
   EditConflictError: () => new EditConflictError('default/cm', 5, new Error('409')),
   KubeConfigError: () => new KubeConfigError('CLIENT_KUBECONFIG_NOT_FOUND', 'kubeconfig /nope: no such file', '/nope'),

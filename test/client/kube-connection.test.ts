@@ -252,7 +252,7 @@ describe('KubeConnection errors', () => {
     await server.close();
     const netErr = await conn.request({ path: '/x' }).catch((e: unknown) => e);
     expect(apiErr).toMatchObject({ statusCode: 401, reason: 'Unauthorized' });
-    expect((apiErr as ApiError).message).toContain('[redacted]');
+    expect((apiErr as ApiError).message).toContain('[REDACTED]');
     expect(streamErr).toBeInstanceOf(ApiError);
     expect(netErr).toBeInstanceOf(NetworkError);
     for (const err of [apiErr, streamErr, netErr]) {

@@ -53,8 +53,11 @@ describe('request retries against the embedded API server', () => {
       return asyncScheduler.schedule(work as never, 1);
     },
   };
+  // The recording scheduler runs every timer after 1 ms: the connection's own timeouts (which run
+  // on it too) are turned off so that only retry waits are recorded.
+  const noTimeouts = { requestTimeoutMs: 0, connectTimeoutMs: 0, tlsHandshakeTimeoutMs: 0 };
   const clientWith = (options: KubeConnectionOptions): KubeClient =>
-    KubeClient.fromKubeConfig(server.kubeConfig, { ...options, ...(options.retry === false ? {} : { retry: { jitter: 0, ...options.retry } }) });
+    KubeClient.fromKubeConfig(server.kubeConfig, { ...noTimeouts, ...options, ...(options.retry === false ? {} : { retry: { jitter: 0, ...options.retry } }) });
 
   beforeAll(async () => {
     server = await startApiServer();
