@@ -1,12 +1,14 @@
 /**
  * The example as it ships (examples/replicaset-controller/Dockerfile, without docker): compiled
  * to JavaScript, next to the production dependencies only (the lockfile's non-dev packages, what
- * `npm ci --omit=dev` installs), run with plain `node` from `dist`. It plays its scenario against
+ * `npm ci --omit=dev` installs, with the workspace packages it imports — `@rxkube/controller-manager`
+ * and, for its embedded default, `@rxkube/testkit` — as their builds), run with plain `node` from
+ * `dist`. It plays its scenario against
  * the embedded API server and exits 0; `--print-rbac` prints deploy/rbac.yaml; against a server
  * that is not there it exits 1 within its cache-sync timeout, naming the server and the cause.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,8 +53,9 @@ function installProductionDependencies(target: string): string[] {
   };
   for (const peer of Object.keys(lock.packages['']?.peerDependencies ?? {})) addWithDependencies(peer);
   const copied: string[] = [];
-  for (const [path, meta] of Object.entries(lock.packages)) {
-    if (path === '' || (meta.dev === true && !peers.has(path))) continue;
+  for (const [path, meta] of Object.entries(lock.packages) as Array<[string, { dev?: boolean; optional?: boolean; link?: boolean }]>) {
+    // Workspace links (rxkube itself, the packages under packages/) are laid out below from their builds.
+    if (path === '' || meta.link === true || !path.startsWith('node_modules/') || (meta.dev === true && !peers.has(path))) continue;
     const from = join(root, path);
     if (!existsSync(from)) {
       if (meta.optional === true) continue;
@@ -74,10 +77,25 @@ describe('the built example with production dependencies only', () => {
     });
     cpSync(join(root, 'package.json'), join(app, 'package.json'));
     const copied = installProductionDependencies(app);
+    // The workspace packages the example imports, as npm would install their tarballs: package.json
+    // and dist/ (built against rxkube's declarations), and rxkube itself as the app (its dist/).
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    // Each package builds against the declarations of those before it (the repo's dist/ folders).
+    await exec(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, timeout: 240_000 });
+    symlinkSync(app, join(app, 'node_modules', 'rxkube'));
+    mkdirSync(join(app, 'node_modules', '@rxkube'), { recursive: true });
+    for (const name of ['controller-manager', 'testkit']) {
+      const dir = join(root, 'packages', name);
+      const out = join(app, 'node_modules', '@rxkube', name);
+      cpSync(join(dir, 'package.json'), join(out, 'package.json'));
+      await exec(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: dir, timeout: 240_000 });
+      cpSync(join(dir, 'dist'), join(out, 'dist'), { recursive: true });
+      copied.push(`node_modules/@rxkube/${name}`);
+    }
     expect(copied).toContain('node_modules/rxjs');
     expect(copied).not.toContain('node_modules/typescript');
     expect(copied).not.toContain('node_modules/tsx');
-  }, 300_000);
+  }, 600_000);
 
   afterAll(() => {
     if (app !== '') rmSync(app, { recursive: true, force: true });

@@ -12,7 +12,8 @@ import { crdsOfManifest, main } from '../src/cli.js';
 import { descriptorBaseName, generateCrdTypes, generatedNames } from '../src/crd-types.js';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
 
-const root = join(import.meta.dirname, '..', '..');
+const root = join(import.meta.dirname, '..', '..', '..');
+const bin = join(import.meta.dirname, '..', 'bin', 'rxkube.js');
 const example = {
   crd: join(root, 'examples', 'custom-resource', 'database-crd.yaml'),
   generated: join(root, 'examples', 'custom-resource', 'database.generated.ts'),
@@ -205,8 +206,8 @@ describe('generate-types', () => {
       });
     });
 
-    it('bin/rxkube.js runs it (from source through tsx when there is no build)', async () => {
-      const child = spawn(process.execPath, [join(root, 'bin', 'rxkube.js'), 'generate-types', example.crd], { stdio: ['ignore', 'pipe', 'pipe'] });
+    it('the rxkube bin runs it (from source through tsx when there is no build)', async () => {
+      const child = spawn(process.execPath, [bin, 'generate-types', example.crd], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));

@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
 
-const root = join(import.meta.dirname, '..', '..');
-const managerBin = join(root, 'bin', 'rxkube-controller-manager.js');
-const serverBin = join(root, 'bin', 'rxkube-apiserver.js');
+const managerBin = join(import.meta.dirname, '..', 'bin', 'rxkube-controller-manager.js');
+const serverBin = join(import.meta.dirname, '..', '..', 'testkit', 'bin', 'rxkube-apiserver.js');
 
 async function waitFor(f: () => boolean, ms = 20_000): Promise<void> {
   for (const end = Date.now() + ms; !f(); ) {

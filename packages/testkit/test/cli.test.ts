@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeClient } from './helpers.js';
 
-const bin = join(import.meta.dirname, '..', '..', 'bin', 'rxkube-apiserver.js');
+const bin = join(import.meta.dirname, '..', 'bin', 'rxkube-apiserver.js');
 
 describe('rxkube-apiserver command', () => {
   it('serves, prints URL and kubeconfig path, stops on SIGTERM', async () => {
