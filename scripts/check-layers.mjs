@@ -108,7 +108,7 @@ const packageSources = fs.existsSync(path.join(root, 'packages'))
   : [];
 for (const { files, circle } of importCircles([...sourceFiles, ...packageSources])) {
   const folders = [...new Set(files.map((f) => path.relative(root, path.dirname(f))))].sort();
-  const name = (f) => (folders.length === 1 ? path.basename(f) : path.relative(root, f));
+  const name = (f) => (folders.length === 1 ? path.basename(f) : path.relative(f.startsWith(src + path.sep) ? src : root, f));
   problems.push(
     `import circle in ${folders.map((f) => `${f}/`).join(' + ')} among ${files.length} files (${files.map(name).join(', ')}), e.g. ${circle.map(name).join(' → ')}`,
   );

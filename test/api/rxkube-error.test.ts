@@ -95,19 +95,25 @@ let srcClasses: Promise<ErrorClass[]> | undefined;
 /** The error classes exported by any module under src/ (`*-main.ts` files are programs: skipped). */
 function everySrcErrorClass(): Promise<ErrorClass[]> {
   srcClasses ??= (async () => {
-    const src = fileURLToPath(new URL('../../src/', import.meta.url));
-    const files = (fs.readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.endsWith('-main.ts')).sort();
+    const repo = fileURLToPath(new URL('../../', import.meta.url));
+    const dirs = [path.join(repo, 'src'), ...fs.readdirSync(path.join(repo, 'packages')).map((p) => path.join(repo, 'packages', p, 'src'))];
     const found = new Set<ErrorClass>();
-    for (const f of files) {
-      const module = (await import(path.join(src, f))) as Record<string, unknown>;
-      for (const cls of errorClasses(module)) found.add(cls);
+    for (const dir of dirs) {
+      const files = (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.endsWith('-main.ts')).sort();
+      for (const f of files) {
+        const module = (await import(path.join(dir, f))) as Record<string, unknown>;
+        for (const cls of errorClasses(module)) found.add(cls);
+      }
     }
     return [...found];
   })();
   return srcClasses;
 }
 
-/** One instance of every error class in src/, as its throwers build it. */
+/** The runtime's layer doors (`rxkube/<layer>`), beside the root entry. */
+const LAYER_DOORS = ['api', 'client', 'reflector', 'cache', 'informer', 'workqueue', 'controller', 'sharding', 'manager', 'leader-election', 'metrics', 'logging'];
+
+/** One instance of every error class in src/ and the packages' src/, as its throwers build it. */
 const SAMPLES: Record<string, () => Error> = {
   LabelSelectorError: () => new LabelSelectorError('a=(', 'unbalanced parentheses'),
   ApiError: () => new ApiError({ kind: 'Status', code: 404, reason: 'NotFound', message: 'pods "a" not found' }),
@@ -180,8 +186,9 @@ const SAMPLES: Record<string, () => Error> = {
 };
 
 describe('RxkubeError: every error class', () => {
-  it('of the root entry extends RxkubeError and has a layer and a unique SCREAMING_SNAKE code', () => {
-    const classes = errorClasses(root);
+  it('of the runtime entries extends RxkubeError and has a layer and a unique SCREAMING_SNAKE code', async () => {
+    const doors = [root, ...(await Promise.all(LAYER_DOORS.map((d) => import(`../../src/${d}/index.ts`) as Promise<Record<string, unknown>>)))];
+    const classes = [...new Set(doors.flatMap((d) => errorClasses(d)))];
     expect(classes.length).toBeGreaterThanOrEqual(30);
     expect(classes).toContain(RxkubeError);
     expect(classes).toContain(ConfigError);
