@@ -5,7 +5,7 @@
  * process behind.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -22,7 +22,12 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-const dir = (): string => mkdtempSync(join(tmpdir(), 'rxkube-hostile-cred-'));
+/** A temporary folder, removed after the test. */
+function dir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'rxkube-hostile-cred-'));
+  cleanup.push(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
 
 async function podServer(): Promise<FakeApiServer> {
   const server = await startFakeApiServer((_req, res) => json(res, 200, pod('a', '1')));

@@ -4,7 +4,7 @@
  * token must never appear in an error's message, `inspect` output or JSON, in a reflector status,
  * or in a log line.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -245,8 +245,13 @@ describe('hostile: every kind of credential is masked, not only bearer tokens fr
 
   it('a token read from a token file', async () => {
     const s = await echoServer(secretOf.tokenFileToken);
-    const file = join(mkdtempSync(join(tmpdir(), 'rxkube-redact-')), 'token');
+    const folder = mkdtempSync(join(tmpdir(), 'rxkube-redact-'));
+    const file = join(folder, 'token');
     writeFileSync(file, `${secretOf.tokenFileToken}\n`);
-    check(await errorWith(kubeConfig(s.url, { authProvider: { name: 'tokenFile', config: { tokenFile: file } } }), s), secretOf.tokenFileToken);
+    try {
+      check(await errorWith(kubeConfig(s.url, { authProvider: { name: 'tokenFile', config: { tokenFile: file } } }), s), secretOf.tokenFileToken);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
