@@ -5,6 +5,8 @@
 // - every path an export condition (at any depth) or `bin` names is in the tarball, and the
 //   published exports carry no `source` condition;
 // - every source map resolves: each of its sources is inlined (sourcesContent) or shipped;
+// - rxkube: each entry's JavaScript (a bundle) imports the Node.js version check on its first
+//   line, so the check runs before any of its chunks;
 // - LICENSE is the Apache-2.0 text package.json names; rxjs and prom-client are peers only.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -55,6 +57,18 @@ for (const [at, target] of targets) {
   const rel = path.posix.normalize(target).replace(/^\.\//, '');
   if (target.includes('*')) problems.push(`${at}: pattern ${target} (not checked; list files explicitly)`);
   else if (!files.has(rel)) problems.push(`${at} → ${target}: not in the tarball`);
+}
+
+if (pkgName === 'rxkube') {
+  for (const [at, target] of targets) {
+    if (!at.endsWith('.default')) continue;
+    const rel = path.posix.normalize(target).replace(/^\.\//, '');
+    if (!files.has(rel)) continue;
+    const first = fs.readFileSync(path.join(dir, rel), 'utf8').split('\n', 1)[0];
+    const spec = /^import ["'](\.{1,2}\/[^"']*require-node\.js)["'];$/.exec(first)?.[1];
+    if (spec === undefined) problems.push(`${at} → ${target}: first line is not the Node.js version check's import (${first.slice(0, 60)})`);
+    else if (!files.has(path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec)))) problems.push(`${at} → ${target}: imports ${spec}, not in the tarball`);
+  }
 }
 
 let maps = 0;
