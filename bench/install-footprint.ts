@@ -51,6 +51,19 @@ function packageCount(nodeModules: string): number {
   return n;
 }
 
+/** Bytes per installed package (top level of node_modules, scopes opened), by name. */
+function packageSizes(nodeModules: string): Map<string, number> {
+  const sizes = new Map<string, number>();
+  for (const e of fs.readdirSync(nodeModules, { withFileTypes: true })) {
+    if (!e.isDirectory() || e.name.startsWith('.')) continue;
+    const p = path.join(nodeModules, e.name);
+    if (e.name.startsWith('@')) {
+      for (const [n, s] of packageSizes(p)) sizes.set(`${e.name}/${n}`, s);
+    } else sizes.set(e.name, bytesUnder(p));
+  }
+  return sizes;
+}
+
 function project(base: string, name: string, deps: readonly string[]): string {
   const dir = path.join(base, name);
   fs.mkdirSync(dir);
@@ -92,6 +105,9 @@ export async function run(): Promise<string[]> {
     const [rx, cn, floor] = contenders.map((c) => ({ size: sizes.get(c.name) ?? 0, ms: median(times.get(c.name) ?? []) }));
     if (rx !== undefined && cn !== undefined && floor !== undefined) {
       const addedMb = (rx.size - cn.size) / 1e6;
+      const theirs = packageSizes(path.join(contenders[1]?.dir ?? '', 'node_modules'));
+      const extra = [...packageSizes(path.join(contenders[0]?.dir ?? '', 'node_modules'))].filter(([n]) => !theirs.has(n)).sort((a, b) => b[1] - a[1]);
+      lines.push(`- What rxkube's install has that client-node's has not: ${extra.map(([n, s]) => `${n} ${(s / 1e6).toFixed(2)} MB`).join(', ')}.`);
       const importRatio = rx.ms / cn.ms;
       lines.push(
         `- rxkube's install adds **${addedMb.toFixed(1)} MB** to client-node's own (target ≤ 5 MB: ${addedMb <= 5 ? 'met' : 'not met'}).`,

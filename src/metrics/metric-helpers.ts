@@ -1,5 +1,5 @@
-import { Counter, Gauge, Histogram } from 'prom-client';
-import type { Registry } from 'prom-client';
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { promClient } from './prom-client-module.js';
 
 /** Returns the counter registered under `name` in `registry`, creating it on first use. */
 export function counterIn<L extends string>(
@@ -10,7 +10,7 @@ export function counterIn<L extends string>(
 ): Counter<L> {
   const existing = registry.getSingleMetric(name);
   if (existing) return existing as Counter<L>;
-  return new Counter<L>({ name, help, labelNames, registers: [registry] });
+  return new (promClient().Counter<L>)({ name, help, labelNames, registers: [registry] });
 }
 
 /** Returns the gauge registered under `name` in `registry`, creating it on first use. */
@@ -22,7 +22,7 @@ export function gaugeIn<L extends string>(
 ): Gauge<L> {
   const existing = registry.getSingleMetric(name);
   if (existing) return existing as Gauge<L>;
-  return new Gauge<L>({ name, help, labelNames, registers: [registry] });
+  return new (promClient().Gauge<L>)({ name, help, labelNames, registers: [registry] });
 }
 
 /** Returns the histogram registered under `name` in `registry`, creating it on first use. */
@@ -35,7 +35,7 @@ export function histogramIn<L extends string>(
 ): Histogram<L> {
   const existing = registry.getSingleMetric(name);
   if (existing) return existing as Histogram<L>;
-  return new Histogram<L>({ name, help, labelNames, buckets: [...buckets], registers: [registry] });
+  return new (promClient().Histogram<L>)({ name, help, labelNames, buckets: [...buckets], registers: [registry] });
 }
 
 /** `count` buckets starting at `start`, each `factor` times the previous (Prometheus' ExponentialBuckets). */

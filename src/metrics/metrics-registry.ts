@@ -1,4 +1,5 @@
-import { Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { promClient } from './prom-client-module.js';
 import type { ControllerMetricsRecorder } from './controller-metrics.js';
 import { controllerMetrics } from './controller-metrics.js';
 import type { ReflectorMetricsRecorder } from './reflector-metrics.js';
@@ -19,7 +20,7 @@ export interface ManagerMetrics {
 }
 
 /** Creates a fresh {@link ManagerMetrics} (a new `Registry`, unless one is given). */
-export function managerMetrics(registry: Registry = new Registry()): ManagerMetrics {
+export function managerMetrics(registry: Registry = new (promClient().Registry)()): ManagerMetrics {
   return {
     registry,
     controller: controllerMetrics(registry),

@@ -1,4 +1,5 @@
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { promClient } from './prom-client-module.js';
 
 /** prom-client's default metrics, collected once per process and shared by every registry that asks. */
 let shared: Registry | undefined;
@@ -12,8 +13,8 @@ let shared: Registry | undefined;
  */
 export function processMetrics(registry: Registry): void {
   if (shared === undefined) {
-    shared = new Registry();
-    collectDefaultMetrics({ register: shared });
+    shared = new (promClient().Registry)();
+    promClient().collectDefaultMetrics({ register: shared });
   }
   for (const { name } of shared.getMetricsAsArray()) {
     const metric = shared.getSingleMetric(name);
