@@ -26,13 +26,35 @@ describe('patch algorithms', () => {
   it('strategic merge patch: lists with a merge key merge by key; $patch directives', () => {
     const pod = { spec: { containers: [{ name: 'a', image: 'a:1', env: [{ name: 'X', value: '1' }] }, { name: 'b', image: 'b:1' }] }, metadata: { finalizers: ['f1'] } };
     expect(strategicMergePatch(pod, { spec: { containers: [{ name: 'a', image: 'a:2', env: [{ name: 'Y', value: '2' }] }] } })).toEqual({
-      spec: { containers: [{ name: 'a', image: 'a:2', env: [{ name: 'X', value: '1' }, { name: 'Y', value: '2' }] }, { name: 'b', image: 'b:1' }] },
+      // kube's order: the patched container first (it was first already), a new env entry before the server-only ones
+      spec: { containers: [{ name: 'a', image: 'a:2', env: [{ name: 'Y', value: '2' }, { name: 'X', value: '1' }] }, { name: 'b', image: 'b:1' }] },
       metadata: { finalizers: ['f1'] },
     });
     expect(strategicMergePatch(pod, { spec: { containers: [{ name: 'b', $patch: 'delete' }] } })).toMatchObject({ spec: { containers: [{ name: 'a' }] } });
     expect(strategicMergePatch(pod, { spec: { $patch: 'replace', containers: [] } })).toMatchObject({ spec: { containers: [] } });
-    expect(strategicMergePatch(pod, { metadata: { finalizers: ['f2'] } })).toMatchObject({ metadata: { finalizers: ['f1', 'f2'] } });
+    expect(strategicMergePatch(pod, { metadata: { finalizers: ['f2'] } })).toMatchObject({ metadata: { finalizers: ['f2', 'f1'] } });
     expect(strategicMergePatch(pod, { metadata: { '$deleteFromPrimitiveList/finalizers': ['f1'] } })).toMatchObject({ metadata: { finalizers: [] } });
+  });
+});
+
+describe('strategic merge patch list order (kube-apiserver 1.20, apimachinery normalizeElementOrder)', () => {
+  const env = (...names: string[]) => names.map((name) => ({ name, value: name.toLowerCase() }));
+  const names = (o: unknown) => ((o as { env: { name: string }[] }).env).map((e) => e.name);
+
+  it('a new entry goes before the server-only entries: [A] + [B] is [B, A]', () => {
+    expect(names(strategicMergePatch({ env: env('A') }, { env: env('B') }))).toEqual(['B', 'A']);
+    expect(names(strategicMergePatch({ env: env('A', 'C') }, { env: env('B') }))).toEqual(['B', 'A', 'C']);
+  });
+
+  it('entries already in place keep their places; new ones follow the patched ones', () => {
+    expect(names(strategicMergePatch({ env: env('A', 'C') }, { env: env('C', 'D') }))).toEqual(['A', 'C', 'D']);
+    expect(names(strategicMergePatch({ env: env('A', 'C') }, { env: env('E', 'A') }))).toEqual(['E', 'A', 'C']);
+  });
+
+  it('a deleted entry leaves the order of the rest; merged primitive lists order the same way', () => {
+    expect(names(strategicMergePatch({ env: env('A', 'B', 'C') }, { env: [{ name: 'B', $patch: 'delete' }, { name: 'D', value: 'd' }] }))).toEqual(['D', 'A', 'C']);
+    expect(strategicMergePatch({ metadata: { finalizers: ['x/b'] } }, { metadata: { finalizers: ['x/a'] } })).toEqual({ metadata: { finalizers: ['x/a', 'x/b'] } });
+    expect(strategicMergePatch({ metadata: { finalizers: ['x/a', 'x/b'] } }, { metadata: { finalizers: ['x/b', 'x/c'] } })).toEqual({ metadata: { finalizers: ['x/a', 'x/b', 'x/c'] } });
   });
 });
 

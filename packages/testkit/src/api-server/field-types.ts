@@ -13,10 +13,14 @@
  * comes last in its object and in every object around it. `null` is Go's zero value: a null field
  * is dropped, a null map value or list element is "". Checked against kube-apiserver 1.20.2.
  */
+import { microTimeError } from './go-micro-time.js';
 import { badRequest, type StatusError } from './status-error.js';
 
-/** The JSON shape a typed field must have (`bytes`: a base64 string, as Go's `[]byte`). */
-export type FieldType = 'string' | 'integer' | 'boolean' | 'stringMap' | 'bytesMap' | 'stringList' | 'objectList' | 'object' | 'any';
+/**
+ * The JSON shape a typed field must have (`bytes`: a base64 string, as Go's `[]byte`; `microTime`:
+ * a string in `metav1.MicroTime`'s layout, six fraction digits).
+ */
+export type FieldType = 'microTime' | 'string' | 'integer' | 'boolean' | 'stringMap' | 'bytesMap' | 'stringList' | 'objectList' | 'object' | 'any';
 
 /** A field of a Go struct: its JSON key, its Go name (as json-iterator prints it) and its type. */
 export interface TypedField {
@@ -67,6 +71,9 @@ export const OBJECT_META: GoStruct = {
     { key: 'managedFields', goName: 'ManagedFields', type: 'any' },
   ],
 };
+
+/** Stands for the request's API version in a nested struct's `goType` (`{version}.LeaseSpec`), for kinds served in several versions. */
+export const VERSION_PLACEHOLDER = '{version}';
 
 type Obj = Record<string, unknown>;
 
@@ -122,6 +129,8 @@ function fieldError(v: unknown, f: TypedField, sortKeys: boolean): string | unde
       return undefined;
     case 'string':
       return typeof v === 'string' ? undefined : readString(v);
+    case 'microTime':
+      return microTimeError(v);
     case 'integer':
       if (typeof v === 'number') return Number.isInteger(v) ? undefined : 'assertInteger: can not decode float as int';
       return 'readUint64: unexpected character: \ufffd';
@@ -209,5 +218,5 @@ export function fieldTypeError(
     return inner === undefined ? undefined : badRequest(`${prefix}${inner}`);
   }
   const inner = structError(o, kindStruct(version, r.kind, fields), false);
-  return inner === undefined ? undefined : badRequest(`${prefix}${inner}`);
+  return inner === undefined ? undefined : badRequest(`${prefix}${inner.replaceAll(VERSION_PLACEHOLDER, version)}`);
 }

@@ -7,7 +7,7 @@ import { applyWithOwnership, builtinListTypes, parseApplyBody, recordUpdate, sch
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import { resourceId, type ServedResource } from './resource-registry.js';
 import type { ResolvedRoute } from './route.js';
-import { badRequest, failure, invalid, notFound, StatusError, unsupportedMediaType } from './status-error.js';
+import { badRequest, customResourcePatchTypeUnsupported, failure, invalid, notFound, StatusError, unsupportedMediaType } from './status-error.js';
 
 /** The list types of `r` at `version`: strategic merge keys for built-ins, the CRD schema's markers for custom resources. */
 export function listTypesFor(service: ObjectService, r: ServedResource, version: string): ListTypes {
@@ -81,12 +81,12 @@ const { r } = t;
       patched = jsonPatch(current.object, body);
       break;
     case 'application/strategic-merge-patch+json':
-      if (r.custom) throw unsupportedMediaType(contentType);
+      if (r.custom) throw customResourcePatchTypeUnsupported();
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('json: cannot unmarshal into Go value: strategic merge patch must be an object');
       patched = strategicMergePatch(current.object, body);
       break;
     default:
-      throw unsupportedMediaType(contentType);
+      throw r.custom ? customResourcePatchTypeUnsupported() : unsupportedMediaType(contentType);
   }
   const decoded = service.decode(r, t.version, patched);
   const obj = manager === undefined ? decoded : withUpdateOwnership(service, r, t.version, current.object, decoded, manager, sub);

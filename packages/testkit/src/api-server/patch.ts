@@ -142,27 +142,67 @@ const MERGE_KEYS: Readonly<Record<string, string>> = {
 
 const MERGED_PRIMITIVE_LISTS = new Set(['finalizers']);
 
+/** The first position of each identity in `ids`. */
+function firstPositions(ids: readonly string[]): Map<string, number> {
+  const at = new Map<string, number>();
+  ids.forEach((id, i) => {
+    if (!at.has(id)) at.set(id, i);
+  });
+  return at;
+}
+
+/**
+ * The order kube-apiserver gives a merged list (apimachinery's `normalizeElementOrder`): the items
+ * the patch names, in the patch's order, and the items only the server had, in the original order,
+ * interleaved so that a server-only item goes before a patch item only when both were in the
+ * original and it came first there. So a new item goes before the server-only items that follow it
+ * (`[A]` patched with `[B]` is `[B, A]`), and items already in place keep their places.
+ */
+function kubeListOrder(merged: readonly Json[], patchIds: readonly string[], originalIds: readonly string[], idOf: (x: Json) => string): Json[] {
+  const inPatch = firstPositions(patchIds);
+  const inOriginal = firstPositions(originalIds);
+  const patchItems = merged.filter((x) => inPatch.has(idOf(x))).sort((a, b) => (inPatch.get(idOf(a)) ?? 0) - (inPatch.get(idOf(b)) ?? 0));
+  const serverOnly = merged.filter((x) => !inPatch.has(idOf(x)));
+  const out: Json[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < serverOnly.length || j < patchItems.length) {
+    if (j >= patchItems.length) out.push(serverOnly[i++] as Json);
+    else if (i >= serverOnly.length) out.push(patchItems[j++] as Json);
+    else {
+      const left = inOriginal.get(idOf(serverOnly[i] as Json));
+      const right = inOriginal.get(idOf(patchItems[j] as Json));
+      if (left !== undefined && right !== undefined && left < right) out.push(serverOnly[i++] as Json);
+      else out.push(patchItems[j++] as Json);
+    }
+  }
+  return out;
+}
+
 function smpList(field: string, target: Json[] | undefined, patch: Json[]): Json[] {
   const key = Object.hasOwn(MERGE_KEYS, field) ? MERGE_KEYS[field] : undefined;
   if (MERGED_PRIMITIVE_LISTS.has(field)) {
-    const out = [...(target ?? [])];
-    for (const v of patch) if (!out.some((x) => JSON.stringify(x) === JSON.stringify(v))) out.push(v);
-    return out;
+    const original = target ?? [];
+    const merged = [...original];
+    for (const v of patch) if (!merged.some((x) => JSON.stringify(x) === JSON.stringify(v))) merged.push(v);
+    const id = (x: Json) => JSON.stringify(x);
+    return kubeListOrder(merged, patch.map(id), original.map(id), id);
   }
   if (key === undefined || !patch.every(isObject)) return patch.filter((v) => !(isObject(v) && v['$patch'] !== undefined));
   if (patch.some((p) => isObject(p) && p['$patch'] === 'replace')) {
     return patch.filter((p) => !(isObject(p) && p['$patch'] === 'replace'));
   }
-  const out: Json[] = [...(target ?? [])];
-  for (const p of patch as JsonObject[]) {
-    const id = JSON.stringify(p[key] ?? null);
-    const i = out.findIndex((x) => isObject(x) && JSON.stringify(x[key] ?? null) === id);
-    if (p['$patch'] === 'delete') {
-      if (i >= 0) out.splice(i, 1);
-    } else if (i >= 0) out[i] = strategicMergePatch(out[i], p) as Json;
+  const id = (x: Json) => JSON.stringify((isObject(x) ? x[key] : undefined) ?? null);
+  const deleted = new Set((patch as JsonObject[]).filter((p) => p['$patch'] === 'delete').map(id));
+  const original = (target ?? []).filter((x) => !deleted.has(id(x)));
+  const merging = (patch as JsonObject[]).filter((p) => p['$patch'] !== 'delete');
+  const out: Json[] = [...original];
+  for (const p of merging) {
+    const i = out.findIndex((x) => id(x) === id(p));
+    if (i >= 0) out[i] = strategicMergePatch(out[i], p) as Json;
     else out.push(strategicMergePatch({}, p) as Json);
   }
-  return out;
+  return kubeListOrder(out, merging.map(id), original.map(id), id);
 }
 
 /**

@@ -124,6 +124,15 @@ export function unsupportedMediaType(contentType: string): StatusError {
   return new StatusError(failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml (got "${contentType}")`));
 }
 
+/**
+ * 415 UnsupportedMediaType for a patch to a custom resource in a type it does not take (a strategic
+ * merge patch): kube-apiserver's custom resource handler lists the patch types it accepts, without
+ * `application/strategic-merge-patch+json` and without the type asked for.
+ */
+export function customResourcePatchTypeUnsupported(): StatusError {
+  return new StatusError(failure(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml'));
+}
+
 /** 504 Timeout with the ResourceVersionTooLarge cause (kube-apiserver's "Too large resource version"). */
 export function tooLargeResourceVersion(asked: number, current: number): StatusError {
   return new StatusError(

@@ -25,7 +25,9 @@ const COLUMNS: Readonly<Record<string, readonly Column[]>> = {
       cell: (o) => {
         const conditions = at(o, 'status.conditions');
         const ready = Array.isArray(conditions) ? (conditions as Obj[]).find((c) => c['type'] === 'Ready') : undefined;
-        return ready === undefined ? 'Unknown' : ready['status'] === 'True' ? 'Ready' : 'NotReady';
+        const status = ready === undefined ? 'Unknown' : ready['status'] === 'True' ? 'Ready' : 'NotReady';
+        // As kube-apiserver's node printer: a cordoned node (spec.unschedulable) adds SchedulingDisabled.
+        return at(o, 'spec.unschedulable') === true ? `${status},SchedulingDisabled` : status;
       },
     },
     AGE,

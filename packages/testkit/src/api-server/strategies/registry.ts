@@ -14,6 +14,7 @@ import type { ServedResource } from '../resource-registry.js';
 import { SELF_SUBJECT_ACCESS_REVIEW_STRATEGY } from './access-review.js';
 import { CONFIG_MAP_STRATEGY, SECRET_STRATEGY } from './config-data.js';
 import { DEFAULT_STRATEGY, strategy } from './default.js';
+import { LEASE_STRATEGY } from './lease.js';
 import { NAMESPACE_STRATEGY } from './namespace.js';
 import { POD_STRATEGY } from './pod.js';
 import { SERVICE_STRATEGY } from './service.js';
@@ -28,6 +29,7 @@ const OWN_STRATEGIES: Readonly<Record<string, ResourceStrategy>> = {
   '/services': SERVICE_STRATEGY,
   '/configmaps': CONFIG_MAP_STRATEGY,
   '/secrets': SECRET_STRATEGY,
+  'coordination.k8s.io/leases': LEASE_STRATEGY,
   [SSAR_RESOURCE_ID]: SELF_SUBJECT_ACCESS_REVIEW_STRATEGY,
 };
 
