@@ -114,8 +114,11 @@ describe('strict mode: defaulting and validation', () => {
     expect(res.body.spec.template.metadata.labels).toEqual({ 'controller-uid': res.body.metadata.uid, 'job-name': 'j' });
     const always = await call('POST', '/apis/batch/v1/namespaces/default/jobs', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j2' }, spec: { template: { spec: { containers: [container] } } } });
     expect(always.body.details.causes[0]).toMatchObject({ field: 'spec.template.spec.restartPolicy', reason: 'FieldValueRequired', message: 'Required value: valid values: "OnFailure", "Never"' });
-    const lease = await call('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { leaseDurationSeconds: 0, renewTime: 'yesterday' } });
-    expect(lease.body.details.causes.map((c: { field: string }) => c.field)).toEqual(['spec.leaseDurationSeconds', 'spec.renewTime']);
+    const lease = await call('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { leaseDurationSeconds: 0, leaseTransitions: -1 } });
+    expect(lease.body.details.causes.map((c: { field: string }) => c.field)).toEqual(['spec.leaseDurationSeconds', 'spec.leaseTransitions']);
+    // a renewTime that is no MicroTime fails the decode before admission (400, as kube-apiserver 1.20)
+    const notATime = await call('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { renewTime: 'yesterday' } });
+    expect(notATime.status).toBe(400);
     const ns = await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a.b' } });
     expect(ns.body.details.causes[0]).toMatchObject({ field: 'metadata.name' });
   });

@@ -134,6 +134,8 @@ describe('embedded API server: ill-typed fields and deep nesting get 400 and cha
   const cm = (rest: string) => `ConfigMap in version "v1" cannot be handled as a ConfigMap: ${rest}`;
   const meta = (rest: string) => cm(`v1.ConfigMap.ObjectMeta: v1.ObjectMeta.${rest}`);
   const readString = (c: string) => `ReadString: expects " or n, but found ${c}`;
+  const leases = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+  const lease = (rest: string) => `Lease in version "v1" cannot be handled as a Lease: v1.Lease.Spec: v1.LeaseSpec.${rest}`;
   const cases: [string, () => Promise<{ status: number; body: { reason?: string; message?: string } }>, string | RegExp][] = [
     ['metadata.name a number', () => call('POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 5 } }), meta(`Name: ${readString('5')}`)],
     ['metadata.name true', () => call('POST', cms, { metadata: { name: true } }), meta(`Name: ${readString('t')}`)],
@@ -161,6 +163,13 @@ describe('embedded API server: ill-typed fields and deep nesting get 400 and cha
     ['a Secret data value padded wrongly', () => call('POST', secrets, { metadata: { name: 's' }, data: { a: 'ab=c' } }), 'Secret in version "v1" cannot be handled as a Secret: v1.Secret.Data: decode base64: illegal base64 data at input byte 2'],
     ['a Secret stringData value that is a boolean', () => call('POST', secrets, { metadata: { name: 's' }, stringData: { a: false } }), `Secret in version "v1" cannot be handled as a Secret: v1.Secret.StringData: ${readString('f')}`],
     ['a Secret type that is a number', () => call('POST', secrets, { metadata: { name: 's' }, type: 5 }), `Secret in version "v1" cannot be handled as a Secret: v1.Secret.Type: ${readString('5')}`],
+    ['a Lease renewTime with three fraction digits', () => call('POST', leases, { metadata: { name: 'l' }, spec: { holderIdentity: 'a', renewTime: '2024-01-01T00:00:10.500Z' } }), lease('RenewTime: unmarshalerDecoder: parsing time "2024-01-01T00:00:10.500Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".500Z" as ".000000"')],
+    ['a Lease renewTime without fraction digits', () => call('POST', leases, { metadata: { name: 'l' }, spec: { renewTime: '2024-01-01T00:00:10Z' } }), lease('RenewTime: unmarshalerDecoder: parsing time "2024-01-01T00:00:10Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"')],
+    ['a Lease acquireTime with text after it', () => call('POST', leases, { metadata: { name: 'l' }, spec: { acquireTime: '2024-01-01T00:00:10.500000+01:00x' } }), lease('AcquireTime: unmarshalerDecoder: parsing time "2024-01-01T00:00:10.500000+01:00x": extra text: "x"')],
+    ['a Lease renewTime in month 13', () => call('POST', leases, { metadata: { name: 'l' }, spec: { renewTime: '2024-13-01T00:00:10.500000Z' } }), lease('RenewTime: unmarshalerDecoder: parsing time "2024-13-01T00:00:10.500000Z": month out of range')],
+    ['a Lease renewTime on February 30', () => call('POST', leases, { metadata: { name: 'l' }, spec: { renewTime: '2024-02-30T00:00:10.500000Z' } }), lease('RenewTime: unmarshalerDecoder: parsing time "2024-02-30T00:00:10.500000Z": day out of range')],
+    ['a Lease renewTime that is a number', () => call('POST', leases, { metadata: { name: 'l' }, spec: { renewTime: 5 } }), lease('RenewTime: unmarshalerDecoder: json: cannot unmarshal number into Go value of type string')],
+    ['a v1beta1 Lease renewTime with three fraction digits', () => call('POST', '/apis/coordination.k8s.io/v1beta1/namespaces/default/leases', { metadata: { name: 'l' }, spec: { renewTime: '2024-01-01T00:00:10.5Z' } }), 'Lease in version "v1beta1" cannot be handled as a Lease: v1beta1.Lease.Spec: v1beta1.LeaseSpec.RenewTime: unmarshalerDecoder: parsing time "2024-01-01T00:00:10.5Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".5Z" as ".000000"'],
     ['a Deployment name that is a boolean', () => call('POST', '/apis/apps/v1/namespaces/default/deployments', { metadata: { name: true }, spec: {} }), `Deployment in version "v1" cannot be handled as a Deployment: v1.Deployment.ObjectMeta: v1.ObjectMeta.Name: ${readString('t')}`],
     ['metadata.name a number on update', () => call('PUT', `${cms}/keep`, { data: { k: 'v' }, metadata: { name: 5 } }), meta(`Name: ${readString('5')}`)],
     ['a data value that is a number on update', () => call('PUT', `${cms}/keep`, { metadata: { name: 'keep' }, data: { k: 1 } }), cm(`v1.ConfigMap.Data: ${readString('1')}`)],

@@ -88,6 +88,14 @@ describe.skipIf(!hasKubectl)('kubectl generators (protobuf) against the embedded
     expect(await kubectl('get', 'jobs', '-n', 'team-a')).toMatch(/^NAME\s+COMPLETIONS\s+DURATION\s+AGE\nonce\s+0\/1\s+\d+s\n$/);
   });
 
+  it('cordon: get node shows SchedulingDisabled next to the Ready status (kube-apiserver 1.20 node table)', async () => {
+    server.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
+    expect(await kubectl('cordon', 'n1')).toContain('node/n1 cordoned');
+    expect(await kubectl('get', 'node', 'n1')).toMatch(/^NAME\s+STATUS\s+.*\nn1\s+Unknown,SchedulingDisabled\s/);
+    expect(await kubectl('uncordon', 'n1')).toContain('node/n1 uncordoned');
+    expect(await kubectl('get', 'node', 'n1')).toMatch(/\nn1\s+Unknown\s/);
+  });
+
   it('create -f of a kind: List validates it with the protobuf /openapi/v2 (client-side)', async () => {
     const deployment = (name: string, selector: string) => `- apiVersion: apps/v1
   kind: Deployment
