@@ -258,6 +258,8 @@ async function scenario(t: Target): Promise<Map<string, unknown>> {
       seen.set('custom resource required', [missing.status, missing.body.details?.causes]);
       const table = await t.call('GET', dbs, undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
       seen.set('custom resource table', [table.body.columnDefinitions?.map((c: Json) => [c['name'], c['type'], c['priority']]), table.body.rows?.map((r: Json) => (r['cells'] as unknown[]).slice(0, 4))]);
+      const smp = await t.call('PATCH', `${dbs}/db`, { spec: { replicas: 2 } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+      seen.set('custom resource strategic merge patch (415)', [smp.status, smp.body.reason, smp.body.message]);
     } finally {
       await t.call('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/databases.${group}`);
     }
@@ -295,6 +297,49 @@ async function scenario(t: Target): Promise<Map<string, unknown>> {
     }
     const explain = await kubectl('explain', 'pods.spec.restartPolicy');
     seen.set('kubectl explain', /Restart policy for all containers within the pod/.test(explain.replace(/\s+/g, ' ')));
+
+    // kubectl cordon: the node table's STATUS adds SchedulingDisabled (only that cell: the embedded table has fewer columns).
+    const node = `n-${ns}`;
+    await t.call('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: node } });
+    try {
+      const cordon = await kubectl('cordon', node);
+      const status = (await kubectl('get', 'node', node, '--no-headers')).trim().split(/\s+/)[1];
+      await kubectl('uncordon', node);
+      const after = (await kubectl('get', 'node', node, '--no-headers')).trim().split(/\s+/)[1];
+      seen.set('kubectl cordon: node status', [normalize(cordon.trim(), ns), status, after]);
+    } finally {
+      await t.call('DELETE', `/api/v1/nodes/${node}`);
+    }
+
+    // Strategic merge patch of a merge-keyed list (env by name) and of a merged primitive list (finalizers): kube's order.
+    const pt = `/api/v1/namespaces/${ns}/podtemplates`;
+    const envOf = (r: Reply) => (r.body?.template?.spec?.containers?.[0]?.env as Json[] | undefined)?.map((e) => `${String(e['name'])}=${String(e['value'])}`);
+    const smp = (path: string, patch: unknown) => t.call('PATCH', path, patch, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    const envPatch = (env: unknown[]) => ({ template: { spec: { containers: [{ name: 'c', env }] } } });
+    await t.call('POST', pt, { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'env' }, template: { spec: { containers: [{ ...container, env: [{ name: 'A', value: 'a' }] }] } } });
+    seen.set('smp env: a new entry', envOf(await smp(`${pt}/env`, envPatch([{ name: 'B', value: 'b' }]))));
+    seen.set('smp env: one changed, one new', envOf(await smp(`${pt}/env`, envPatch([{ name: 'A', value: 'a2' }, { name: 'C', value: 'c' }]))));
+    seen.set('smp env: new before an old one', envOf(await smp(`${pt}/env`, envPatch([{ name: 'D', value: 'd' }, { name: 'B', value: 'b2' }]))));
+    seen.set('smp env: a delete and a new one', envOf(await smp(`${pt}/env`, envPatch([{ name: 'A', $patch: 'delete' }, { name: 'E', value: 'e' }]))));
+    const cmPath = `/api/v1/namespaces/${ns}/configmaps/pb`;
+    const fin = async (patch: unknown) => (await smp(cmPath, patch)).body?.metadata?.finalizers as unknown;
+    seen.set('smp finalizers', [await fin({ metadata: { finalizers: ['x.io/b'] } }), await fin({ metadata: { finalizers: ['x.io/a'] } }), await fin({ metadata: { finalizers: ['x.io/b', 'x.io/c'] } })]);
+    await t.call('PATCH', cmPath, [{ op: 'remove', path: '/metadata/finalizers' }], { 'Content-Type': 'application/json-patch+json' });
+
+    // Lease MicroTime fields: six fraction digits, or 400 (the message less the byte context kube-apiserver appends).
+    const leases = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`;
+    for (const [name, spec] of [
+      ['three fraction digits', { holderIdentity: 'a', renewTime: '2024-01-01T00:00:10.500Z' }],
+      ['no fraction digits', { acquireTime: '2024-01-01T00:00:10Z' }],
+      ['text after it', { renewTime: '2024-01-01T00:00:10.500000+01:00x' }],
+      ['month 13', { renewTime: '2024-13-01T00:00:10.500000Z' }],
+      ['February 30', { renewTime: '2024-02-30T00:00:10.500000Z' }],
+      ['a number', { renewTime: 5 }],
+      ['six fraction digits', { renewTime: '2024-01-01T00:00:10.500000Z' }],
+    ] as const) {
+      const res = await t.call('POST', leases, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: `mt-${seen.size}` }, spec });
+      seen.set(`lease microTime: ${name}`, [res.status, res.body.reason, typeof res.body.message === 'string' ? res.body.message.replace(/, error found in #\d+ byte of [\s\S]*$/, '') : res.body.spec]);
+    }
 
     // Discovery: the group/versions and the resources of a few of them.
     // Built-in groups only: CRDs other e2e files left on the shared kube-apiserver add theirs.
