@@ -60,7 +60,8 @@ export type { KubeConfigCluster, KubeConfigContext, KubeConfigLike, KubeConfigUs
 export { KubeConfigError } from './client/kubeconfig-errors.js';
 export type { InClusterConfigErrorCode, KubeConfigErrorCode } from './client/kubeconfig-errors.js';
 export type { RequestObserver, RequestOutcome } from './client/request-outcome.js';
-export type { ApplyOptions, CallOptions, DeleteOptions, ObjectClient, ObjectClientOptions, ObjectListOptions, PatchOptions, PatchType, WriteOptions } from './client/object-client.js';
+export type { ObjectClient } from './client/object-client.js';
+export type { ApplyOptions, CallOptions, DeleteOptions, ObjectClientOptions, ObjectListOptions, PatchOptions, PatchType, WriteOptions } from './client/object-client-options.js';
 export type { ApplyConfiguration, DeepPartial } from './client/apply-configuration.js';
 export type { CreateOrUpdateClient, CreateOrUpdateResult, MutateFn, OperationResult } from './client/create-or-update.js';
 export { retryOnConflict } from './client/retry-on-conflict.js';

@@ -4,7 +4,8 @@ import { Discovery } from './discovery.js';
 import { HttpListWatcher, type ListWatchScope } from './http-list-watcher.js';
 import type { KubeConfigLike } from './kube-config-like.js';
 import { KubeConnection, type KubeConnectionOptions } from './kube-connection.js';
-import { ObjectClient, type ObjectClientOptions } from './object-client.js';
+import { ObjectClient } from './object-client.js';
+import type { ObjectClientOptions } from './object-client-options.js';
 
 /**
  * Entry point of the client: one {@link KubeConnection} (auth, one keep-alive agent), one

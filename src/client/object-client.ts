@@ -21,18 +21,6 @@ import {
 } from './object-client-options.js';
 import { editObject, type EditOptions } from './update-with-recipe.js';
 
-export {
-  PATCH_CONTENT_TYPES,
-  type ApplyOptions,
-  type CallOptions,
-  type DeleteOptions,
-  type ObjectClientOptions,
-  type ObjectListOptions,
-  type PatchOptions,
-  type PatchType,
-  type WriteOptions,
-};
-
 /**
  * A small typed client for one resource type in one namespace (or cluster-wide), for the writes
  * controllers and leader election need. Promise-based: each call is one request and one answer,

@@ -4,7 +4,8 @@ import { type ErrorLayer, RxkubeError } from '../api/rxkube-error.js';
 import type { Discovery } from '../client/discovery.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { KubeConnection, KubeRequest, RequestOptions } from '../client/kube-connection.js';
-import { ObjectClient, type ObjectClientOptions } from '../client/object-client.js';
+import { ObjectClient } from '../client/object-client.js';
+import type { ObjectClientOptions } from '../client/object-client-options.js';
 import { isLeadershipLost } from '../leader-election/leadership-lost-error.js';
 
 /**
