@@ -62,16 +62,20 @@ export class LeaderElectionRun {
 
   /** The one place the phase changes, with the effects of entering each phase. */
   private enter(next: LeaderElectionPhase): void {
+    const previous = this.phase;
     this.phase = next;
     switch (next) {
       case 'leading':
+        this.cfg.lock.recordEvent('became leader');
         this.later(this.cfg.onStartedLeading);
         return;
       case 'acquiring': // lost
+        this.cfg.lock.recordEvent('stopped leading');
         this.deadlineAt = Number.NEGATIVE_INFINITY;
         this.later(this.cfg.onStoppedLeading);
         return;
       case 'stopped':
+        if (previous === 'leading') this.cfg.lock.recordEvent('stopped leading');
         this.attemptSub?.unsubscribe();
         this.nextSub?.unsubscribe();
         this.deadlineSub?.unsubscribe();

@@ -1,5 +1,6 @@
 import { defer, map, type Observable, tap, throwError } from 'rxjs';
 import { type ErrorLayer, RxkubeError } from '../api/rxkube-error.js';
+import type { EventRecorder } from '../events/event-recorder.js';
 import type { LeaseApi, LeaseRef } from './lease-api.js';
 import { type Lease, type LeaderElectionRecord, leaseSpecToRecord, recordToLeaseSpec } from './lease.js';
 
@@ -24,6 +25,11 @@ export interface ObservedRecord {
 export interface LeaseLockOptions {
   /** Labels merged into the Lease on every create and update (LE-2). */
   readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * Where the lock records its `LeaderElection` Events (Normal, on the Lease: `<identity> became
+   * leader`, `<identity> stopped leading`), as client-go's lock does (LE-9). None by default.
+   */
+  readonly eventRecorder?: EventRecorder;
 }
 
 /**
@@ -85,6 +91,29 @@ export class LeaseLock {
     }).pipe(
       tap((lease) => (this.cached = lease)),
       map(observedRecordOf),
+    );
+  }
+
+  /**
+   * Records a Normal `LeaderElection` Event `<identity> <what>` on the Lease (the last one read or
+   * written, so the Event carries its UID), when the lock has an event recorder (LE-9).
+   */
+  recordEvent(what: string): void {
+    const recorder = this.options.eventRecorder;
+    if (recorder === undefined) return;
+    const meta = this.cached?.metadata;
+    recorder.event(
+      {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        namespace: this.ref.namespace,
+        name: this.ref.name,
+        ...(meta?.uid === undefined ? {} : { uid: meta.uid }),
+        ...(meta?.resourceVersion === undefined ? {} : { resourceVersion: meta.resourceVersion }),
+      },
+      'Normal',
+      'LeaderElection',
+      `${this.identity} ${what}`,
     );
   }
 

@@ -27,6 +27,8 @@ export interface ManagerLeaderElectionConfig {
   readonly renewDeadlineMs: number;
   readonly retryPeriodMs: number;
   readonly releaseOnCancel: boolean;
+  /** Labels merged into the Lease on every write (empty when none were configured). */
+  readonly labels: Readonly<Record<string, string>>;
 }
 
 /** Builds the elector for a resolved config (e.g. a Lease-based one over the manager's client). */
@@ -44,6 +46,12 @@ export interface ManagerLeaderElectionOptions {
   readonly renewDeadlineMs?: number;
   readonly retryPeriodMs?: number;
   readonly releaseOnCancel?: boolean;
+  /**
+   * Labels merged into the Lease on every create and update (for example to let a cluster's
+   * tooling select the leases of one operator). Keys and values are not validated here; the
+   * server refuses invalid ones and the refusal is logged with each failed attempt.
+   */
+  readonly labels?: Readonly<Record<string, string>>;
   /**
    * Creates the elector. Default: rxkube's Lease-based election (`leaseLeadership`) through the
    * manager's client, on the manager's scheduler.
@@ -93,6 +101,7 @@ export function resolveManagerLeaderElection(
     identity: options.identity ?? `${hostname()}_${randomUUID()}`,
     ...timings,
     releaseOnCancel: options.releaseOnCancel ?? false,
+    labels: { ...options.labels },
   };
 }
 

@@ -161,7 +161,11 @@ export function manager(options: ManagerOptions = {}): Manager {
     config: leConfig,
     registry: metrics.registry,
     createElector: (config) => {
-      const factory = options.leaderElection?.elector ?? leaseLeadership(kubeClientLeaseApi(getClient()), { scheduler, logger: logger.child({ component: 'leader-election' }) });
+      const factory = options.leaderElection?.elector ?? leaseLeadership(kubeClientLeaseApi(getClient()), {
+          scheduler,
+          logger: logger.child({ component: 'leader-election' }),
+          eventRecorder: getEventRecorder,
+        });
       return factory(config);
     },
   };

@@ -9,12 +9,21 @@ import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../src/api/kube-object.js';
 import type { ResourceType } from '../../src/api/resource.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 
 const hasCluster = !!process.env.KUBECONFIG && !!process.env.RXKUBE_E2E_DIR;
 const FIXTURE = fileURLToPath(new URL('./fixtures/lease-candidate.ts', import.meta.url));
 const NAMESPACES: ResourceType = { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false };
+const LEASES: ResourceType = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases', namespaced: true };
+const EVENTS: ResourceType = { apiVersion: 'v1', kind: 'Event', plural: 'events', namespaced: true };
+interface CoreEventView {
+  readonly reason?: string;
+  readonly type?: string;
+  readonly message?: string;
+  readonly involvedObject?: { readonly kind?: string; readonly name?: string; readonly uid?: string };
+}
 const LEASE = 4_000;
 const RENEW = 3_000;
 const RETRY = 1_000;
@@ -84,5 +93,20 @@ describe.skipIf(!hasCluster)('leader election between manager processes on a rea
     const all = [...intervals, ...[...leading].map(([identity, from]) => ({ identity, from, to: Date.now() }))].sort((x, y) => x.from - y.from);
     for (let i = 1; i < all.length; i++) expect(all[i]!.from, `${all[i - 1]!.identity} and ${all[i]!.identity} overlap`).toBeGreaterThanOrEqual(all[i - 1]!.to);
     expect(errors).toEqual([]);
+
+    // LE-9: the Lease carries the configured label, and each new leader recorded a LeaderElection Event on it.
+    const lease = await client!.objects(LEASES, ns).get('rxkube-e2e-election');
+    expect(lease.metadata?.labels?.['app.kubernetes.io/name']).toBe('rxkube-e2e');
+    const wanted = [`${leader} became leader`, `${next?.[0]} became leader`];
+    let messages: string[] = [];
+    for (let i = 0; i < 40 && !wanted.every((m) => messages.includes(m)); i++) {
+      const events = (await client!.objects<CoreEventView & KubeObject>(EVENTS, ns).list()).items;
+      const onLease = events.filter((e) => e.reason === 'LeaderElection' && e.involvedObject?.kind === 'Lease' && e.involvedObject.name === 'rxkube-e2e-election');
+      for (const e of onLease) expect(e.type).toBe('Normal');
+      expect(onLease.every((e) => e.involvedObject?.uid === lease.metadata?.uid)).toBe(true);
+      messages = onLease.map((e) => e.message ?? '');
+      if (!wanted.every((m) => messages.includes(m))) await sleep(250);
+    }
+    expect(messages).toEqual(expect.arrayContaining(wanted));
   }, 90_000);
 });
