@@ -71,9 +71,10 @@ export interface ExpectedObjects {
  */
 export interface ListWatcher<T extends KubeObject = KubeObject> {
   /**
-   * `false` declares that the server behind this transport cannot serve streaming lists
-   * (`sendInitialEvents=true`), so the reflector never tries them (docs/semantics.md WL-1). Absent counts
-   * as supported.
+   * `true` declares that this transport passes `sendInitialEvents` on to a server, so the
+   * reflector may start a cycle with a streaming list (docs/semantics.md WL-1); the server may
+   * still refuse it (WL-5). Absent or `false`: the reflector always lists and watches, so a
+   * transport written for list + watch never sees a streaming-list request.
    */
   readonly supportsStreamingList?: boolean;
   /** What the objects it delivers must be; the reflector skips and reports any other. Absent: not checked. */

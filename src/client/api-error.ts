@@ -121,6 +121,15 @@ export function isTooLargeResourceVersion(err: unknown): boolean {
   );
 }
 
+/**
+ * 400 BadRequest or 422 Invalid: the server validated the request and refused it, so sending it
+ * again unchanged gets the same answer.
+ */
+export function isInvalidRequest(err: unknown): boolean {
+  const e = asApiError(err);
+  return e !== undefined && (e.statusCode === 400 || e.statusCode === 422 || e.reason === 'BadRequest' || e.reason === 'Invalid');
+}
+
 /** 409 Conflict (a stale resourceVersion on update). */
 export function isConflict(err: unknown): boolean {
   const e = asApiError(err);

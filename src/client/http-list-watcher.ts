@@ -60,6 +60,12 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
    */
   readonly expectedObjects: ExpectedObjects;
 
+  /**
+   * It sends `sendInitialEvents` to the server, which decides: a server that refuses the request
+   * is asked once, then listed and watched (docs/semantics.md WL-1, WL-5).
+   */
+  readonly supportsStreamingList = true;
+
   list(options: ListOptions): Observable<ListPage<T>> {
     return this.listParts(options).pipe(
       filter((part): part is Extract<ListPagePart<T>, { type: 'page' }> => part.type === 'page'),

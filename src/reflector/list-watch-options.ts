@@ -26,10 +26,13 @@ export interface ListWatchOptions {
    */
   readonly listParse?: 'atEnd' | 'perPage';
   /**
-   * Try a streaming list first (`sendInitialEvents=true`, WL-1..WL-4) and fall back to list+watch
-   * when the server refuses it. Default false (servers before 1.27 ignore the parameter and would
-   * never send the end-of-initial-events bookmark). Ignored when the ListWatcher declares
-   * `supportsStreamingList: false`.
+   * Start each cycle with a streaming list (`sendInitialEvents=true`, WL-1..WL-5): the server sends
+   * the current objects as watch events and the same watch carries on, instead of a list followed
+   * by a watch. Default true, as in client-go since 1.35. A server that refuses the request as
+   * invalid (kube-apiserver before 1.27 forbids `resourceVersionMatch` on a watch; later versions
+   * refuse `sendInitialEvents` when their WatchList feature is off) gets one failed request, then
+   * list + watch for the life of the reflector. `false` always lists and watches. Used only with
+   * a ListWatcher that declares `supportsStreamingList: true` (the HTTP one does).
    */
   readonly streamingList?: boolean;
   /** Lower bound of the random watch `timeoutSeconds`; honoured only above 300 (RE-7). Upper bound is 2×. */
@@ -205,7 +208,7 @@ export function resolveListWatchOptions(options: ListWatchOptions): ResolvedList
     pageSize: options.pageSize === 0 ? undefined : options.pageSize,
     pagesInFlight: options.pagesInFlight ?? 2,
     listParse: options.listParse ?? 'atEnd',
-    streamingList: options.streamingList ?? false,
+    streamingList: options.streamingList ?? true,
     minWatchTimeoutSeconds: Math.max(options.minWatchTimeoutSeconds ?? 0, MIN_WATCH_TIMEOUT_SECONDS),
     stallMarginMs: options.stallMarginMs ?? 30_000,
     idleTimeoutMs: options.idleTimeoutMs === 0 ? undefined : (options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS),

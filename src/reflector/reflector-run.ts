@@ -1,6 +1,6 @@
 import type { Subscriber, Subscription } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
-import { ApiError, isExpired, isTooLargeResourceVersion, isTooManyRequests, retryAfter } from '../client/api-error.js';
+import { ApiError, isExpired, isInvalidRequest, isTooLargeResourceVersion, isTooManyRequests, retryAfter } from '../client/api-error.js';
 import { type Backoff, createBackoff, DEFAULT_CONNECTION_BACKOFF, DEFAULT_SERVER_ERROR_BACKOFF } from './backoff.js';
 import { watchEventError } from '../client/watch-event-error.js';
 import { isConnectionError, isConnectionRefused } from './connection-errors.js';
@@ -107,6 +107,8 @@ type ReflectorState<T extends KubeObject> =
 export class ReflectorRun<T extends KubeObject> {
   private lastSyncRV: string | undefined;
   private rvUnavailable = false;
+  /** The server refused a streaming list as an invalid request (WL-5): every later cycle lists. */
+  private streamingRefused = false;
   private paginatedResult = false;
   private authFailures = 0;
   private internalFirst: number | undefined;
@@ -294,7 +296,7 @@ export class ReflectorRun<T extends KubeObject> {
 
   private cycle(): void {
     this.status({ type: 'connecting' });
-    if (this.o.streamingList && this.lw.supportsStreamingList !== false) this.streamList();
+    if (this.o.streamingList && this.lw.supportsStreamingList === true && !this.streamingRefused) this.streamList();
     else this.list();
   }
 
@@ -674,6 +676,9 @@ export class ReflectorRun<T extends KubeObject> {
       this.report(err, 'streamingList');
       this.resume('streamingList');
     } else {
+      // WL-5: a server that validates the request and refuses it (before 1.27, or with the
+      // WatchList feature off) will refuse it again; stop asking for the life of this reflector.
+      if (isInvalidRequest(err)) this.streamingRefused = true;
       this.report(err, 'fallbackToList');
       this.list();
     }

@@ -132,4 +132,29 @@ describe('reflector streaming list (docs/semantics.md §3.4)', () => {
     expect(r.lw.watchCalls.map((c) => c.options.sendInitialEvents)).toEqual([true, undefined]);
     expect(r.statuses.some((x) => x.s.type === 'error' && x.s.action === 'fallbackToList')).toBe(true);
   });
+
+  it('WL-5 a streaming list refused as invalid (400/422) is not tried again: later cycles list and watch', () => {
+    const refused = run(
+      {
+        lists: [{ page: page([obj('a', '1')], '2') }, { page: page([obj('a', '1')], '3') }],
+        watches: [{ errorAt: 0, error: apiError(422, 'Invalid') }, { errorAt: 100, error: expired() }],
+      },
+      60_000,
+      { streamingList: true },
+    );
+    expect(refused.lw.listCalls).toHaveLength(2);
+    expect(refused.lw.watchCalls.map((c) => c.options.sendInitialEvents)).toEqual([true, undefined, undefined]);
+
+    // Any other error falls back for that cycle only (WL-4): the next cycle streams again.
+    const transient = run(
+      {
+        lists: [{ page: page([obj('a', '1')], '2') }],
+        watches: [{ errorAt: 0, error: apiError(500, 'InternalError') }, { errorAt: 100, error: expired() }],
+      },
+      60_000,
+      { streamingList: true },
+    );
+    expect(transient.lw.listCalls).toHaveLength(1);
+    expect(transient.lw.watchCalls.map((c) => c.options.sendInitialEvents)).toEqual([true, undefined, true]);
+  });
 });

@@ -37,7 +37,7 @@ async function informerAgainst(listItems: unknown[], watchEvents: unknown[], exp
   cleanup.push(() => server.close());
   const client = KubeClient.fromKubeConfig(server.kubeConfig, { retry: false });
   cleanup.push(() => client.close());
-  const informer = sharedInformer({ client, resource: resources.pods, scope: { namespace: 'default' } });
+  const informer = sharedInformer({ client, resource: resources.pods, scope: { namespace: 'default' }, listWatch: { streamingList: false } });
   const errors = firstValueFrom(
     informer.errors$.pipe(
       filter((e): e is ListWatchError => e instanceof ListWatchError),

@@ -26,7 +26,7 @@ async function firstFailure(handler: FakeHandler, listWatch: ListWatchOptions = 
   const client = KubeClient.fromKubeConfig(server.kubeConfig, { retry: false });
   cleanup.push(() => client.close());
   // the relist after the failure is far away: the test sees exactly one list attempt
-  const informer = sharedInformer({ client, resource: resources.pods, scope: { namespace: 'default' }, listWatch: { backoff: { initialMs: 60_000 }, ...listWatch } });
+  const informer = sharedInformer({ client, resource: resources.pods, scope: { namespace: 'default' }, listWatch: { backoff: { initialMs: 60_000 }, streamingList: false, ...listWatch } });
   const failure = firstValueFrom(
     informer.errors$.pipe(
       filter((e): e is ListWatchError => e instanceof ListWatchError),

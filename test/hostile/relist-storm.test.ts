@@ -32,7 +32,7 @@ async function runFor(handler: FakeHandler) {
     client,
     resource: resources.pods,
     scope: { namespace: 'default' },
-    listWatch: { backoff: { initialMs: 50, jitter: 0 }, serverErrorBackoff: { initialMs: 16, jitter: 0 }, random: () => 0 },
+    listWatch: { streamingList: false, backoff: { initialMs: 50, jitter: 0 }, serverErrorBackoff: { initialMs: 16, jitter: 0 }, random: () => 0 },
   });
   const waits: number[] = [];
   const errors: Error[] = [];

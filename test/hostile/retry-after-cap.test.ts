@@ -32,7 +32,7 @@ describe('hostile: Retry-After of a day', () => {
     cleanup.push(() => server.close());
     const client = KubeClient.fromKubeConfig(server.kubeConfig, { retry: false });
     cleanup.push(() => client.close());
-    const factory = new InformerFactory(client, { namespace: 'default' });
+    const factory = new InformerFactory(client, { namespace: 'default', listWatch: { streamingList: false } });
     const pods = factory.for(resources.pods);
     const mgr = manager({ client, logLevel: 'off', health: { host: '127.0.0.1', port: 0 }, metrics: { host: '127.0.0.1', port: 0 } });
     mgr.add(factory.runnable());

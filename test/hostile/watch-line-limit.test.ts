@@ -58,7 +58,7 @@ async function run(scope: { maxWatchLineBytes?: number }) {
   cleanup.push(() => server.close());
   const client = KubeClient.fromKubeConfig(server.kubeConfig, { retry: false });
   cleanup.push(() => client.close());
-  const informer = sharedInformer({ client, resource: resources.pods, scope: { namespace: 'default', ...scope }, listWatch: { backoff: { initialMs: 60_000 } } });
+  const informer = sharedInformer({ client, resource: resources.pods, scope: { namespace: 'default', ...scope }, listWatch: { backoff: { initialMs: 60_000 }, streamingList: false } });
   const failure = firstValueFrom(
     informer.errors$.pipe(
       filter((e): e is ListWatchError => e instanceof ListWatchError),

@@ -29,7 +29,7 @@ describe('hygiene: virtual-time scheduler queues are empty after stop', () => {
         ],
       });
       const seen: ReflectorEvent[] = [];
-      const sub = listWatch(lw, { scheduler: vt.scheduler, random: () => 0.5, backoff: { initialMs: 50, maxMs: 100 }, idleTimeoutMs: 10_000 }).subscribe((e) => seen.push(e));
+      const sub = listWatch(lw, { scheduler: vt.scheduler, streamingList: false, random: () => 0.5, backoff: { initialMs: 50, maxMs: 100 }, idleTimeoutMs: 10_000 }).subscribe((e) => seen.push(e));
       await vt.advance(stopAt);
       expect(seen.length).toBeGreaterThan(0);
       sub.unsubscribe();

@@ -86,7 +86,9 @@ describe('InformerFactory against the embedded API server', () => {
     await until(() => server.openWatches('/configmaps') === 1 && server.openWatches('/pods') === 1);
     expect(server.requests.count({ resourceId: '/configmaps', watch: true })).toBe(1);
     expect(server.requests.count({ resourceId: '/pods', watch: true })).toBe(1);
-    expect(server.requests.count({ resourceId: '/configmaps', watch: false, method: 'GET' })).toBe(1);
+    // the initial state came with the watch (a streaming list, the default): no list request
+    expect(server.requests.count({ resourceId: '/configmaps', watch: false, method: 'GET' })).toBe(0);
+    expect(server.requests.filter({ resourceId: '/configmaps', watch: true })[0]?.search).toMatch(/sendInitialEvents=true/);
     expect(pods.store.size).toBe(1);
     expect(factory.configMaps().store.size).toBe(20);
 
@@ -130,8 +132,11 @@ describe('InformerFactory against the embedded API server', () => {
     }
     // the faults did bite: re-watches after the drops and 500s, a relist after the 410
     const watches = server.requests.count({ resourceId: '/configmaps', watch: true });
-    const lists = server.requests.count({ resourceId: '/configmaps', watch: false, method: 'GET' });
-    console.log(`configmaps: ${watches} watch requests, ${lists} lists`);
+    // A full sync is a list or a streaming list (a watch with sendInitialEvents, the default).
+    const lists =
+      server.requests.count({ resourceId: '/configmaps', watch: false, method: 'GET' }) +
+      server.requests.filter({ resourceId: '/configmaps', watch: true }).filter((r) => /sendInitialEvents=true/.test(r.search)).length;
+    console.log(`configmaps: ${watches} watch requests, ${lists} full syncs`);
     expect(watches).toBeGreaterThanOrEqual(5);
     expect(lists).toBeGreaterThanOrEqual(2);
     expect(server.requests.count({ resourceId: '/pods', watch: true })).toBe(1);
@@ -150,7 +155,10 @@ describe('InformerFactory against the embedded API server', () => {
     server.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's-0', namespace: NS } });
     const factory = new InformerFactory(client, { namespace: NS, stopGraceMs: 400 });
     const secrets = factory.secrets();
-    const lists = () => server.requests.count({ resourceId: '/secrets', watch: false, method: 'GET' });
+    // A full sync is a list or a streaming list (a watch with sendInitialEvents, the default).
+    const lists = () =>
+      server.requests.count({ resourceId: '/secrets', watch: false, method: 'GET' }) +
+      server.requests.filter({ resourceId: '/secrets', watch: true }).filter((r) => /sendInitialEvents=true/.test(r.search)).length;
     const watches = () => server.requests.count({ resourceId: '/secrets', watch: true });
     let sub = secrets.events$.subscribe();
     expect(await secrets.waitForSync(10_000)).toBe(true);
@@ -168,6 +176,7 @@ describe('InformerFactory against the embedded API server', () => {
     sub = secrets.events$.subscribe();
     expect(await secrets.waitForSync(10_000)).toBe(true);
     expect(lists()).toBe(2);
+    expect(server.requests.count({ resourceId: '/secrets', watch: false, method: 'GET' })).toBe(0); // both were streaming lists
     sub.unsubscribe();
   }, 30_000);
 });

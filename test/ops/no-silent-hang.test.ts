@@ -86,10 +86,10 @@ describe('manager against an unreachable server', () => {
     expect(elapsedMs).toBeLessThan(5_000);
   });
 
-  it("the informer's errors$ carries every failed list as a ListWatchError", () => {
+  it("the informer's errors$ carries every failed (streaming) list as a ListWatchError", () => {
     expect(informerErrors.length).toBeGreaterThanOrEqual(2);
     expect(informerErrors[0]).toBeInstanceOf(ListWatchError);
-    expect(informerErrors[0]?.message).toMatch(/^informer ConfigMap\/default: GET \/api\/v1\/namespaces\/default\/configmaps: connect ECONNREFUSED .* \(retrying with a new list\)$/);
+    expect(informerErrors[0]?.message).toMatch(/^informer ConfigMap\/default: GET \/api\/v1\/namespaces\/default\/configmaps: connect ECONNREFUSED .* \(retrying the streaming list\)$/);
   });
 
   it('/readyz names the failed check and why', () => {

@@ -75,7 +75,8 @@ export function fakeListWatcher(
   const lw: FakeListWatcher = {
     listCalls,
     watchCalls,
-    ...(script.supportsStreamingList !== undefined ? { supportsStreamingList: script.supportsStreamingList } : {}),
+    // A scripted server follows whatever script it is given, streaming lists included.
+    supportsStreamingList: script.supportsStreamingList ?? true,
     list(options: ListOptions): Observable<ListPage> {
       const step = lists.shift();
       return tracked<ListPage, ListOptions>(listCalls, options, (sub) => {

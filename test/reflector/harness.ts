@@ -44,6 +44,10 @@ export function runClientGo(
   return run(script, until, { ...CLIENT_GO_RECOVERY, ...options });
 }
 
+/**
+ * Runs `listWatch` over the scripted fake transport. Streaming lists are off unless `options`
+ * turn them on: the scripts model list + watch (RE-1…RE-10); the WL tests opt in.
+ */
 export function run(
   script: { lists?: ListStep[]; watches?: WatchStep[]; supportsStreamingList?: boolean },
   until: number,
@@ -67,6 +71,7 @@ export function run(
   const sub = listWatch(lw, {
     scheduler,
     random: fixedRandom(0),
+    streamingList: false,
     ...options,
     status: {
       next: (s) => r.statuses.push({ t: scheduler.now(), s }),

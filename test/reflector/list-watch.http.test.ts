@@ -45,8 +45,10 @@ function watchConfigMaps(server: ApiServer, options: ListWatchOptions = {}): Set
   const mirror = new Mirror();
   const statuses: ReflectorStatus[] = [];
   let error: unknown;
+  // List + watch unless a test asks for the default (streaming lists): most tests here count lists.
   const sub: Subscription = listWatchResource(client, CM, { namespace: 'default' }, {
     backoff: { initialMs: 50, maxMs: 400 },
+    streamingList: false,
     ...options,
     status: { next: (s) => statuses.push(s) },
   }).subscribe({ next: mirror.apply, error: (e: unknown) => (error = e) });
@@ -171,8 +173,8 @@ describe('listWatch over HTTP (embedded API server)', () => {
     expect(s.lists()).toBe(1);
   });
 
-  it('streams the initial state with sendInitialEvents when asked', async () => {
-    const s = await setup({}, { streamingList: true });
+  it('by default streams the initial state with sendInitialEvents (no list request)', async () => {
+    const s = await setup({}, { streamingList: undefined });
     await waitFor(() => s.mirror.replaces === 1, 10_000, 'replace');
     s.server.create(cm('streamed-later'));
     await converges(s, 'streaming list');

@@ -9,7 +9,7 @@ describe('reflector()', () => {
     const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
     const lw = fakeListWatcher(scheduler, { lists: [{ error: internalError() }, { page: page([], '1') }] });
     const fromOption: string[] = [];
-    const { events$, status$ } = reflector(lw, { scheduler, random: () => 0, status: { next: (s) => fromOption.push(s.type) } });
+    const { events$, status$ } = reflector(lw, { scheduler, random: () => 0, streamingList: false, status: { next: (s) => fromOption.push(s.type) } });
     const seen: ReflectorStatus[] = [];
     status$.subscribe((s) => seen.push(s));
     const sub = events$.subscribe();

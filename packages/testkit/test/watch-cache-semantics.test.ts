@@ -49,7 +49,7 @@ describe('embedded API server: watch-cache semantics', () => {
     const client = KubeClient.fromKubeConfig(big.kubeConfig);
     try {
       big.seed(Array.from({ length: 1200 }, (_, i) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: `s-${i}`, namespace: 'default' } })));
-      const informers = new InformerFactory(client);
+      const informers = new InformerFactory(client, { listWatch: { streamingList: false } }); // the paged list is what this test is about
       const secrets = informers.for(resources.secrets);
       informers.start();
       expect(await informers.waitForCacheSync(10_000)).toBe(true);
