@@ -15,12 +15,14 @@ import { browserTestsSkipped, collectPageErrors, launchChromium, screenshot } fr
 /** How long the page may take to show a change (the bound the tests assert). */
 const UPDATE_BOUND_MS = 15_000;
 
-/** Reads a cell of the page's tables: `[data-node=node] [data-phase=phase]`, or `[data-deployment=key] [data-field=field]`. */
-function cellText(page: Page, rowAttr: 'node' | 'deployment', row: string, cellAttr: 'phase' | 'field', cell: string): Promise<string | undefined> {
-  return page.evaluate(
-    (ra, r, ca, c) => document.querySelector(`tr[data-${ra}="${CSS.escape(r)}"] td[data-${ca}="${CSS.escape(c)}"]`)?.textContent ?? undefined,
-    rowAttr, row, cellAttr, cell,
-  );
+/**
+ * Reads a cell of the page's tables: `[data-node=node] [data-phase=phase]`, or
+ * `[data-deployment=key] [data-field=field]`. (Page code is passed as text: this file is compiled
+ * without the DOM library.)
+ */
+async function cellText(page: Page, rowAttr: 'node' | 'deployment', row: string, cellAttr: 'phase' | 'field', cell: string): Promise<string | undefined> {
+  const text = await page.evaluate(`document.querySelector(${JSON.stringify(`tr[data-${rowAttr}="${row}"] td[data-${cellAttr}="${cell}"]`)})?.textContent ?? null`);
+  return typeof text === 'string' ? text : undefined;
 }
 
 /** Waits until `predicate` holds in the page; on timeout saves a screenshot and fails with what the page shows. */
@@ -28,7 +30,7 @@ async function waitInPage(page: Page, what: string, errors: readonly string[], p
   try {
     await page.waitForFunction(predicate, { timeout: UPDATE_BOUND_MS, polling: 50 });
   } catch (e) {
-    const shown = await page.evaluate(() => document.body.innerText).catch(() => '(page unreadable)');
+    const shown = await page.evaluate('document.body.innerText').catch(() => '(page unreadable)');
     const shot = await screenshot(page, `failure-${what.replace(/[^a-z0-9]+/gi, '-')}`).catch(() => '(no screenshot)');
     throw new Error(`the page did not show ${what} within ${UPDATE_BOUND_MS} ms (${(e as Error).message}).\nPage:\n${shown}\nErrors: ${errors.join('\n') || 'none'}\nScreenshot: ${shot}`);
   }
