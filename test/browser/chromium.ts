@@ -70,12 +70,19 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
-/** What a page logged as errors (console errors and uncaught exceptions), for failure messages. */
+/** What went wrong in a page: console errors, uncaught exceptions, failed requests and HTTP errors (with their URL). */
 export function collectPageErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => errors.push(`uncaught: ${e instanceof Error ? e.message : String(e)}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) errors.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
+  });
+  page.on('requestfailed', (r) => {
+    // A watch the page (or its closing) aborts is not a failure.
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED') errors.push(`request failed: ${r.method()} ${r.url()} (${r.failure()?.errorText ?? '?'})`);
+  });
   return errors;
 }
