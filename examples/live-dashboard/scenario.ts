@@ -79,7 +79,7 @@ export async function runScenario(client: KubeClient, options: ScenarioOptions):
         case 2: {
           batch += 1;
           const node = options.nodes[batch % options.nodes.length] ?? '';
-          say(`batch-${batch} starts on ${node}; batch-${batch - 1} finishes`);
+          say(`batch-${batch} starts on ${node}${batch > 1 ? `; batch-${batch - 1} finishes` : ''}`);
           await pods.create(batchPod(`batch-${batch}`, node));
           if (batch > 1) await pods.patchStatus(`batch-${batch - 1}`, { status: { phase: 'Succeeded' } }).catch(() => undefined);
           if (batch > 3) await pods.delete(`batch-${batch - 3}`, { gracePeriodSeconds: 0, ignoreNotFound: true });
