@@ -124,4 +124,21 @@ describe.skipIf(browserTestsSkipped())('live dashboard in headless Chromium', ()
       await other.close();
     }
   }, 120_000);
+
+  it('shows why when the API server does not allow the page\'s origin (CORS is off by default)', async () => {
+    const d = dashboard as LiveDashboard;
+    const closed: ApiServer = await startApiServer();
+    const page = await (browser as Browser).newPage();
+    collectPageErrors(page);
+    try {
+      await page.goto(`${d.url}?api=${encodeURIComponent(closed.url)}`, { waitUntil: 'load' });
+      await waitInPage(page, 'the error status', [], `document.getElementById('status')?.dataset.state === 'error'`);
+      expect(await page.evaluate(`document.getElementById('status').textContent`)).toMatch(/nodes|pods|deployments|replicasets/i);
+      expect(await cellText(page, 'node', 'node-a', 'phase', 'Running')).toBeUndefined();
+      await screenshot(page, 'live-dashboard-refused');
+    } finally {
+      await page.close();
+      await closed.close();
+    }
+  }, 120_000);
 });

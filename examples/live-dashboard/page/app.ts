@@ -29,14 +29,36 @@ const pods = informers.pods({ namespace: null });
 const deployments = informers.deployments({ namespace: null });
 const replicaSets = informers.replicaSets({ namespace: null });
 
-renderStatus(status, 'connecting', `connecting to ${server} …`);
+// The status line: live once every cache has its list; the informers' reflector errors (a server
+// that refuses this origin, a 401, a network failure) shown while they retry.
+let synced = false;
+const problems = new Map<string, string>();
+const showStatus = (): void => {
+  if (problems.size > 0) renderStatus(status, 'error', `${[...problems].map(([name, text]) => `${name}: ${text}`).join('; ')} (retrying)`);
+  else if (synced) renderStatus(status, 'live', `live: ${server}`);
+  else renderStatus(status, 'connecting', `connecting to ${server} …`);
+};
+showStatus();
 podsPerNode(nodes, pods).subscribe((rows) => renderNodes(element('nodes'), rows));
 rollouts(deployments, replicaSets).subscribe((table) => renderRollouts(element('rollouts'), table));
 for (const informer of [nodes, pods, deployments, replicaSets] as const) {
-  informer.errors$.subscribe((e: unknown) => renderStatus(status, 'error', `${informer.name}: ${e instanceof Error ? e.message : String(e)}`));
+  informer.status$.subscribe((s) => {
+    if (s.type === 'error') problems.set(informer.name, s.error instanceof Error ? s.error.message : String(s.error));
+    else if (s.type === 'backingOff' && !problems.has(informer.name)) problems.set(informer.name, `no answer, retrying in ${Math.round(s.delayMs)} ms`);
+    else if (s.type === 'listed' || s.type === 'watching') problems.delete(informer.name);
+    showStatus();
+  });
 }
 informers.start();
-informers
-  .waitForCacheSync(30_000)
-  .then(() => renderStatus(status, 'live', `live: ${server}`))
-  .catch((e: unknown) => renderStatus(status, 'error', `not synced: ${e instanceof Error ? e.message : String(e)}`));
+// Each wait is bounded; a server that answers late still turns the page live.
+const waitForSync = (): void => {
+  informers.waitForCacheSync(10_000).then(
+    (ok) => {
+      if (!ok) return waitForSync();
+      synced = true;
+      showStatus();
+    },
+    (e: unknown) => renderStatus(status, 'error', `not synced: ${e instanceof Error ? e.message : String(e)}`),
+  );
+};
+waitForSync();
