@@ -113,7 +113,8 @@ describe('live dashboard example: bundle and start-up', () => {
         await new Promise((r) => setTimeout(r, 50));
       }
       const web = await dashboard.client.objects<K8s.Deployment>({ apiVersion: 'apps/v1', kind: 'Deployment' }, 'default').get('web');
-      expect(web.spec?.template.spec?.containers[0]?.image).toBe('web:2');
+      // Rolled out at least once (the scenario goes on meanwhile: web:2, web:3, …).
+      expect(web.spec?.template.spec?.containers[0]?.image).toMatch(/^web:([2-9]|\d{2,})$/);
       expect(lines.filter((l) => l.startsWith('step failed'))).toEqual([]);
     } finally {
       await dashboard.stop();
