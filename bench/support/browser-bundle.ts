@@ -44,9 +44,10 @@ function refuseNodeOnly(): Plugin {
 /**
  * Bundles `source` (an ES module's text, resolved from the repository root) for the browser: ESM,
  * minified, `source` export condition (the TypeScript sources). Rejects when anything Node.js-only
- * is imported, or when the output reads `Buffer` or `process` as a free global.
+ * is imported, or when the output reads `Buffer` or `process` as a free global. `external`
+ * packages stay imports (not counted).
  */
-export async function bundleForBrowser(source: string): Promise<BrowserBundle> {
+export async function bundleForBrowser(source: string, options: { readonly external?: readonly string[] } = {}): Promise<BrowserBundle> {
   const result = await build({
     stdin: { contents: source, resolveDir: REPO, sourcefile: 'browser-entry.ts', loader: 'ts' },
     bundle: true,
@@ -58,6 +59,7 @@ export async function bundleForBrowser(source: string): Promise<BrowserBundle> {
     write: false,
     metafile: true,
     logLevel: 'silent',
+    external: [...(options.external ?? [])],
     plugins: [refuseNodeOnly()],
     // esbuild replaces only free references to a global (not properties, keys or strings): each
     // becomes a marker that is looked for below.
