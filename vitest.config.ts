@@ -13,7 +13,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'test/consumer/**', 'node_modules/**'],
+          exclude: ['test/e2e/**', 'test/consumer/**', 'test/browser/**', 'node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -25,6 +25,17 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // Real-browser tests: headless Chromium (RXKUBE_CHROMIUM or on the PATH) via puppeteer-core.
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
         },
       },

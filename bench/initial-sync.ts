@@ -37,13 +37,14 @@ const SIZES: ReadonlyArray<{ n: number; runs: number }> = process.env.RXKUBE_BEN
     ];
 const ONLY = process.env.RXKUBE_BENCH_SYNC_CONTENDERS?.split(',');
 const pick = (names: readonly Name[]): Name[] => names.filter((n) => ONLY === undefined || ONLY.includes(n));
-const PAGED: readonly Name[] = pick(['server', 'floor', 'rxkube', 'rxkube-sequential', 'client-node', 'client-go']);
+const PAGED: readonly Name[] = pick(['server', 'floor', 'rxkube', 'rxkube-fetch', 'rxkube-sequential', 'client-node', 'client-go']);
 /** The unpaged part runs at the largest size only. */
 const UNPAGED: readonly Name[] = process.env.RXKUBE_BENCH_SYNC_UNPAGED === '0' ? [] : pick(['server-unpaged', 'floor-unpaged', 'rxkube-unpaged', 'rxkube-unpaged-items']);
 const LABEL: Record<string, string> = {
   server: 'server alone (bodies read, not parsed)',
   floor: 'floor (same requests, one after another + JSON.parse)',
   rxkube: 'rxkube informer (pipelined pages, parsed at the end)',
+  'rxkube-fetch': 'rxkube informer over fetch (fetchClient, the browser transport)',
   'rxkube-sequential': 'rxkube, pages one after another, each parsed as it arrives',
   'client-node': '@kubernetes/client-node makeInformer (one unpaged list)',
   'client-go': 'client-go SharedIndexInformer (Go)',
@@ -147,6 +148,7 @@ export async function run(): Promise<string[]> {
     lines.push('', row(['ratio (of medians)', ...SIZES.flatMap(({ n }) => [`${k(n)}: time`, `${k(n)}: CPU`, `${k(n)}: settled CPU`, `${k(n)}: peak memory`])]));
     lines.push(row(['---', ...SIZES.flatMap(() => ['---', '---', '---', '---'])]));
     if (has('rxkube') && has('floor')) lines.push(row(['rxkube / floor (target at 100k ≤ 0.60× time)', ...ratios('rxkube', 'floor', SIZES)]));
+    if (has('rxkube') && has('rxkube-fetch')) lines.push(row(['rxkube over fetch / rxkube over node:http', ...ratios('rxkube-fetch', 'rxkube', SIZES)]));
     if (has('rxkube') && has('client-node')) lines.push(row(['rxkube / client-node (target ≤ 1×)', ...ratios('rxkube', 'client-node', SIZES)]));
     if (has('rxkube') && has('client-go')) lines.push(row(['rxkube / client-go', ...ratios('rxkube', 'client-go', SIZES)]));
     if (has('rxkube') && has('rxkube-sequential')) lines.push(row(['rxkube / rxkube one page after another', ...ratios('rxkube', 'rxkube-sequential', SIZES)]));

@@ -18,14 +18,19 @@ import { fmt, median, ratio, row, summary } from './support/stats.js';
 
 const OBJECTS = 10_000;
 const EVENTS = 30_000;
-const RUNS = 3;
+/** `RXKUBE_BENCH_WATCH_RUNS=1` for a brief run. */
+const RUNS = Number(process.env.RXKUBE_BENCH_WATCH_RUNS ?? 3);
 const BURSTS = 2;
-const CONTENDERS: readonly ContenderName[] = ['server', 'floor', 'floor-map', 'rxkube', 'client-node'];
+const ALL_CONTENDERS: readonly ContenderName[] = ['server', 'floor', 'floor-map', 'rxkube', 'rxkube-fetch', 'client-node'];
+/** `RXKUBE_BENCH_WATCH_CONTENDERS=rxkube,rxkube-fetch` runs only these. */
+const ONLY = process.env.RXKUBE_BENCH_WATCH_CONTENDERS?.split(',');
+const CONTENDERS = ALL_CONTENDERS.filter((n) => ONLY === undefined || ONLY.includes(n));
 const LABEL: Record<string, string> = {
   server: 'server alone (lines counted, not parsed)',
   floor: 'floor (same watch + JSON.parse per line)',
   'floor-map': 'floor + Map cache (objects retained)',
   rxkube: 'rxkube informer',
+  'rxkube-fetch': 'rxkube informer over fetch (fetchClient)',
   'client-node': '@kubernetes/client-node makeInformer',
 };
 
@@ -98,6 +103,7 @@ export async function run(): Promise<string[]> {
     row(['---', '---', '---']),
     row(['rxkube / floor (target ≤ 1.50×)', ratio(med('floor'), med('rxkube')), ratio(cpu('rxkube'), cpu('floor'))]),
     row(['rxkube / (floor + Map cache)', ratio(med('floor-map'), med('rxkube')), ratio(cpu('rxkube'), cpu('floor-map'))]),
+    row(['rxkube over fetch / rxkube over node:http', ratio(med('rxkube'), med('rxkube-fetch')), ratio(cpu('rxkube-fetch'), cpu('rxkube'))]),
     row(['client-node / rxkube', ratio(med('rxkube'), med('client-node')), ratio(cpu('client-node'), cpu('rxkube'))]),
     row(['floor / server alone', ratio(med('server'), med('floor')), ratio(cpu('floor'), cpu('server'))]),
   ];

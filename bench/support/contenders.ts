@@ -19,7 +19,8 @@
  *   `rxkube-unpaged-items`: the same, each item parsed as soon as it has arrived.
  * - `rxkube`: rxkube's informer (see `rxkube-informer.ts`), default options;
  *   `rxkube-no-transform`: the same without the default transform (managedFields kept);
- *   `rxkube-metadata`: a metadata-only informer (PartialObjectMetadata lists and watches).
+ *   `rxkube-metadata`: a metadata-only informer (PartialObjectMetadata lists and watches);
+ *   `rxkube-fetch`: the default informer over the `fetch` transport (`fetchClient`, the browser's).
  * - `floor-pipelined`, `floor-deferred`, `floor-batch20`, `floor-batch50` (side experiments behind the
  *   findings in BENCHMARKS.md, not in the default runs): the floor with pipelined page requests,
  *   parsing each page on arrival, all pages once at the end, or every 20 / 50 pages.
@@ -61,7 +62,8 @@ export type ContenderName =
   | 'floor-deferred'
   | 'floor-batch20'
   | 'floor-batch50'
-  | 'rxkube-metadata';
+  | 'rxkube-metadata'
+  | 'rxkube-fetch';
 
 const PATH = '/api/v1/pods';
 const PAGE = 500;
@@ -85,6 +87,8 @@ export function makeContender(name: ContenderName, url: string): Contender {
       return rxkubeContender(url, 'no-transform');
     case 'rxkube-metadata':
       return rxkubeContender(url, 'metadata');
+    case 'rxkube-fetch':
+      return rxkubeContender(url, 'fetch');
     case 'rxkube-sequential':
       return rxkubeContender(url, 'sequential');
     case 'rxkube-per-page':

@@ -6,16 +6,18 @@
  * 'unpaged' asks for one page holding everything (as kube-apiserver answers a list at
  * resourceVersion 0 from its watch cache), parsed at its end; 'unpaged-items' the same, each
  * item parsed as soon as it has arrived; 'metadata' lists and watches PartialObjectMetadata (the
- * default transform on top).
+ * default transform on top); 'fetch' is 'default' over the `fetch` transport (`fetchClient`, the
+ * browser's) instead of node:http.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
 import { KubeClient } from '../../src/client/kube-client.js';
+import { fetchClient } from '../../src/client/fetch-client.js';
 import { HttpListWatcher } from '../../src/client/http-list-watcher.js';
 import type { ListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 
-export type InformerVariant = 'default' | 'no-transform' | 'sequential' | 'per-page' | 'unpaged' | 'unpaged-items' | 'metadata';
+export type InformerVariant = 'default' | 'no-transform' | 'sequential' | 'per-page' | 'unpaged' | 'unpaged-items' | 'metadata' | 'fetch';
 
 /** A page size larger than any list of the benchmarks: one page. */
 const ONE_PAGE = 10_000_000;
@@ -28,7 +30,7 @@ export interface BenchInformer {
 }
 
 export function rxkubeInformer(kc: KubeConfig, variant: InformerVariant): BenchInformer {
-  const client = KubeClient.fromKubeConfig(kc);
+  const client = variant === 'fetch' ? fetchClient({ server: kc.getCurrentCluster()!.server }) : KubeClient.fromKubeConfig(kc);
   const resource = { apiVersion: 'v1', kind: 'Pod' } as const;
   const listWatch: ListWatchOptions = {
     ...(variant === 'sequential' ? { pagesInFlight: 1 } : {}),

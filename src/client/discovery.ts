@@ -2,7 +2,7 @@ import type { KubeObject } from '../api/kube-object.js';
 import { isResolved, splitApiVersion, type ResolvedResourceType, type ResourceType } from '../api/resource.js';
 import { RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
 import { isNotFound } from './api-error.js';
-import type { KubeConnection } from './kube-connection.js';
+import type { ApiConnection } from './api-connection.js';
 
 /** One entry of an `APIResourceList`. */
 interface ApiResource {
@@ -35,7 +35,7 @@ export class UnknownResourceError extends RxkubeError {
 export class Discovery {
   private readonly cache = new Map<string, Promise<readonly ApiResource[]>>();
 
-  constructor(private readonly connection: KubeConnection) {}
+  constructor(private readonly connection: ApiConnection) {}
 
   /** `type` with `plural` and `namespaced` filled in; a `type` that is already complete is returned as is. */
   async resolve<T extends KubeObject>(type: ResourceType<T>, signal?: AbortSignal): Promise<ResolvedResourceType<T>> {

@@ -3,7 +3,7 @@ import type { KubeObject } from '../api/kube-object.js';
 import type { ResolvedResourceType, ResourceType } from '../api/resource.js';
 import type { ExpectedObjects, ListOptions, ListPage, WatchEvent, WatchOptions } from '../api/list-watcher.js';
 import type { Discovery } from './discovery.js';
-import type { KubeConnection } from './kube-connection.js';
+import type { ApiConnection } from './api-connection.js';
 import { resourcePath } from './resource-path.js';
 import { decodeWatchLines } from './watch-line-decoder.js';
 import { ListBodyDecoder, type ListDecodeMode } from './list-body-decoder.js';
@@ -42,7 +42,7 @@ export const METADATA_WATCH_ACCEPT = 'application/json;as=PartialObjectMetadata;
  */
 export class HttpListWatcher<T extends KubeObject = KubeObject> implements PipelinedListWatcher<T> {
   constructor(
-    private readonly connection: KubeConnection,
+    private readonly connection: ApiConnection,
     private readonly discovery: Discovery,
     private readonly resource: ResourceType<T>,
     private readonly scope: ListWatchScope = {},
@@ -123,7 +123,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
 }
 
 /** Decodes a streamed list body: a `head` part as soon as the list's metadata is read, then the `page`. */
-function decodeListBody<T extends KubeObject>(mode: ListDecodeMode, path: string, unparsed: boolean): OperatorFunction<Buffer, ListPagePart<T>> {
+function decodeListBody<T extends KubeObject>(mode: ListDecodeMode, path: string, unparsed: boolean): OperatorFunction<Uint8Array, ListPagePart<T>> {
   return (chunks) =>
     new Observable<ListPagePart<T>>((subscriber) => {
       const decoder = new ListBodyDecoder<T>(mode, path, (head) => subscriber.next({ type: 'head', ...head }), unparsed);

@@ -14,52 +14,19 @@ import { RequestTimeoutError, type RequestTimeoutPhase } from './request-timeout
 import {
   boundConnection,
   deadline,
+  idleTimer,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS,
 } from './request-timeouts.js';
 import { ResponseDecodeError } from './response-decode-error.js';
 import type { KubeConfigLike } from './kube-config-like.js';
+import type { ApiConnection } from './api-connection.js';
+import { isWatchRequest, joinPath, type KubeRequest, methodOf, queryString, type RequestOptions, type StreamOptions } from './kube-request.js';
 import { delayOn, type ResolvedRetryPolicy, resolveRetryPolicy, type RetryPolicy, retryDelayMs } from './retry-policy.js';
 
-/** Query parameters; `undefined` values are left out. */
-export type QueryParams = Readonly<Record<string, string | number | boolean | undefined>>;
-
-/** One HTTP request to the API server. */
-export interface KubeRequest {
-  readonly method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Path below the server URL, e.g. `/api/v1/namespaces/default/pods`. */
-  readonly path: string;
-  readonly query?: QueryParams;
-  /** Sent as JSON (or as is when a string). */
-  readonly body?: unknown;
-  /** Content type of `body`; default `application/json`. */
-  readonly contentType?: string;
-  /** `Accept` header; default `application/json` (e.g. a `;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` view). */
-  readonly accept?: string;
-}
-
-/** Per-request options of {@link KubeConnection.request}. */
-export interface RequestOptions {
-  /** Overrides the connection's retry policy for this request; `false`: no retries. */
-  readonly retry?: RetryPolicy | false;
-  /**
-   * Deadline of each attempt of this request, in ms (from sending it to the end of its answer);
-   * overrides the connection's `requestTimeoutMs`. 0: none.
-   */
-  readonly timeoutMs?: number;
-}
-
-/** Options of {@link KubeConnection.stream}. */
-export interface StreamOptions {
-  /**
-   * Time the server has to send the response headers, in ms; for a non-watch stream (a list) also
-   * the longest gap between two chunks of its body. Default the connection's `requestTimeoutMs`;
-   * 0: none. A watch's body has no timeout here (its lifetime is `timeoutSeconds`, its liveness the
-   * reflector's concern).
-   */
-  readonly timeoutMs?: number;
-}
+export type { KubeRequest, QueryParams, RequestOptions, StreamOptions } from './kube-request.js';
+export { queryString } from './kube-request.js';
 
 /** Options of {@link KubeConnection}. */
 export interface KubeConnectionOptions {
@@ -118,7 +85,7 @@ interface Prepared {
  * rotating its client certificate). Credentials never appear in error messages: errors name the
  * method and path only, and server messages are scrubbed of the current token.
  */
-export class KubeConnection {
+export class KubeConnection implements ApiConnection {
   /** The server URL of the current context. */
   readonly server: URL;
   /** The namespace of the current context, if it names one. */
@@ -277,10 +244,10 @@ export class KubeConnection {
           headers.cancel();
           if (abort.signal.aborted) return;
           let ended = false;
-          if (request.query?.['watch'] === true || request.query?.['watch'] === 'true') {
+          if (isWatchRequest(request)) {
             response.on('data', (chunk: Buffer) => subscriber.next(chunk));
           } else {
-            const gap = this.idleTimer(timeoutMs, () => {
+            const gap = idleTimer(this.scheduler, timeoutMs, () => {
               response.destroy();
               subscriber.error(this.timeoutError(request, timeoutMs, 'response'));
             });
@@ -319,35 +286,6 @@ export class KubeConnection {
 
   private timeoutError(request: KubeRequest, timeoutMs: number, phase: RequestTimeoutPhase): RequestTimeoutError {
     return new RequestTimeoutError(this.server.host, methodOf(request), request.path, timeoutMs, phase);
-  }
-
-  /**
-   * Calls `onIdle` when `touch()` was not called for `ms`: one timer per period on the scheduler
-   * (not one per chunk), re-armed for the time left since the last touch.
-   */
-  private idleTimer(ms: number, onIdle: () => void): { touch(): void; stop(): void } {
-    if (!(ms > 0 && Number.isFinite(ms))) return { touch: () => undefined, stop: () => undefined };
-    let last = this.scheduler.now();
-    let timer: { unsubscribe(): void } | undefined;
-    const arm = (delay: number): void => {
-      timer = this.scheduler.schedule(() => {
-        const quiet = this.scheduler.now() - last;
-        if (quiet >= ms) {
-          timer = undefined;
-          onIdle();
-        } else arm(ms - quiet);
-      }, delay);
-    };
-    arm(ms);
-    return {
-      touch: () => {
-        last = this.scheduler.now();
-      },
-      stop: () => {
-        timer?.unsubscribe();
-        timer = undefined;
-      },
-    };
   }
 
   /**
@@ -521,10 +459,6 @@ function retire(agent: http.Agent): void {
   for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
 }
 
-function methodOf(request: KubeRequest): string {
-  return request.method ?? 'GET';
-}
-
 function readBody(response: http.IncomingMessage, request: KubeRequest, signal: AbortSignal | undefined): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -552,20 +486,4 @@ function fingerprint(value: unknown): string {
   if (Buffer.isBuffer(value)) return createHash('sha256').update(value).digest('hex');
   if (Array.isArray(value)) return value.map(fingerprint).join(',');
   return createHash('sha256').update(String(value)).digest('hex');
-}
-
-function joinPath(prefix: string, path: string): string {
-  const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
-  return `${base}${path.startsWith('/') ? path : `/${path}`}`;
-}
-
-/** Encodes query parameters (`undefined` left out) as `?a=1&b=2`, or '' when none. */
-export function queryString(query: QueryParams | undefined): string {
-  if (query === undefined) return '';
-  const parts: string[] = [];
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
-  }
-  return parts.length === 0 ? '' : `?${parts.join('&')}`;
 }

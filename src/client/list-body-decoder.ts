@@ -1,6 +1,7 @@
 import type { KubeObject } from '../api/kube-object.js';
 import type { ListPage } from '../api/list-watcher.js';
 import { redactedExcerpt } from '../logging/known-secrets.js';
+import { concatBytes, utf8Bytes, utf8Text } from './bytes.js';
 import { ResponseDecodeError } from './response-decode-error.js';
 
 /** A list's own metadata, read before its items have arrived. */
@@ -45,7 +46,7 @@ const HEAD_SCAN_LIMIT = 1 << 20;
  */
 export class ListBodyDecoder<T extends KubeObject = KubeObject> {
   /** Kept body chunks: all of them in 'whole' mode; in 'items' mode until the head was parsed. */
-  private chunks: Buffer[] = [];
+  private chunks: Uint8Array[] = [];
   private length = 0;
   private scanning = true;
   // scanner state, carried from chunk to chunk
@@ -63,7 +64,7 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
   private inItems = false;
   /** 'items' mode: an item is open; its bytes so far (from earlier chunks) are in `carry`. */
   private itemOpen = false;
-  private carry: Buffer[] = [];
+  private carry: Uint8Array[] = [];
   private carryLength = 0;
   private readonly items: T[] = [];
 
@@ -85,7 +86,7 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
   }
 
   /** Feeds the next chunk of the body. */
-  push(chunk: Buffer): void {
+  push(chunk: Uint8Array): void {
     const base = this.length;
     if (this.mode === 'whole' || this.head === undefined) this.chunks.push(chunk);
     this.length += chunk.length;
@@ -107,15 +108,15 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
    * `undefined` when no head was read before the items (then call `end()`). Parse such bodies
    * together with {@link parseListBodies}.
    */
-  endUnparsed(): { readonly body: Buffer; readonly head: ListHead } | undefined {
+  endUnparsed(): { readonly body: Uint8Array; readonly head: ListHead } | undefined {
     if (this.mode !== 'whole' || this.head === undefined) return undefined;
-    const body = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.length);
+    const body = this.chunks.length === 1 ? (this.chunks[0] as Uint8Array) : concatBytes(this.chunks, this.length);
     this.chunks = [];
     return { body, head: this.head };
   }
 
   private wholePage(): ListPage<T> {
-    const text = Buffer.concat(this.chunks, this.length).toString('utf8');
+    const text = utf8Text(concatBytes(this.chunks, this.length));
     this.chunks = [];
     if (text.trim() === '') throw this.fail('list response is not an object');
     let body: unknown;
@@ -133,10 +134,10 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
 
   /** The metadata object ends at body offset `end` (exclusive): parse it, report the head. */
   private metadataEnds(end: number): void {
-    const all = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
+    const all = this.chunks.length === 1 ? (this.chunks[0] as Uint8Array) : concatBytes(this.chunks);
     let meta: unknown;
     try {
-      meta = JSON.parse(all.toString('utf8', this.metaStart, end));
+      meta = JSON.parse(utf8Text(all, this.metaStart, end));
     } catch (cause) {
       throw this.fail('response body is not JSON: bad list metadata', cause);
     }
@@ -146,7 +147,7 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
   }
 
   /** Scans `buf` (body offset `base`) for the metadata object and, in 'items' mode, the items. */
-  private scan(buf: Buffer, base: number): void {
+  private scan(buf: Uint8Array, base: number): void {
     let itemsMode = this.mode === 'items';
     let limit = itemsMode ? buf.length : Math.min(buf.length, Math.max(0, HEAD_SCAN_LIMIT - base));
     let depth = this.depth;
@@ -249,16 +250,16 @@ export class ListBodyDecoder<T extends KubeObject = KubeObject> {
   }
 
   /** 'items' mode: an item ends at `end` (exclusive) in `buf`, starting at `start` there or in `carry`. */
-  private item(buf: Buffer, start: number, end: number): void {
+  private item(buf: Uint8Array, start: number, end: number): void {
     let text: string;
     if (this.itemOpen) {
       this.carry.push(buf.subarray(0, end));
-      text = Buffer.concat(this.carry, this.carryLength + end).toString('utf8');
+      text = utf8Text(concatBytes(this.carry, this.carryLength + end));
       this.carry = [];
       this.carryLength = 0;
       this.itemOpen = false;
     } else {
-      text = buf.toString('utf8', start, end);
+      text = utf8Text(buf, start, end);
     }
     try {
       this.items.push(JSON.parse(text) as T);
@@ -286,9 +287,9 @@ export function pageOf<T extends KubeObject>(body: unknown, path: string): ListP
   return { items: (items ?? []) as T[], ...headOf((body as { metadata?: unknown }).metadata) };
 }
 
-const OPEN = Buffer.from('[');
-const SEP = Buffer.from(',');
-const CLOSE = Buffer.from(']');
+const OPEN = utf8Bytes('[');
+const SEP = utf8Bytes(',');
+const CLOSE = utf8Bytes(']');
 
 /**
  * Parses list bodies kept unparsed ({@link ListBodyDecoder.endUnparsed}) with one `JSON.parse` of
@@ -299,7 +300,7 @@ const CLOSE = Buffer.from(']');
  * pages arrive (measured at 100k pods): V8 builds one large object graph far more cheaply than it
  * grows it in steps while I/O interleaves (see BENCHMARKS.md).
  */
-export function parseListBodies<T extends KubeObject>(bodies: Buffer[], path: string): Array<ListPage<T>> {
+export function parseListBodies<T extends KubeObject>(bodies: Uint8Array[], path: string): Array<ListPage<T>> {
   const single = bodies.length === 1;
   const text = joinedText(bodies);
   let lists: unknown;
@@ -313,20 +314,20 @@ export function parseListBodies<T extends KubeObject>(bodies: Buffer[], path: st
 
 /**
  * One body as text, or `[body,body,…]`; empties `bodies`. A function of its own so that no
- * intermediate Buffer outlives it: during the parse only the text is held.
+ * intermediate byte array outlives it: during the parse only the text is held.
  */
-function joinedText(bodies: Buffer[]): string {
+function joinedText(bodies: Uint8Array[]): string {
   if (bodies.length === 1) {
-    const body = bodies[0] as Buffer;
+    const body = bodies[0] as Uint8Array;
     bodies.length = 0;
-    return body.toString('utf8');
+    return utf8Text(body);
   }
-  const parts: Buffer[] = [OPEN];
+  const parts: Uint8Array[] = [OPEN];
   bodies.forEach((b, i) => {
     if (i > 0) parts.push(SEP);
     parts.push(b);
   });
   parts.push(CLOSE);
   bodies.length = 0;
-  return Buffer.concat(parts).toString('utf8');
+  return utf8Text(concatBytes(parts));
 }

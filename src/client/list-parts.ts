@@ -11,7 +11,7 @@ import type { ListHead } from './list-body-decoder.js';
 export type ListPagePart<T extends KubeObject = KubeObject> =
   | ({ readonly type: 'head' } & ListHead)
   | { readonly type: 'page'; readonly page: ListPage<T> }
-  | { readonly type: 'body'; readonly body: Buffer; readonly path: string };
+  | { readonly type: 'body'; readonly body: Uint8Array; readonly path: string };
 
 /** Options of `listParts`. */
 export interface ListPartsOptions {

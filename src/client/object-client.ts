@@ -6,7 +6,8 @@ import type { ApplyConfiguration } from './apply-configuration.js';
 import { createOrPatch, createOrUpdate, type CreateOrUpdateResult, type MutateFn } from './create-or-update.js';
 import type { Discovery } from './discovery.js';
 import type { Recipe } from './draft-patch.js';
-import type { KubeConnection, KubeRequest, QueryParams, RequestOptions } from './kube-connection.js';
+import type { ApiConnection } from './api-connection.js';
+import type { KubeRequest, QueryParams, RequestOptions } from './kube-request.js';
 import { resourcePath } from './resource-path.js';
 import {
   PATCH_CONTENT_TYPES,
@@ -30,7 +31,7 @@ import { editObject, type EditOptions } from './update-with-recipe.js';
  */
 export class ObjectClient<T extends KubeObject = KubeObject> {
   constructor(
-    private readonly connection: KubeConnection,
+    private readonly connection: ApiConnection,
     private readonly discovery: Discovery,
     private readonly resource: ResourceType<T>,
     /** Namespace for namespaced resources; objects carrying `metadata.namespace` use their own on create/replace. */

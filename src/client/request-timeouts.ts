@@ -54,6 +54,43 @@ export function deadline(scheduler: SchedulerLike, ms: number, parent: AbortSign
   return { signal: controller.signal, cancel, release };
 }
 
+/** A quiet-gap timer: see {@link idleTimer}. */
+export interface IdleTimer {
+  /** Something arrived: the gap starts again. */
+  touch(): void;
+  /** Stops the timer. Idempotent. */
+  stop(): void;
+}
+
+/**
+ * Calls `onIdle` when `touch()` was not called for `ms` (0, less or not finite: never): one timer
+ * per period on `scheduler` (not one per chunk), re-armed for the time left since the last touch.
+ */
+export function idleTimer(scheduler: SchedulerLike, ms: number, onIdle: () => void): IdleTimer {
+  if (!(ms > 0 && Number.isFinite(ms))) return { touch: () => undefined, stop: () => undefined };
+  let last = scheduler.now();
+  let timer: Subscription | undefined;
+  const arm = (delay: number): void => {
+    timer = scheduler.schedule(() => {
+      const quiet = scheduler.now() - last;
+      if (quiet >= ms) {
+        timer = undefined;
+        onIdle();
+      } else arm(ms - quiet);
+    }, delay);
+  };
+  arm(ms);
+  return {
+    touch: () => {
+      last = scheduler.now();
+    },
+    stop: () => {
+      timer?.unsubscribe();
+      timer = undefined;
+    },
+  };
+}
+
 /**
  * Bounds the connection phase of `req`: when it gets a new socket, the TCP connection must be open
  * within `connectMs` and (for TLS) the handshake done within `tlsMs` after that; otherwise

@@ -1,4 +1,5 @@
 import { RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
+import { utf8Length } from './bytes.js';
 import { redactCause, redactedExcerpt, redactSecrets } from '../logging/known-secrets.js';
 
 /**
@@ -22,7 +23,7 @@ export class WatchDecodeError extends RxkubeError {
     const excerpt = redactedExcerpt(line, 120);
     super(`watch stream: ${redactSecrets(message)} at byte offset ${offset}: ${JSON.stringify(excerpt)}`, options.cause === undefined ? {} : { cause: redactCause(options.cause) });
     this.offset = offset;
-    this.length = Buffer.byteLength(line);
+    this.length = utf8Length(line);
     this.excerpt = excerpt;
   }
 }

@@ -2,6 +2,7 @@ import { Observable, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { WatchEvent } from '../api/list-watcher.js';
 import { redactSecretsDeep } from '../logging/known-secrets.js';
+import { concatBytes, utf8Text } from './bytes.js';
 import { WatchDecodeError } from './watch-decode-error.js';
 import { DEFAULT_MAX_WATCH_LINE_BYTES, WatchLineTooLongError } from './watch-line-too-long-error.js';
 
@@ -31,7 +32,7 @@ export interface WatchLineDecoderOptions {
  */
 export class WatchLineDecoder<T extends KubeObject = KubeObject> {
   /** Pieces of an incomplete line, in order. */
-  private pending: Buffer[] = [];
+  private pending: Uint8Array[] = [];
   private pendingLength = 0;
   /** Byte offset (in the whole body) of the first byte not yet consumed as a complete line. */
   private lineStart = 0;
@@ -43,13 +44,13 @@ export class WatchLineDecoder<T extends KubeObject = KubeObject> {
 
   /** Decodes every complete line in `chunk`, calling `emit` for each event in order. */
   push(chunk: Uint8Array, emit: (event: WatchEvent<T>) => void): void {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const buf = chunk;
     let start = 0;
     let nl = buf.indexOf(NEWLINE, 0);
     if (nl >= 0 && this.pendingLength > 0) {
       if (this.pendingLength + nl > this.maxLineBytes) this.tooLong(this.lineStart);
       this.pending.push(buf.subarray(0, nl));
-      const line = Buffer.concat(this.pending, this.pendingLength + nl);
+      const line = concatBytes(this.pending, this.pendingLength + nl);
       this.pending = [];
       this.pendingLength = 0;
       this.decode(line, 0, line.length, emit);
@@ -79,18 +80,18 @@ export class WatchLineDecoder<T extends KubeObject = KubeObject> {
   /** Ends the body: decodes a final line that had no newline. */
   end(emit: (event: WatchEvent<T>) => void): void {
     if (this.pendingLength === 0) return;
-    const line = Buffer.concat(this.pending, this.pendingLength);
+    const line = concatBytes(this.pending, this.pendingLength);
     this.pending = [];
     this.pendingLength = 0;
     this.decode(line, 0, line.length, emit);
   }
 
-  private decode(buf: Buffer, from: number, to: number, emit: (event: WatchEvent<T>) => void): void {
+  private decode(buf: Uint8Array, from: number, to: number, emit: (event: WatchEvent<T>) => void): void {
     const offset = this.lineStart;
     // The next line starts after this one and its newline (end() has no newline; harmless).
     this.lineStart += to - from + 1;
     if (isBlank(buf, from, to)) return;
-    const text = buf.toString('utf8', from, to);
+    const text = utf8Text(buf, from, to);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -113,7 +114,7 @@ export class WatchLineDecoder<T extends KubeObject = KubeObject> {
   }
 }
 
-function isBlank(buf: Buffer, from: number, to: number): boolean {
+function isBlank(buf: Uint8Array, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const c = buf[i];
     if (c !== 0x20 && c !== 0x0d && c !== 0x09) return false;

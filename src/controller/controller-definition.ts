@@ -4,7 +4,8 @@ import type { InformerEvent } from '../cache/informer-event.js';
 import { Indexer } from '../cache/indexer.js';
 import type { Store } from '../cache/store.js';
 import type { Registry } from 'prom-client';
-import { KubeClient } from '../client/kube-client.js';
+import { KubeClientBase } from '../client/kube-client-base.js';
+import type { KubeClient } from '../client/kube-client.js';
 import { InformerFactory } from '../informer/informer-factory.js';
 import { parseRequestKey, type WorkQueueAdd } from '../workqueue/request.js';
 import { sourceName } from './controller-source.js';
@@ -269,9 +270,9 @@ function clusterTargets(options: Pick<ControllerOptions, 'clusters' | 'scheduler
   return names.map((name) => {
     if (name === '' || name.includes('/') || name.includes(':')) throw new ControllerBuildError(`cluster name must be non-empty without '/' or ':', got ${JSON.stringify(name)}`);
     const target = given[name] as ClusterTarget;
-    const client = target instanceof KubeClient ? target : target?.client;
-    if (!(client instanceof KubeClient)) throw new ControllerBuildError(`cluster ${name}: needs a KubeClient (or { client, informers })`);
-    const informers = target instanceof KubeClient ? undefined : target.informers;
+    const client = target instanceof KubeClientBase ? target : target?.client;
+    if (!(client instanceof KubeClientBase)) throw new ControllerBuildError(`cluster ${name}: needs a KubeClient (or { client, informers })`);
+    const informers = target instanceof KubeClientBase ? undefined : target.informers;
     return { name, client, informers: informers ?? new InformerFactory(client, options.scheduler === undefined ? {} : { scheduler: options.scheduler }) };
   });
 }

@@ -3,7 +3,8 @@ import type { ResolvedResourceType, ResourceType } from '../api/resource.js';
 import { type ErrorLayer, RxkubeError } from '../api/rxkube-error.js';
 import type { Discovery } from '../client/discovery.js';
 import type { KubeClient } from '../client/kube-client.js';
-import type { KubeConnection, KubeRequest, RequestOptions } from '../client/kube-connection.js';
+import type { ApiConnection } from '../client/api-connection.js';
+import type { KubeRequest, RequestOptions } from '../client/kube-request.js';
 import { ObjectClient } from '../client/object-client.js';
 import type { ObjectClientOptions } from '../client/object-client-options.js';
 import { isLeadershipLost } from '../leader-election/leadership-lost-error.js';
@@ -53,7 +54,7 @@ export function fencedClient(client: KubeClient, signal: AbortSignal): KubeClien
 }
 
 /** `connection` whose `request` carries `signal` and refuses writes once leadership is lost. */
-function fencedConnection(connection: KubeConnection, signal: AbortSignal): KubeConnection {
+function fencedConnection(connection: ApiConnection, signal: AbortSignal): ApiConnection {
   const request = <T>(req: KubeRequest, callSignal?: AbortSignal, options?: RequestOptions): Promise<T> => {
     const method = req.method ?? 'GET';
     if (method !== 'GET' && signal.aborted && isLeadershipLost(signal.reason)) {

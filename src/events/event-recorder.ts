@@ -1,6 +1,7 @@
 import { type SchedulerLike, asyncScheduler } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
-import { KubeClient } from '../client/kube-client.js';
+import { KubeClientBase } from '../client/kube-client-base.js';
+import type { KubeClient } from '../client/kube-client.js';
 import { clientEventsApi } from './client-events-api.js';
 import type { Logger } from '../logging/logger.js';
 import { noopLogger } from '../logging/noop-logger.js';
@@ -95,7 +96,7 @@ function referenceOf(target: KubeObject | ObjectReference): ObjectReference | un
  * recorder.event(replicaSet, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
  */
 export function eventRecorder(options: EventRecorderOptions): EventRecorder {
-  const api: EventsApi = options.api instanceof KubeClient ? clientEventsApi(options.api) : options.api;
+  const api: EventsApi = options.api instanceof KubeClientBase ? clientEventsApi(options.api) : options.api;
   if (!options.source.component) throw new TypeError('eventRecorder needs source.component');
   const scheduler = options.scheduler ?? asyncScheduler;
   const logger = options.logger ?? noopLogger;

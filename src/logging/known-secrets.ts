@@ -110,7 +110,7 @@ export function redactCause(cause: unknown, extra: readonly string[] = []): unkn
   const texts = [cause.message, cause.stack ?? ''];
   for (const v of Object.values(cause)) if (typeof v === 'string') texts.push(v);
   const raw = (cause as { rawPacket?: unknown }).rawPacket;
-  if (raw !== undefined) texts.push(Buffer.isBuffer(raw) ? raw.toString('latin1') : String(raw));
+  if (raw !== undefined) texts.push(raw instanceof Uint8Array ? latin1(raw) : String(raw));
   if (texts.every((t) => redactSecrets(t, extra) === t)) return cause;
   const copy = new Error(redactSecrets(cause.message, extra));
   copy.name = cause.name;
@@ -118,4 +118,11 @@ export function redactCause(cause: unknown, extra: readonly string[] = []): unkn
   const code = (cause as { code?: unknown }).code;
   if (typeof code === 'string') Object.assign(copy, { code });
   return copy;
+}
+
+/** Bytes as latin1 text (one character per byte), as `Buffer#toString('latin1')` without `Buffer`. */
+function latin1(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return text;
 }

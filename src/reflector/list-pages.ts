@@ -223,7 +223,7 @@ function sequential<T extends KubeObject>(
 }
 
 /** What one page request of a pipelined list delivered: a parsed page, or its body kept unparsed. */
-type PageResult<T extends KubeObject> = ListPage<T> | { readonly body: Buffer; readonly path: string };
+type PageResult<T extends KubeObject> = ListPage<T> | { readonly body: Uint8Array; readonly path: string };
 
 /** One page request of a pipelined list. */
 interface Slot<T extends KubeObject> {
@@ -352,7 +352,7 @@ function pipelined<T extends KubeObject>(
 
 /** The pages of `results` in order, the bodies kept unparsed parsed together in one go. */
 function parseKept<T extends KubeObject>(results: Array<PageResult<T>>): Array<ListPage<T>> {
-  const bodies: Buffer[] = [];
+  const bodies: Uint8Array[] = [];
   let path = '';
   const pages = results.map((r) => {
     if (!('body' in r)) return r;

@@ -19,6 +19,7 @@ import { AlreadyOwnedError } from '../../src/controller/owner-references.js';
 import { WaitTimeoutError } from '../../src/informer/until.js';
 import { WatchDecodeError } from '../../src/client/watch-decode-error.js';
 import { InClusterConfigError, KubeConfigError } from '../../src/client/kubeconfig-errors.js';
+import { FetchConfigError } from '../../src/client/fetch-config-error.js';
 import { ManagerCacheSyncTimeoutError } from '../../src/manager/manager-errors.js';
 import { RbacDerivationError } from '../../src/manager/rbac.js';
 import { ListWatchError } from '../../src/informer/list-watch-error.js';
@@ -123,6 +124,7 @@ const SAMPLES: Record<string, () => Error> = {
   TokenFileError: () => new TokenFileError('/var/run/token', 'is empty'),
   ResponseDecodeError: () => new ResponseDecodeError('GET', '/api/v1/pods', 'not JSON'),
   EditConflictError: () => new EditConflictError('default/cm', 5, new Error('409')),
+  FetchConfigError: () => new FetchConfigError('server "::" is not a URL', { option: 'server' }),
   KubeConfigError: () => new KubeConfigError('CLIENT_KUBECONFIG_NOT_FOUND', 'kubeconfig /nope: no such file', '/nope'),
   InClusterConfigError: () => new InClusterConfigError('CLIENT_IN_CLUSTER_NO_ENV', 'not in a cluster: KUBERNETES_SERVICE_HOST is not set', 'KUBERNETES_SERVICE_HOST'),
   ManagerCacheSyncTimeoutError: () => new ManagerCacheSyncTimeoutError(1000, ['informer Pod (server https://127.0.0.1:1): ECONNREFUSED']),
@@ -275,6 +277,7 @@ describe('ConfigError', () => {
     for (const make of [
       SAMPLES.ControllerBuildError, SAMPLES.ManagerConfigError, SAMPLES.InformerConfigError, SAMPLES.ReflectorConfigError,
       SAMPLES.WorkQueueOptionsError, SAMPLES.RateLimiterOptionsError, SAMPLES.LeaderElectionConfigError, SAMPLES.ApiServerConfigError,
+      SAMPLES.FetchConfigError,
     ]) {
       const err = (make as () => Error)();
       expect(err, err.name).toBeInstanceOf(ConfigError);

@@ -2,6 +2,7 @@ import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, isGone } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
+import type { KubeConnection } from '../../src/client/kube-connection.js';
 import { NetworkError } from '../../src/client/network-error.js';
 import { WatchDecodeError } from '../../src/client/watch-decode-error.js';
 import type { ListPagePart } from '../../src/client/list-parts.js';
@@ -183,13 +184,13 @@ describe('HttpListWatcher.watch', () => {
     });
     const lw = client.listWatcher(CM);
     await firstValueFrom(lw.list({}));
-    const agent = client.connection.currentAgent;
+    const agent = (client.connection as KubeConnection).currentAgent;
     expect(agent).toBeDefined();
     for (let i = 0; i < 5; i++) {
       await lastValueFrom(lw.watch({}).pipe(toArray()));
       await firstValueFrom(lw.list({}));
     }
-    expect(client.connection.currentAgent).toBe(agent);
+    expect((client.connection as KubeConnection).currentAgent).toBe(agent);
     expect(server.requests).toHaveLength(11);
     expect(server.connections).toHaveLength(1);
     expect(new Set(server.requests.map((r) => r.remotePort)).size).toBe(1);

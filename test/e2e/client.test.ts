@@ -11,6 +11,7 @@ import type { KubeObject } from '../../src/api/kube-object.js';
 import { UnknownResourceError } from '../../src/client/discovery.js';
 import { ApiError, isConflict, isNotFound } from '../../src/client/api-error.js';
 import { KubeClient } from '../../src/client/kube-client.js';
+import type { KubeConnection } from '../../src/client/kube-connection.js';
 import type { WatchEvent } from '../../src/api/list-watcher.js';
 
 const hasCluster = process.env.KUBECONFIG !== undefined && process.env.KUBECONFIG !== '';
@@ -171,12 +172,12 @@ describe.skipIf(!hasCluster)('client against a real kube-apiserver', () => {
 
   it('aborts a watch on unsubscribe and lets the next request reuse the agent', async () => {
     const lw = client.listWatcher(CONFIGMAP, { namespace: ns });
-    const agent = client.connection.currentAgent;
+    const agent = (client.connection as KubeConnection).currentAgent;
     const sub: Subscription = lw.watch({ resourceVersion: '0', timeoutSeconds: 60 }).subscribe();
     await new Promise((r) => setTimeout(r, 200));
     sub.unsubscribe();
     await firstValueFrom(lw.list({ limit: 1 }));
-    expect(client.connection.currentAgent).toBe(agent);
+    expect((client.connection as KubeConnection).currentAgent).toBe(agent);
   });
 
   it('does CRUD with conflicts, patches and delete preconditions', async () => {

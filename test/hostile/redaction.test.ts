@@ -2,7 +2,7 @@
  * Hostile server: answers that quote the client's own bearer token back, through every error path
  * (Status errors, non-JSON bodies, truncated JSON, watch ERROR events, garbage watch lines). The
  * token must never appear in an error's message, `inspect` output or JSON, in a reflector status,
- * or in a log line.
+ * or in a log line. The token-echo cases run over both transports (KubeConnection, FetchConnection).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
@@ -17,6 +17,7 @@ import { resources } from '../../src/api/builtin-resources.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { WatchEvent } from '../../src/api/list-watcher.js';
 import { KubeClient } from '../../src/client/kube-client.js';
+import { fetchClient } from '../../src/client/fetch-client.js';
 import { watchEventError } from '../../src/client/watch-event-error.js';
 import { jsonLogger } from '../../src/logging/json-logger.js';
 import { textLogger } from '../../src/logging/text-logger.js';
@@ -163,7 +164,23 @@ async function leaksOf(s: Scenario): Promise<string[]> {
 
 const PATHS: readonly Path[] = ['status', 'notJsonError', 'notJson200', 'truncated200', 'watchErrorEvent', 'watchGarbageLine', 'watchTruncatedLine'];
 
-describe('hostile: a server quoting the bearer token back', () => {
+/** The transports whose errors are checked: each makes a client of the fake server with its token. */
+const TRANSPORT_CLIENTS: ReadonlyArray<readonly [string, () => KubeClient]> = [
+  ['node (KubeConnection)', () => KubeClient.fromKubeConfig(server.kubeConfig, { retry: false })],
+  ['fetch (FetchConnection)', () => fetchClient({ server: server.url, token: server.token, retry: false })],
+];
+
+describe.each(TRANSPORT_CLIENTS)('hostile: a server quoting the bearer token back, %s', (_name, makeClient) => {
+  let previous: KubeClient;
+  beforeAll(() => {
+    previous = client;
+    client = makeClient();
+  });
+  afterAll(() => {
+    client.close();
+    client = previous;
+  });
+
   it.each(PATHS)('%s: the token appears nowhere', async (path) => {
     expect(await leaksOf({ path, code: 500, before: 'echo: ', after: ' (end)' })).toEqual([]);
   });

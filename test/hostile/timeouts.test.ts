@@ -2,7 +2,7 @@
  * Hostile server: accepts the TCP connection and never answers (or answers the headers and then
  * goes quiet). Every non-watch request must fail within its timeout with a typed error naming the
  * server, the method, the path and the timeout; a client-wide default and a per-call override both
- * apply.
+ * apply. The response-phase cases run over both transports (KubeConnection, FetchConnection).
  */
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +14,7 @@ import { KubeConnection } from '../../src/client/kube-connection.js';
 import { NetworkError } from '../../src/client/network-error.js';
 import { RequestTimeoutError } from '../../src/client/request-timeout-error.js';
 import { deadline } from '../../src/client/request-timeouts.js';
+import { fetchClient } from '../../src/client/fetch-client.js';
 import { plainKubeConfig, startFakeApiServer, type FakeApiServer } from './fake-api-server.js';
 import { TestScheduler } from 'rxjs/testing';
 
@@ -28,11 +29,23 @@ async function silentServer(): Promise<FakeApiServer> {
   return server;
 }
 
-function clientOf(server: FakeApiServer, options: ConstructorParameters<typeof KubeConnection>[1] = {}): KubeClient {
-  const client = KubeClient.fromKubeConfig(server.kubeConfig, { retry: false, ...options });
+type ClientOptions = NonNullable<ConstructorParameters<typeof KubeConnection>[1]>;
+type MakeClient = (server: FakeApiServer, options?: Pick<ClientOptions, 'requestTimeoutMs'>) => KubeClient;
+
+/** A client of `server` over one transport; closed after the test. */
+function track(client: KubeClient): KubeClient {
   cleanup.push(() => client.close());
   return client;
 }
+
+function clientOf(server: FakeApiServer, options: ClientOptions = {}): KubeClient {
+  return track(KubeClient.fromKubeConfig(server.kubeConfig, { retry: false, ...options }));
+}
+
+const TRANSPORT_CLIENTS: ReadonlyArray<readonly [string, MakeClient]> = [
+  ['node (KubeConnection)', (server, options = {}) => clientOf(server, options)],
+  ['fetch (FetchConnection)', (server, options = {}) => track(fetchClient({ server: server.url, token: server.token, retry: false, ...options }))],
+];
 
 async function failure(p: Promise<unknown>): Promise<unknown> {
   return p.then(
@@ -41,7 +54,7 @@ async function failure(p: Promise<unknown>): Promise<unknown> {
   );
 }
 
-describe('hostile: a server that accepts and never answers', () => {
+describe.each(TRANSPORT_CLIENTS)('hostile: a server that accepts and never answers, %s', (_name, clientOf) => {
   it('list() fails within the client-wide request timeout with a typed error naming server, verb, path and timeout', async () => {
     const server = await silentServer();
     const client = clientOf(server, { requestTimeoutMs: 150 });
@@ -109,6 +122,9 @@ describe('hostile: a server that accepts and never answers', () => {
     expect(err).toBeInstanceOf(RequestTimeoutError);
   });
 
+});
+
+describe('hostile: a TLS server that never finishes the handshake (node:https)', () => {
   it('a TLS server that never finishes the handshake fails within the handshake timeout', async () => {
     const sockets = new Set<net.Socket>();
     const tcp = net.createServer((s) => {

@@ -1,17 +1,20 @@
 /**
  * Tier 2: listWatch over real HTTP (KubeClient's HttpListWatcher) against the embedded API server
- * with its fault injection. Real time, so backoffs are shortened through options.
+ * with its fault injection. Real time, so backoffs are shortened through options. Every case runs
+ * over both transports (the Node.js KubeConnection and the FetchConnection), which must behave
+ * alike.
  */
 import type { Subscription } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
-import { KubeClient } from '../../src/client/kube-client.js';
+import type { KubeClient } from '../../src/client/kube-client.js';
 import { listWatchResource } from '../../src/reflector/list-watch-resource.js';
 import type { ListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { ReflectorFatalError, WatchStalledError } from '../../src/reflector/reflector-errors.js';
 import type { ReflectorStatus } from '../../src/reflector/reflector-status.js';
 import { type ApiServer, type ApiServerOptions, startApiServer } from '@rxkube/testkit';
 import { Mirror, sleep, waitFor } from './mirror.js';
+import { type Transport, TRANSPORTS } from '../helpers/transports.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const cm = (name: string, namespace = 'default'): UnstructuredObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { v: name } });
@@ -33,50 +36,50 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function setup(serverOptions: ApiServerOptions = {}, options: ListWatchOptions = {}, seed = 20): Promise<Setup> {
-  const server = await startApiServer({ token: true, tls: true, bookmarkIntervalMs: 200, ...serverOptions });
-  server.seed(Array.from({ length: seed }, (_, i) => cm(`seed-${i}`)));
-  return watchConfigMaps(server, options);
-}
+describe.each(TRANSPORTS)('listWatch over HTTP (embedded API server), $name', (transport: Transport) => {
+  async function setup(serverOptions: ApiServerOptions = {}, options: ListWatchOptions = {}, seed = 20): Promise<Setup> {
+    const server = await startApiServer({ token: true, tls: transport.tls, bookmarkIntervalMs: 200, ...serverOptions });
+    server.seed(Array.from({ length: seed }, (_, i) => cm(`seed-${i}`)));
+    return watchConfigMaps(server, options);
+  }
 
-/** Mirrors the server's default-namespace ConfigMaps through a reflector; cleaned up after the test. */
-function watchConfigMaps(server: ApiServer, options: ListWatchOptions = {}): Setup {
-  const client = KubeClient.fromKubeConfig(server.kubeConfig);
-  const mirror = new Mirror();
-  const statuses: ReflectorStatus[] = [];
-  let error: unknown;
-  // List + watch unless a test asks for the default (streaming lists): most tests here count lists.
-  const sub: Subscription = listWatchResource(client, CM, { namespace: 'default' }, {
-    backoff: { initialMs: 50, maxMs: 400 },
-    streamingList: false,
-    ...options,
-    status: { next: (s) => statuses.push(s) },
-  }).subscribe({ next: mirror.apply, error: (e: unknown) => (error = e) });
-  cleanup.push(
-    () => sub.unsubscribe(),
-    () => client.close(),
-    () => server.close(),
-  );
-  return {
-    server,
-    client,
-    mirror,
-    statuses,
-    error: () => error,
-    lists: () => server.requests.count({ resourceId: '/configmaps', watch: false, method: 'GET' }),
-    watches: () => server.requests.count({ resourceId: '/configmaps', watch: true }),
-    serverState: () => server.list('v1', 'ConfigMap', 'default'),
-  };
-}
+  /** Mirrors the server's default-namespace ConfigMaps through a reflector; cleaned up after the test. */
+  function watchConfigMaps(server: ApiServer, options: ListWatchOptions = {}): Setup {
+    const client = transport.client(server);
+    const mirror = new Mirror();
+    const statuses: ReflectorStatus[] = [];
+    let error: unknown;
+    // List + watch unless a test asks for the default (streaming lists): most tests here count lists.
+    const sub: Subscription = listWatchResource(client, CM, { namespace: 'default' }, {
+      backoff: { initialMs: 50, maxMs: 400 },
+      streamingList: false,
+      ...options,
+      status: { next: (s) => statuses.push(s) },
+    }).subscribe({ next: mirror.apply, error: (e: unknown) => (error = e) });
+    cleanup.push(
+      () => sub.unsubscribe(),
+      () => client.close(),
+      () => server.close(),
+    );
+    return {
+      server,
+      client,
+      mirror,
+      statuses,
+      error: () => error,
+      lists: () => server.requests.count({ resourceId: '/configmaps', watch: false, method: 'GET' }),
+      watches: () => server.requests.count({ resourceId: '/configmaps', watch: true }),
+      serverState: () => server.list('v1', 'ConfigMap', 'default'),
+    };
+  }
 
-async function converges(s: Setup, what: string): Promise<void> {
-  await waitFor(() => s.mirror.matches(s.serverState()), 10_000, what);
-  expect(s.error()).toBeUndefined();
-  expect(s.mirror.anomalies).toEqual([]);
-}
+  async function converges(s: Setup, what: string): Promise<void> {
+    await waitFor(() => s.mirror.matches(s.serverState()), 10_000, what);
+    expect(s.error()).toBeUndefined();
+    expect(s.mirror.anomalies).toEqual([]);
+  }
 
-describe('listWatch over HTTP (embedded API server)', () => {
-  it('lists and watches over TLS with a CA and a bearer token', async () => {
+  it(`lists and watches ${transport.tls ? 'over TLS with a CA and' : 'with'} a bearer token`, async () => {
     const s = await setup();
     await waitFor(() => s.mirror.replaces === 1, 10_000, 'replace');
     s.server.create(cm('new-1'));
@@ -185,10 +188,7 @@ describe('listWatch over HTTP (embedded API server)', () => {
   it('errors with ReflectorFatalError when the token is refused (401) past authRetries', async () => {
     const server = await startApiServer({ token: true });
     cleanup.push(() => server.close());
-    const kc = server.kubeConfig;
-    const user = kc.getCurrentUser()!.name;
-    kc.users = kc.users.map((u) => (u.name === user ? { ...u, token: 'wrong' } : u));
-    const client = KubeClient.fromKubeConfig(kc);
+    const client = transport.client(server, { token: 'wrong' });
     cleanup.push(() => client.close());
     const error = await new Promise<unknown>((resolve) => {
       listWatchResource(client, CM, {}, { authRetries: 1, backoff: { initialMs: 20 } }).subscribe({ error: resolve });
@@ -197,11 +197,11 @@ describe('listWatch over HTTP (embedded API server)', () => {
     expect((error as Error).cause).toMatchObject({ statusCode: 401 });
     expect(String(error)).not.toContain('wrong');
   });
-});
 
-async function setupWithFaults(inject: (server: ApiServer) => void): Promise<Setup> {
-  const server = await startApiServer({ token: true, bookmarkIntervalMs: 200 });
-  server.seed([cm('a'), cm('b')]);
-  inject(server);
-  return watchConfigMaps(server);
-}
+  async function setupWithFaults(inject: (server: ApiServer) => void): Promise<Setup> {
+    const server = await startApiServer({ token: true, bookmarkIntervalMs: 200 });
+    server.seed([cm('a'), cm('b')]);
+    inject(server);
+    return watchConfigMaps(server);
+  }
+});

@@ -18,6 +18,8 @@ export type { RequestFilter, RequestLog, RequestRecord } from './api-server/requ
 export type { DeleteOptions } from './api-server/object-service.js';
 export type { RbacOptions, TokenUser } from './api-server/rbac.js';
 export type { DirectApi } from './api-server/api-core.js';
+export type { CorsOptions } from './api-server/cors.js';
+export type { StaticFilesOptions } from './api-server/static-files.js';
 // Async reconciles in virtual time: an embedded API server reached in process, and a virtual
 // clock that also runs Promises.
 export { inProcessCluster } from './in-process-cluster.js';

@@ -10,6 +10,7 @@ const USAGE = `rxkube-apiserver: an embedded Kubernetes API server on loopback, 
 Usage: rxkube-apiserver [--port N] [--host 127.0.0.1] [--token [VALUE]] [--tls]
                         [--history-window N] [--bookmark-interval-ms N] [--kubeconfig PATH] [--lenient]
                         [--page-rv0-lists] [--controllers] [--stand-in-nodes N]
+                        [--cors-origin ORIGIN]... [--static DIR [--static-prefix /ui/]]
 
   --port N                 TCP port (default: a free port)
   --host H                 loopback address to bind (127.0.0.1, ::1 or localhost)
@@ -23,6 +24,10 @@ Usage: rxkube-apiserver [--port N] [--host 127.0.0.1] [--token [VALUE]] [--tls]
                            namespace, Deployment and ReplicaSet controllers)
   --stand-in-nodes N       with --controllers: N fake nodes with a stand-in scheduler and kubelet
                            (pods get bound, Running and Ready)
+  --cors-origin ORIGIN     answer cross-origin requests of browser pages from ORIGIN
+                           (e.g. http://localhost:5173; '*' for any); repeatable
+  --static DIR             serve the files of DIR under --static-prefix, without authentication
+  --static-prefix P        URL path of --static (default /ui/)
   --page-rv0-lists         page resourceVersion=0 lists by limit (default: one response, as
                            kube-apiserver's watch cache)
 
@@ -52,6 +57,9 @@ export async function main(argv: readonly string[]): Promise<number> {
         'page-rv0-lists': { type: 'boolean' },
         controllers: { type: 'boolean' },
         'stand-in-nodes': { type: 'string' },
+        'cors-origin': { type: 'string', multiple: true },
+        static: { type: 'string' },
+        'static-prefix': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: false,
@@ -80,6 +88,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       historyWindow: int('history-window', values['history-window']),
       bookmarkIntervalMs: int('bookmark-interval-ms', values['bookmark-interval-ms']),
       pageResourceVersionZeroLists: values['page-rv0-lists'] === true,
+      ...(values['cors-origin'] === undefined ? {} : { cors: { origins: values['cors-origin'] } }),
+      ...(values.static === undefined ? {} : { staticFiles: { directory: values.static, pathPrefix: values['static-prefix'] } }),
       ...(values.controllers === true ? { controllers: { standInNodes: int('stand-in-nodes', values['stand-in-nodes']) ?? 0 } } : {}),
     };
     server = await startApiServer(options);
@@ -97,6 +107,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.on('SIGTERM', stop);
   });
   process.stdout.write(`rxkube-apiserver listening on ${server.url}\nKUBECONFIG=${path}\n`);
+  if (values.static !== undefined) process.stdout.write(`serving ${values.static} at ${server.url}${values['static-prefix'] ?? '/ui/'}\n`);
   if (values.controllers === true) {
     process.stdout.write(`controllers running${values['stand-in-nodes'] !== undefined ? ` with ${values['stand-in-nodes']} stand-in node(s)` : ''}; try:\n  export KUBECONFIG=${path}\n  kubectl create deployment web --image=nginx --replicas=3\n  kubectl rollout status deployment/web\n`);
   }

@@ -13,6 +13,8 @@ import type { RbacOptions } from './rbac.js';
 import { KubeClient } from 'rxkube';
 import { startControllerManager, type ControllerManagerOptions, type RunningControllerManager } from '@rxkube/controller-manager';
 import { generateTlsMaterial } from './tls-certificate.js';
+import { corsPolicy, type CorsOptions } from './cors.js';
+import { staticFileServer, type StaticFilesOptions } from './static-files.js';
 
 /** Options of {@link startApiServer}. */
 export interface ApiServerOptions {
@@ -66,6 +68,16 @@ export interface ApiServerOptions {
    * otherwise; the server's `token` stays an admin (`system:masters`).
    */
   readonly rbac?: RbacOptions;
+  /**
+   * Answer cross-origin requests from browser pages of these origins (off by default): CORS
+   * headers on their responses, preflights answered before authentication. See {@link CorsOptions}.
+   */
+  readonly cors?: CorsOptions;
+  /**
+   * Serve the files of a directory under a path prefix (`/ui/` by default), without
+   * authentication, so a page and the API it calls share one origin. See {@link StaticFilesOptions}.
+   */
+  readonly staticFiles?: StaticFilesOptions;
 }
 
 /** Options of the controller manager {@link ApiServerOptions.controllers} starts. */
@@ -148,9 +160,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
     await listen(server, port, host);
   };
+  const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);
+  const files = options.staticFiles === undefined ? undefined : await staticFileServer(options.staticFiles);
   const core = createApiCore({ ...options, token }, restart);
   const { hub, handler, direct } = core;
-  const onRequest = (req: IncomingMessage, res: ServerResponse): void => handler.handle(req, res);
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    if (cors !== undefined && cors(req, res) === 'answered') return;
+    if (files !== undefined && files.owns((req.url ?? '/').split(/[?#]/, 1)[0] ?? '/')) return files.serve(req, res);
+    handler.handle(req, res);
+  };
   const server: Server = tls !== undefined ? createHttpsServer({ cert: tls.cert, key: tls.key }, onRequest) : createHttpServer(onRequest);
   server.keepAliveTimeout = 30_000;
   server.on('connection', (s: Socket) => {
