@@ -7,11 +7,22 @@
 interface NodeBufferClass {
   isBuffer(value: unknown): boolean;
   concat(chunks: readonly Uint8Array[], totalLength?: number): Uint8Array;
+  from(buffer: ArrayBufferLike, byteOffset: number, length: number): Uint8Array;
 }
 
 const nodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
 const decoder = new TextDecoder('utf-8');
 const encoder = new TextEncoder();
+
+/**
+ * `chunk` ready for fast scanning: in Node.js a `Buffer` over the same memory (no copy), whose
+ * native `indexOf` is some 20× faster than `Uint8Array#indexOf` (a `fetch` body's chunks are plain
+ * `Uint8Array`s); elsewhere `chunk` itself.
+ */
+export function scannable(chunk: Uint8Array): Uint8Array {
+  if (nodeBuffer === undefined || nodeBuffer.isBuffer(chunk)) return chunk;
+  return nodeBuffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
 
 /** `bytes[from, to)` decoded as UTF-8 (invalid sequences become U+FFFD, as `Buffer` does). */
 export function utf8Text(bytes: Uint8Array, from = 0, to = bytes.length): string {

@@ -123,7 +123,7 @@ export class FetchConnection implements ApiConnection {
     let text: string;
     try {
       const response = await this.open(request, limit.signal);
-      text = await readText(response, request, limit.signal);
+      text = await readText(response, request, limit.signal, this.closing.signal);
     } finally {
       limit.release();
     }
@@ -177,7 +177,7 @@ export class FetchConnection implements ApiConnection {
           }
         } catch (err) {
           gap?.stop();
-          fail(headers.signal.aborted ? (headers.signal.reason as unknown) : new NetworkError(methodOf(request), request.path, err));
+          fail(this.closing.signal.aborted ? closedError(request) : new NetworkError(methodOf(request), request.path, err));
           return;
         }
         gap?.stop();
@@ -203,8 +203,7 @@ export class FetchConnection implements ApiConnection {
 
   /** Aborts every request in flight (streams error with a `NetworkError`); requests after this fail. */
   close(): void {
-    if (this.closing.signal.aborted) return;
-    this.closing.abort(new NetworkError('*', this.server.pathname, new Error('connection closed')));
+    this.closing.abort();
   }
 
   private timeoutError(request: KubeRequest, timeoutMs: number): RequestTimeoutError {
@@ -239,7 +238,7 @@ export class FetchConnection implements ApiConnection {
   /** Sends `request`; resolves with a 2xx response (body unread), rejects with its error otherwise. */
   private async open(request: KubeRequest, signal: AbortSignal): Promise<Response> {
     const method = methodOf(request);
-    this.closing.signal.throwIfAborted();
+    if (this.closing.signal.aborted) throw closedError(request);
     signal.throwIfAborted();
     const startedAt = this.scheduler.now();
     const token = await this.currentToken(request);
@@ -264,17 +263,18 @@ export class FetchConnection implements ApiConnection {
         ...(this.credentials !== undefined ? { credentials: this.credentials } : {}),
       });
     } catch (err) {
-      if (both.aborted) {
+      if (signal.aborted) {
         if (signal.reason instanceof RequestTimeoutError) this.report(method, undefined, startedAt);
-        throw both.reason;
+        throw signal.reason;
       }
+      if (this.closing.signal.aborted) throw closedError(request);
       this.report(method, undefined, startedAt);
       throw new NetworkError(method, request.path, err);
     }
     const code = response.status;
     this.report(method, code, startedAt);
     if (code >= 200 && code < 300) return response;
-    const text = await readText(response, request, both);
+    const text = await readText(response, request, signal, this.closing.signal);
     const answerHeaders: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       answerHeaders[name.toLowerCase()] = value;
@@ -283,14 +283,23 @@ export class FetchConnection implements ApiConnection {
   }
 }
 
-/** The whole body as text; a broken-off body fails with a `NetworkError`, an aborted one with the abort reason. */
-async function readText(response: Response, request: KubeRequest, signal: AbortSignal): Promise<string> {
+/**
+ * The whole body as text; a broken-off body fails with a `NetworkError`, an aborted one with the
+ * abort reason (a closed connection's: a `NetworkError` saying so).
+ */
+async function readText(response: Response, request: KubeRequest, signal: AbortSignal, closing: AbortSignal): Promise<string> {
   try {
     return await response.text();
   } catch (err) {
     if (signal.aborted) throw signal.reason;
+    if (closing.aborted) throw closedError(request);
     throw new NetworkError(methodOf(request), request.path, err);
   }
+}
+
+/** The error of a request cut off (or refused) because its connection was closed. */
+function closedError(request: KubeRequest): NetworkError {
+  return new NetworkError(methodOf(request), request.path, new Error('connection closed'));
 }
 
 /** `server` as an absolute URL: relative ones resolve against the page (`location.href`) when there is one. */

@@ -2,7 +2,7 @@ import { Observable, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { WatchEvent } from '../api/list-watcher.js';
 import { redactSecretsDeep } from '../logging/known-secrets.js';
-import { concatBytes, utf8Text } from './bytes.js';
+import { concatBytes, scannable, utf8Text } from './bytes.js';
 import { WatchDecodeError } from './watch-decode-error.js';
 import { DEFAULT_MAX_WATCH_LINE_BYTES, WatchLineTooLongError } from './watch-line-too-long-error.js';
 
@@ -44,7 +44,7 @@ export class WatchLineDecoder<T extends KubeObject = KubeObject> {
 
   /** Decodes every complete line in `chunk`, calling `emit` for each event in order. */
   push(chunk: Uint8Array, emit: (event: WatchEvent<T>) => void): void {
-    const buf = chunk;
+    const buf = scannable(chunk);
     let start = 0;
     let nl = buf.indexOf(NEWLINE, 0);
     if (nl >= 0 && this.pendingLength > 0) {

@@ -102,7 +102,10 @@ describe('FetchConnection', () => {
     client.close();
     for (let i = 0; i < 50 && errors.length === 0; i++) await sleep(20);
     expect(errors[0]).toBeInstanceOf(NetworkError);
-    await expect(client.objects(resources.pods, 'default').list()).rejects.toBeInstanceOf(NetworkError);
+    expect(String(errors[0])).toContain('GET /api/v1/namespaces/default/pods: connection closed');
+    const later = await client.objects(resources.pods, 'default').list().catch((e: unknown) => e);
+    expect(later).toBeInstanceOf(NetworkError);
+    expect(String(later)).toContain('connection closed');
   });
 
   it('retries 503 answers of request() with backoff and gives up with the ApiError', async () => {

@@ -1,6 +1,7 @@
 /** The event recorder over real HTTP through the client's ObjectClient, against a tiny events endpoint. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/kube-client.js';
+import { fetchClient } from '../../src/client/fetch-client.js';
 import type { CoreEvent } from '../../src/events/core-event.js';
 import { clientEventsApi } from '../../src/events/client-events-api.js';
 import { eventRecorder } from '../../src/events/event-recorder.js';
@@ -65,6 +66,15 @@ describe('clientEventsApi + eventRecorder over HTTP', () => {
     await recorder.flush();
     expect(srv.requests.map((r) => r.method)).toEqual(['POST', 'PATCH', 'PATCH', 'POST']);
     expect([...store.values()][0]?.count).toBe(3);
+    recorder.shutdown();
+  });
+
+  it('takes a client over fetch as its api (a KubeClientBase, not only a KubeClient)', async () => {
+    const { server: srv } = await eventsServer();
+    const recorder = eventRecorder({ api: fetchClient({ server: srv.url }), source: { component: 'dashboard' } });
+    recorder.event(pod, 'Normal', 'Viewed', 'opened in the dashboard');
+    await recorder.flush();
+    expect(srv.requests.map((r) => `${r.method} ${r.path}`)).toContain('POST /api/v1/namespaces/team/events');
     recorder.shutdown();
   });
 });

@@ -2,15 +2,17 @@
  * Tier 2: a factory against the embedded API server over TLS with a token. Three consumers share
  * one list and one watch per resource; churn with watch drops, 500s and a forced 410 relist; at the
  * end the cache, and the state folded from each consumer's notifications, equal the server's.
+ * Over both transports (KubeConnection over TLS, FetchConnection over HTTP).
  */
 import type { Subscription } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { DeletedFinalStateUnknown } from '../../src/cache/delta.js';
 import type { InformerEvent } from '../../src/cache/informer-event.js';
-import { KubeClient } from '../../src/client/kube-client.js';
+import type { KubeClient } from '../../src/client/kube-client.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { type ApiServer, startApiServer } from '@rxkube/testkit';
+import { type Transport, TRANSPORTS } from '../helpers/transports.js';
 
 const NS = 'informer-t2';
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -46,12 +48,12 @@ async function until(cond: () => boolean, ms = 20_000): Promise<void> {
   }
 }
 
-describe('InformerFactory against the embedded API server', () => {
+describe.each(TRANSPORTS)('InformerFactory against the embedded API server, $name', (transport: Transport) => {
   let server: ApiServer;
   let client: KubeClient;
   beforeAll(async () => {
-    server = await startApiServer({ token: true, tls: true, bookmarkIntervalMs: 200 });
-    client = KubeClient.fromKubeConfig(server.kubeConfig);
+    server = await startApiServer({ token: true, tls: transport.tls, bookmarkIntervalMs: 200 });
+    client = transport.client(server);
     server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
   });
   afterAll(async () => {
