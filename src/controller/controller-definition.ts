@@ -41,9 +41,6 @@ const OPTION_NAMES: ReadonlySet<string> = new Set(
   } satisfies Record<keyof ControllerOptions, true>),
 );
 
-/** Controller names in use in this process (CR-7). */
-const usedNames = new Set<string>();
-
 /** A checked controller definition with every default applied: what each run works from. */
 export interface ControllerDefinition<T extends KubeObject> {
   readonly name: string;
@@ -141,8 +138,8 @@ function controllerOwnerKey(owner: ResourceType): (object: KubeObject) => string
 }
 
 /**
- * Checks `options` (CR-7), resolves and binds the sources, applies the defaults and reserves the
- * name (unless `skipNameValidation`).
+ * Checks `options` (CR-7), resolves and binds the sources and applies the defaults. Names are
+ * unique per manager (checked by `Manager.add`), not per process.
  * @throws ControllerBuildError for an invalid definition.
  */
 export function defineController<T extends KubeObject>(options: ControllerOptions<T>): ControllerDefinition<T> {
@@ -171,11 +168,6 @@ export function defineController<T extends KubeObject>(options: ControllerOption
   if (typeof options.reconcile !== 'function') throw new ControllerBuildError('must provide a reconcile function');
   const name = options.name ?? sources.for?.source.resource.kind.toLowerCase();
   if (name === undefined || name === '') throw new ControllerBuildError('one of for or name must be given');
-  if (options.skipNameValidation !== true && usedNames.has(name)) {
-    throw new ControllerBuildError(
-      `controller with name ${name} already exists. Controller names must be unique to avoid multiple controllers reporting to the same metric`,
-    );
-  }
   if (options.concurrency !== undefined && !Number.isInteger(options.concurrency)) {
     throw new ControllerBuildError(`concurrency must be an integer, got ${String(options.concurrency)}`);
   }
@@ -215,7 +207,6 @@ export function defineController<T extends KubeObject>(options: ControllerOption
       ? bindSources(observed(sources), common, reportEventError)
       : perCluster.flatMap((c) => bindSources(observed(c.sources), common, reportEventError).map((b) => inCluster(b, c.name)));
 
-  if (options.skipNameValidation !== true) usedNames.add(name);
   return {
     name,
     expectations,

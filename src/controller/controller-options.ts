@@ -78,7 +78,11 @@ export type ControllerReconciler<T extends KubeObject> = (request: Request, ctx:
 
 /** Options of {@link controller}. Durations in ms. */
 export interface ControllerOptions<T extends KubeObject = KubeObject> {
-  /** Unique per process (unless `skipNameValidation`); default the lower-case kind of `for`. */
+  /**
+   * Labels the controller's metrics and logs; unique within a manager (`Manager.add` refuses a
+   * second controller of the same name, unless `skipNameValidation`), not within the process.
+   * Default the lower-case kind of `for`.
+   */
   readonly name?: string;
   /** The reconciled type: each event enqueues the object's own key (CR-8). At most one. */
   readonly for?: ControllerSource<T> | ForSpec<T> | ResourceType<T>;
@@ -123,7 +127,7 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly shutdownGracePeriodMs?: number;
   /** Start only while leading (default true). */
   readonly needLeaderElection?: boolean;
-  /** Allow a name that another controller in this process already uses. */
+  /** Allow a name that another controller of the same manager already uses (they then share metric labels). */
   readonly skipNameValidation?: boolean;
   /** Client handed to reconciles (`ctx.client`, `ctx.objects()`); default the manager's. */
   readonly client?: KubeClient;

@@ -110,6 +110,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
 
   return {
     name: def.name,
+    ...(options.skipNameValidation === true ? {} : { controllerName: def.name }),
     needLeaderElection: def.needLeaderElection,
     store: def.forStore,
     ready$: ready.pipe(distinctUntilChanged()),
