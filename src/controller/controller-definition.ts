@@ -1,5 +1,5 @@
 import { asyncScheduler, map, type SchedulerLike } from 'rxjs';
-import type { KubeObject } from '../api/kube-object.js';
+import type { Cached, KubeObject } from '../api/kube-object.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import { Indexer } from '../cache/indexer.js';
 import type { Store } from '../cache/store.js';
@@ -53,7 +53,7 @@ export interface ControllerDefinition<T extends KubeObject> {
   /** The `for` type (owner of `owns` objects, type of `ctx.objects()`), if any. */
   readonly forType: ResourceType | undefined;
   /** The `for` type's store, or an empty store. */
-  readonly forStore: Store<T>;
+  readonly forStore: Store<Cached<T>>;
   /** One per `for`, `owns` and `watches` entry, in that order. */
   readonly bindings: readonly Binding[];
   readonly concurrency: number;
@@ -69,7 +69,7 @@ export interface ControllerDefinition<T extends KubeObject> {
   /** The work queue's options, but for `shutdown` (each run's signal). */
   readonly queue: Omit<WorkQueueOptions, 'shutdown'>;
   /** A multi-cluster controller's clusters, by name: each one's client and `for` store. */
-  readonly clusters?: ReadonlyMap<string, { readonly client: KubeClient; readonly forStore: Store<T> }>;
+  readonly clusters?: ReadonlyMap<string, { readonly client: KubeClient; readonly forStore: Store<Cached<T>> }>;
   /** The logger event-mapping failures go to (follows `logger` when a manager injects one). */
   readonly eventLog: { current: Logger };
   /** Reconciles running longer than `stuckReconcileThresholdMs`. */
@@ -214,7 +214,7 @@ export function defineController<T extends KubeObject>(options: ControllerOption
     needLeaderElection: options.needLeaderElection ?? true,
     reconcile: (request, ctx) => options.reconcile(request, ctx),
     forType: sources.for?.source.resource,
-    forStore: sources.for?.source.store ?? new Indexer<T>(),
+    forStore: cachedStore(sources.for?.source.store),
     bindings,
     concurrency,
     cacheSyncTimeoutMs,
@@ -239,10 +239,18 @@ export function defineController<T extends KubeObject>(options: ControllerOption
       ? {}
       : {
           clusters: new Map(
-            perCluster.map((c) => [c.name, { client: c.client, forStore: c.sources.for?.source.store ?? new Indexer<T>() }] as const),
+            perCluster.map((c) => [c.name, { client: c.client, forStore: cachedStore(c.sources.for?.source.store) }] as const),
           ),
         }),
   };
+}
+
+/**
+ * A source's store as what it is, a cache of objects the API server named and versioned, or an
+ * empty store without `for`.
+ */
+function cachedStore<T extends KubeObject>(store: Store<T> | undefined): Store<Cached<T>> {
+  return (store ?? new Indexer<T>()) as Store<Cached<T>>;
 }
 
 interface ClusterEntry {

@@ -90,7 +90,13 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
  * ```
  * @throws ControllerBuildError for an invalid definition (CR-7).
  */
-export function controller<T extends KubeObject = KubeObject>(options: ControllerOptions<T>): Controller<T> {
+export function controller<
+  T extends KubeObject = KubeObject,
+  const W extends readonly KubeObject[] = readonly KubeObject[],
+  const O extends readonly KubeObject[] = readonly KubeObject[],
+>(typedOptions: ControllerOptions<T, W, O>): Controller<T> {
+  // The entries' own types only serve the type check of the call; the build is the same for all.
+  const options = typedOptions as unknown as ControllerOptions<T>;
   let def = defineController(options);
   const ready = new BehaviorSubject(false);
   let started = false;
