@@ -1,0 +1,48 @@
+// The context the documentation's snippets assume (checked by scripts/check-snippets.mjs): what a
+// snippet uses but neither declares nor imports from a public entry is declared here, once for
+// all of them. A snippet that declares a name of its own shadows the one here. Keep it to what the
+// surrounding prose introduces (a client, an informer factory, the reconcile's `ctx`, the example
+// resource `Widget`, the examples' helpers); a misspelt or removed public name must not be here.
+
+/** The example custom resource of the docs (examples/custom-resource has the full one). */
+type Widget = import('rxkube').KubeObject & {
+  readonly apiVersion?: 'example.com/v1';
+  readonly kind?: 'Widget';
+  spec: { rules: string[]; team?: string };
+  status?: { phase?: string; observedGeneration?: number | undefined; conditions?: import('rxkube').Condition[] };
+};
+/** Controller options, for a snippet made of option members (`reconcile: async (req, ctx) => { … },`). */
+type SnippetControllerOptions = Partial<import('rxkube').ControllerOptions<Widget>>;
+
+declare const WIDGETS: import('rxkube').ResourceType<Widget>;
+declare const widget: Widget;
+declare const client: import('rxkube').KubeClient;
+declare const eastClient: import('rxkube').KubeClient;
+declare const westClient: import('rxkube').KubeClient;
+declare const westInformers: import('rxkube').InformerFactory;
+declare const informers: import('rxkube').InformerFactory;
+declare const ctx: import('rxkube').ReconcileContext<Widget>;
+declare const ctrl: import('rxkube').Controller;
+declare const signal: AbortSignal;
+declare const scheduler: import('rxjs').SchedulerLike;
+declare const ns: string;
+declare const pod: import('rxkube').K8s.Pod;
+declare const replicaSet: import('rxkube').K8s.ReplicaSet;
+declare const desired: import('rxkube').K8s.ConfigMap;
+declare const configMapInformer: import('rxkube').SharedInformer<import('rxkube').K8s.ConfigMap>;
+declare const url: string;
+declare const manifestYaml: string;
+
+// Helpers the examples define.
+declare const ttlController: typeof import('../examples/marble-test/ttl-controller.js').ttlController;
+declare const expiryController: typeof import('../examples/marble-test/expiry-controller.js').expiryController;
+declare function configMap(name: string, expiresAt?: number, resourceVersion?: string): import('rxkube').K8s.ConfigMap;
+declare function outcome(o: import('rxkube').ReconcileOutcome): string;
+declare function orphanToMatchingReplicaSets(pod: import('rxkube').K8s.Pod): import('rxkube').Request[];
+declare function handle(...objects: unknown[]): void;
+declare function log(...values: unknown[]): void;
+
+// client-node, for the comparison with it.
+declare const kc: import('@kubernetes/client-node').KubeConfig;
+declare const core: import('@kubernetes/client-node').CoreV1Api;
+declare const makeInformer: typeof import('@kubernetes/client-node').makeInformer;
