@@ -28,7 +28,7 @@ declare const scheduler: import('rxjs').SchedulerLike;
 declare const ns: string;
 declare const pod: import('rxkube').K8s.Pod;
 declare const replicaSet: import('rxkube').K8s.ReplicaSet;
-declare const desired: import('rxkube').K8s.ConfigMap;
+declare const desired: import('rxkube').ApplyConfiguration<Widget>;
 declare const configMapInformer: import('rxkube').SharedInformer<import('rxkube').K8s.ConfigMap>;
 declare const url: string;
 declare const manifestYaml: string;
@@ -46,3 +46,29 @@ declare function log(...values: unknown[]): void;
 declare const kc: import('@kubernetes/client-node').KubeConfig;
 declare const core: import('@kubernetes/client-node').CoreV1Api;
 declare const makeInformer: typeof import('@kubernetes/client-node').makeInformer;
+
+// Further context of the TSDoc examples.
+declare const reconcile: import('rxkube').ControllerReconciler<Widget>;
+declare const db: Widget;
+declare const name: string;
+declare const cached: import('rxkube/api').Cached<import('rxkube').K8s.ConfigMap>;
+declare const configMaps: import('rxkube').ObjectClient<import('rxkube').K8s.ConfigMap>;
+declare const informer: import('rxkube').SharedInformer<Widget>;
+declare const crds: import('rxkube').SharedInformer<import('rxkube').KubeObject & { status?: { conditions?: import('rxkube').Condition[] } }>;
+declare const podsListWatcher: import('rxkube').ListWatcher<import('rxkube').K8s.Pod>;
+declare function apply(event: unknown): void;
+declare function selectorMatches(pod: import('rxkube').K8s.Pod): boolean;
+declare function ensureConfigMap(...args: [configMaps: import('rxkube').ObjectClient<import('rxkube').K8s.ConfigMap>, widget: Widget] | [widget: Widget]): Promise<void>;
+declare function deleteConfigMap(widget: Widget): Promise<void>;
+declare const namespace: string;
+
+// The README's stream examples (examples/rollout-progress.ts has them in full).
+declare const nodes: import('rxkube').SharedInformer<import('rxkube').K8s.Node>;
+declare const pods: import('rxkube').SharedInformer<import('rxkube').K8s.Pod>;
+declare const deployments: import('rxkube').SharedInformer<import('../examples/rollout-progress.js').Deployment>;
+declare const replicaSets: import('rxkube').SharedInformer<import('../examples/rollout-progress.js').ReplicaSet>;
+declare const progressOf: typeof import('../examples/rollout-progress.js').progressOf;
+declare function sameProgress(a: import('../examples/rollout-progress.js').Progress, b: import('../examples/rollout-progress.js').Progress): boolean;
+declare function stalled(p: import('../examples/rollout-progress.js').Progress): import('../examples/rollout-progress.js').Progress;
+declare const deadlineMs: number;
+declare function tableOf(nodes: readonly import('rxkube').K8s.Node[], pods: readonly import('rxkube').K8s.Pod[]): string;

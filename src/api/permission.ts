@@ -7,7 +7,7 @@ export type PermissionVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'p
  *
  * ```ts
  * { resource: { apiVersion: 'v1', kind: 'Pod', plural: 'pods' }, verbs: ['create', 'delete'] }
- * { resource: REPLICA_SETS, subresource: 'status', verbs: ['update'] }
+ * { resource: resources.replicaSets, subresource: 'status', verbs: ['update'] }
  * ```
  */
 export interface Permission {

@@ -73,15 +73,15 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
  * ```ts
  * const factory = new InformerFactory(client, { namespace: 'default' });
  * const c = controller({
- *   for: WIDGETS,                                   // a Resource: resolved through `informers`
- *   owns: [CONFIG_MAPS],                            // events of owned objects reconcile the owner
- *   watches: [{ source: SECRETS, map: (s) => [s.metadata?.labels?.['widget'] ?? ''] }],
+ *   for: WIDGETS,                                   // a resource type: resolved through `informers`
+ *   owns: [resources.configMaps],                   // events of owned objects reconcile the owner
+ *   watches: [{ source: resources.secrets, map: (s) => [s.metadata.labels?.['widget'] ?? ''] }],  // s: Cached<K8s.Secret>
  *   predicates: [generationChanged()],
  *   informers: factory, client,
  *   reconcile: async (req, ctx) => {
  *     const widget = ctx.object;                    // from the cache; undefined when deleted
  *     if (widget === undefined) return;
- *     await ensureConfigMap(ctx.objects(CONFIG_MAPS, req.namespace), widget);
+ *     await ensureConfigMap(ctx.objects(resources.configMaps, req.namespace), widget);
  *     return { requeueAfter: 60_000 };
  *   },
  * });

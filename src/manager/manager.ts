@@ -136,8 +136,8 @@ export interface Manager {
  *
  * @example
  * const mgr = manager({ health: { port: 8081 }, metrics: { port: 8080 } });
- * mgr.add(informerCache);
- * mgr.add(controller);
+ * mgr.add(informers.runnable());
+ * mgr.add(ctrl);
  * await mgr.start(setupSignalHandler().signal);
  */
 export function manager(options: ManagerOptions = {}): Manager {
