@@ -199,7 +199,7 @@ function moduleOf(snippet, importable) {
   const rest = lines.slice(cut).join('\n');
   const memberList = isMemberList(rest);
   const code = memberList
-    ? `${lines.slice(0, cut).join('\n')}${cut > 0 ? '\n' : ''}export const snippetOptions: SnippetControllerOptions = {\n${rest}\n};`
+    ? `${lines.slice(0, cut).join('\n')}${cut > 0 ? '\n' : ''}snippetControllerOptions({\n${rest}\n});`
     : snippet.code;
   return withImports(code, memberList, importable, cut);
 }
@@ -275,7 +275,7 @@ export async function checkSnippets(snippets) {
       problems.push({ file: fileName ?? '(global)', line: at + 1, code: d.code, message });
     }
   }
-  return problems;
+  return problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.code - b.code);
 }
 
 async function main() {

@@ -11,8 +11,14 @@ type Widget = import('rxkube').KubeObject & {
   spec: { rules: string[]; team?: string };
   status?: { phase?: string; observedGeneration?: number | undefined; conditions?: import('rxkube').Condition[] };
 };
-/** Controller options, for a snippet made of option members (`reconcile: async (req, ctx) => { … },`). */
-type SnippetControllerOptions = Partial<import('rxkube').ControllerOptions<Widget>>;
+/**
+ * Checks a snippet made of controller option members (`reconcile: async (req, ctx) => { … },`)
+ * as the options of a `Widget` controller, its `watches` and `owns` typed by their sources.
+ */
+declare function snippetControllerOptions<
+  const W extends readonly import('rxkube').KubeObject[] = readonly import('rxkube').KubeObject[],
+  const O extends readonly import('rxkube').KubeObject[] = readonly import('rxkube').KubeObject[],
+>(options: Partial<import('rxkube').ControllerOptions<Widget, W, O>>): void;
 
 declare const WIDGETS: import('rxkube').ResourceType<Widget>;
 declare const widget: Widget;
