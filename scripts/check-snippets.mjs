@@ -1,6 +1,7 @@
 /* global console, process, URL */
 // Type-checks the documentation's TypeScript: every ```ts / ```typescript block of README.md,
-// docs/*.md and packages/*/README.md, and every TSDoc `@example` of src/ and packages/*/src,
+// docs/*.md and packages/*/README.md, and every TSDoc `@example` (and other ```ts fence of a TSDoc
+// comment) of src/ and packages/*/src,
 // compiled strictly (strict, noUncheckedIndexedAccess: the project's own settings) against the public entry points (`rxkube`, `rxkube/<door>`,
 // `@rxkube/testkit`, …), through the package names as a consumer imports them.
 //
@@ -13,9 +14,8 @@
 // Opting out (keep it rare, give the reason): in Markdown, put `<!-- snippet: not-compiled (reason) -->`
 // on the line before the fence, or write the fence as ```ts ignore; in TSDoc, ```ts ignore.
 //
-// Usage: node scripts/check-snippets.mjs [--all-fences] [file …]   (default: every file above).
-// Exits 1 and prints `file:line: TS<code> message` for each problem. `--all-fences` also checks
-// the ```ts fences of TSDoc comments outside `@example` (not clean yet: see the issue's follow-up).
+// Usage: node scripts/check-snippets.mjs [file …]   (default: every file above). Exits 1 and
+// prints `file:line: TS<code> message` for each problem.
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -69,8 +69,11 @@ export function markdownSnippets(file, text) {
   return snippets;
 }
 
-/** The `@example` blocks of the TSDoc comments of a TypeScript source: the ```ts fence in it, else its lines. */
-export function tsdocSnippets(file, text, { allFences = false } = {}) {
+/**
+ * The examples of the TSDoc comments of a TypeScript source: each `@example` (the ```ts fence in
+ * it, else its lines), and each other ```ts fence of a comment.
+ */
+export function tsdocSnippets(file, text) {
   const snippets = [];
   for (const comment of text.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
     const startLine = text.slice(0, comment.index).split('\n').length;
@@ -100,8 +103,8 @@ export function tsdocSnippets(file, text, { allFences = false } = {}) {
       }
       i = end - 1;
     }
-    // With `allFences`, a ```ts fence elsewhere in the comment is checked too.
-    for (let i = 0; allFences && i < lines.length; i++) {
+    // A ```ts fence elsewhere in the comment is an example too.
+    for (let i = 0; i < lines.length; i++) {
       const open = inExample.has(i) ? null : /^(`{3,}|~{3,})\s*([\w-]+)?(.*)$/.exec(lines[i].trim());
       if (open === null) continue;
       const [, fence, lang = '', rest] = open;
@@ -117,10 +120,10 @@ export function tsdocSnippets(file, text, { allFences = false } = {}) {
 }
 
 /** Every snippet of `files`. */
-export function collectSnippets(files, options = {}) {
+export function collectSnippets(files) {
   return files.flatMap((file) => {
     const text = fs.readFileSync(file, 'utf8');
-    return file.endsWith('.md') ? markdownSnippets(file, text) : tsdocSnippets(file, text, options);
+    return file.endsWith('.md') ? markdownSnippets(file, text) : tsdocSnippets(file, text);
   });
 }
 
@@ -279,10 +282,9 @@ export async function checkSnippets(snippets) {
 }
 
 async function main() {
-  const args = process.argv.slice(2).filter((a) => a !== '--all-fences');
-  const allFences = process.argv.includes('--all-fences');
+  const args = process.argv.slice(2);
   const files = args.length > 0 ? args.map((f) => path.resolve(f)) : defaultFiles();
-  const snippets = collectSnippets(files, { allFences });
+  const snippets = collectSnippets(files);
   const problems = await checkSnippets(snippets);
   for (const p of problems) console.log(`${path.relative(process.cwd(), p.file)}:${p.line}: TS${p.code} ${p.message.split('\n')[0]}`);
   console.log(`${snippets.length} snippets in ${files.length} files: ${problems.length === 0 ? 'all compile' : `${problems.length} problems`}`);

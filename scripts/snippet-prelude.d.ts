@@ -78,3 +78,15 @@ declare function sameProgress(a: import('../examples/rollout-progress.js').Progr
 declare function stalled(p: import('../examples/rollout-progress.js').Progress): import('../examples/rollout-progress.js').Progress;
 declare const deadlineMs: number;
 declare function tableOf(nodes: readonly import('rxkube').K8s.Node[], pods: readonly import('rxkube').K8s.Pod[]): string;
+
+// Context of the other TSDoc fences.
+declare const mgr: import('rxkube').Manager;
+declare const shard: string;
+declare const events$: import('rxkube').InformerSource<import('rxkube').K8s.ConfigMap>;
+declare const myController: typeof import('../examples/marble-test/expiry-controller.js').expiryController;
+declare function sync(cluster: string | undefined, client: import('rxkube').KubeClient | undefined): Promise<void>;
+declare function sweep(signal: AbortSignal, ...context: unknown[]): Promise<void>;
+declare const m: import('rxjs-marbles').Context;
+declare function podNamed(name: string): import('rxkube').K8s.Pod;
+declare function cm(name: string): import('rxkube').K8s.ConfigMap;
+declare function podsPerNode(nodes: import('rxkube').SharedInformer<import('rxkube').K8s.Node>, pods: import('rxkube').SharedInformer<import('rxkube').K8s.Pod>): import('rxjs').Observable<number>;

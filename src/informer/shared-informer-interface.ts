@@ -86,7 +86,8 @@ export interface SharedInformer<T extends KubeObject = KubeObject, I extends str
  * const pods = informers.pods().withIndex('node', (p) => [p.spec?.nodeName ?? '']);
  * const byNode = pods.by('node');      // IndexHandle<K8s.Pod, 'node'>
  * byNode.list('node-a');               // the pods on node-a, from the cache
- * pods.by('nodes');                    // compile error: '"nodes"' is not assignable to '"node" | "namespace"'
+ * // @ts-expect-error: '"nodes"' is not assignable to '"node" | "namespace"'
+ * pods.by('nodes');
  * ```
  */
 export interface IndexHandle<T extends KubeObject = KubeObject, N extends string = string> {

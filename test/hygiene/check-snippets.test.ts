@@ -18,7 +18,7 @@ const md = path.join(fixtures, 'snippets.md');
 const example = path.join(fixtures, 'snippets-example.ts');
 
 describe('check-snippets', () => {
-  it('collects the ts/typescript blocks and @examples, without the opted-out ones', () => {
+  it('collects the ts/typescript blocks, @examples and TSDoc fences, without the opted-out ones', () => {
     const snippets = collectSnippets([md, example]) as { file: string; line: number }[];
     expect(snippets.map((s) => `${path.basename(s.file)}:${s.line}`)).toEqual([
       'snippets.md:6',
@@ -26,6 +26,7 @@ describe('check-snippets', () => {
       'snippets.md:31',
       'snippets-example.ts:8',
       'snippets-example.ts:17',
+      'snippets-example.ts:27',
     ]);
   });
 
@@ -34,6 +35,7 @@ describe('check-snippets', () => {
     const found = problems.map((p) => `${path.basename(p.file)}:${p.line}: TS${p.code}`);
     expect(found, problems.map((p) => `${p.line}: ${p.message}`).join('\n')).toEqual([
       'snippets-example.ts:18: TS2552', // CONFIG_MAPS does not exist (did you mean configMaps?)
+      'snippets-example.ts:27: TS2339', // a Pod has no data (a fence outside @example)
       'snippets.md:14: TS2551', // containerz: did you mean containers?
       'snippets.md:34: TS2339', // a ConfigMap has no spec (in a member-list snippet, typed by its source)
     ]);
