@@ -15,3 +15,6 @@ export type { LabelSelectorRequirement, SelectorMatcher, StructuredLabelSelector
 // The label-selector grammar, parsed (for servers and tools that evaluate selectors themselves).
 export { parseLabelSelector } from './label-selector.js';
 export type { LabelOperator, LabelRequirement, ParsedLabelSelector } from './label-selector.js';
+
+// Objects as an informer's cache holds them (metadata with name, uid, resourceVersion).
+export type { Cached, CachedEntry } from './kube-object.js';

@@ -42,6 +42,27 @@ export interface KubeObject {
   readonly metadata?: ObjectMeta;
 }
 
+/**
+ * An object as an informer's cache holds it: the API server has set its `metadata` with `name`,
+ * `uid` and `resourceVersion` (and `namespace` for a namespaced type, which the type cannot know,
+ * so it stays optional). What a reconcile's `ctx.object` and `ctx.store`, a controller source's
+ * store and the `map` / `filter` of `watches` and `owns` get, so no `!` is needed:
+ *
+ * ```ts
+ * const finalizers = ctx.object?.metadata.finalizers ?? [];   // no `metadata!`
+ * ```
+ */
+export type Cached<T extends KubeObject> = T & {
+  readonly metadata: { readonly name: string; readonly uid: string; readonly resourceVersion: string };
+};
+
+/**
+ * What a mapping or filter of an entry typed `U` gets: {@link Cached}`<U>`; for the untyped
+ * entry (`U` is `KubeObject`, e.g. a `WatchSpec` without type argument) plain `KubeObject`, so
+ * the mappers written for any type (`(o: Database) => …` in an untyped `watches`) still fit.
+ */
+export type CachedEntry<U extends KubeObject> = KubeObject extends U ? U : Cached<U>;
+
 /** An object whose fields beyond `apiVersion`, `kind` and `metadata` are not typed (read them as `unknown`). */
 export interface UnstructuredObject extends KubeObject {
   readonly [field: string]: unknown;

@@ -6,8 +6,10 @@ export type PermissionVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'p
  * (and optionally one of its subresources), in one namespace or cluster-wide.
  *
  * ```ts
- * { resource: { apiVersion: 'v1', kind: 'Pod', plural: 'pods' }, verbs: ['create', 'delete'] }
- * { resource: REPLICA_SETS, subresource: 'status', verbs: ['update'] }
+ * const permissions: Permission[] = [
+ *   { resource: { apiVersion: 'v1', kind: 'Pod', plural: 'pods' }, verbs: ['create', 'delete'] },
+ *   { resource: resources.replicaSets, subresource: 'status', verbs: ['update'] },
+ * ];
  * ```
  */
 export interface Permission {

@@ -23,6 +23,12 @@ export interface Runnable {
   start(signal: AbortSignal): RunnableResult;
   /** Name used in logs and errors. */
   readonly name?: string;
+  /**
+   * The name a controller reports its metrics under (`controller` label): a manager runs at most
+   * one runnable per `controllerName` and refuses a second with a `DuplicateControllerNameError`.
+   * Unset for everything but controllers (and for controllers built with `skipNameValidation`).
+   */
+  readonly controllerName?: string;
   readonly needLeaderElection?: boolean | (() => boolean);
   readonly isHttpServer?: boolean;
   /** Resolves true once synced, false if it gave up (e.g. `signal` aborted). */

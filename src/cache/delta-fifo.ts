@@ -61,7 +61,7 @@ export interface DeltaFifoProcessOptions<T extends KubeObject, R> extends DeltaF
  * ahead of `b`; the output completes once the source has completed and the queue is empty.)
  *
  * @example
- * ```ts
+ * ```ts ignore (not compiled: shows the internal Indexer, applyDeltas and toInformerEvent)
  * const indexer = new Indexer<Pod>({ indexers: { byNode } });
  * listWatch(pods).pipe(
  *   deltaFifo({

@@ -142,7 +142,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
    *
    * @example
    * ```ts
-   * await ctx.objects<ConfigMap>(CONFIG_MAPS, 'copies').apply(
+   * await ctx.objects(resources.configMaps, 'copies').apply(
    *   { metadata: { name: 'settings', labels: { app: 'web' } }, data: { mode: 'fast' } },
    *   { force: true },
    * );
@@ -166,7 +166,7 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
    *
    * @example
    * ```ts
-   * const { result } = await ctx.objects<ConfigMap>(CONFIG_MAPS, ns).createOrUpdate(
+   * const { result } = await ctx.objects(resources.configMaps, ns).createOrUpdate(
    *   { metadata: { name: 'settings', namespace: ns } },
    *   (cm) => { cm.data = { mode: 'fast' }; },
    * );
@@ -238,9 +238,10 @@ export class ObjectClient<T extends KubeObject = KubeObject> {
    *
    * @example
    * ```ts
-   * const updated = await client.objects<ConfigMap>(CONFIG_MAPS, 'default').edit(cached, (draft) => {
-   *   (draft.metadata.annotations ??= {})['example.com/seen'] = 'true';
-   *   draft.data.items = draft.data.items.filter((x) => x !== 'old');
+   * const updated = await client.objects(resources.configMaps, 'default').edit(cached, (draft) => {
+   *   const meta = (draft.metadata ??= {});
+   *   (meta.annotations ??= {})['example.com/seen'] = 'true';
+   *   if (draft.data !== undefined) delete draft.data['old'];
    * });
    * ```
    */

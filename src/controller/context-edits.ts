@@ -1,4 +1,4 @@
-import type { KubeObject } from '../api/kube-object.js';
+import type { Cached, KubeObject } from '../api/kube-object.js';
 import type { Recipe } from '../client/draft-patch.js';
 import type { EditOptions } from '../client/update-with-recipe.js';
 import { ControllerError } from './controller-errors.js';
@@ -13,8 +13,8 @@ export type ContextWithoutEdits<T extends KubeObject> = Omit<ReconcileContext<T>
  * with the reconcile's signal and store unless the options give others.
  */
 export function withEdits<T extends KubeObject>(ctx: ContextWithoutEdits<T>): ReconcileContext<T> {
-  let latest = ctx.object;
-  const run = async (recipe: Recipe<T>, options: EditOptions<T> | undefined, status: boolean): Promise<T> => {
+  let latest: T | undefined = ctx.object;
+  const run = async (recipe: Recipe<Cached<T>>, options: EditOptions<T> | undefined, status: boolean): Promise<T> => {
     const target = latest;
     if (target === undefined) {
       const { namespace, name } = ctx.request;
@@ -22,7 +22,9 @@ export function withEdits<T extends KubeObject>(ctx: ContextWithoutEdits<T>): Re
     }
     const client = ctx.objects();
     const o: EditOptions<T> = { signal: ctx.signal, store: ctx.store, ...options };
-    const updated = await (status ? client.editStatus(target, recipe, o) : client.edit(target, recipe, o));
+    // The draft is of `target` or a copy re-read from the cache or server: metadata is there.
+    const onDraft = recipe as Recipe<T>;
+    const updated = await (status ? client.editStatus(target, onDraft, o) : client.edit(target, onDraft, o));
     latest = updated;
     return updated;
   };

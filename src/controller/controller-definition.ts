@@ -1,5 +1,5 @@
 import { asyncScheduler, map, type SchedulerLike } from 'rxjs';
-import type { KubeObject } from '../api/kube-object.js';
+import type { Cached, KubeObject } from '../api/kube-object.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import { Indexer } from '../cache/indexer.js';
 import type { Store } from '../cache/store.js';
@@ -42,9 +42,6 @@ const OPTION_NAMES: ReadonlySet<string> = new Set(
   } satisfies Record<keyof ControllerOptions, true>),
 );
 
-/** Controller names in use in this process (CR-7). */
-const usedNames = new Set<string>();
-
 /** A checked controller definition with every default applied: what each run works from. */
 export interface ControllerDefinition<T extends KubeObject> {
   readonly name: string;
@@ -57,7 +54,7 @@ export interface ControllerDefinition<T extends KubeObject> {
   /** The `for` type (owner of `owns` objects, type of `ctx.objects()`), if any. */
   readonly forType: ResourceType | undefined;
   /** The `for` type's store, or an empty store. */
-  readonly forStore: Store<T>;
+  readonly forStore: Store<Cached<T>>;
   /** One per `for`, `owns` and `watches` entry, in that order. */
   readonly bindings: readonly Binding[];
   readonly concurrency: number;
@@ -73,7 +70,7 @@ export interface ControllerDefinition<T extends KubeObject> {
   /** The work queue's options, but for `shutdown` (each run's signal). */
   readonly queue: Omit<WorkQueueOptions, 'shutdown'>;
   /** A multi-cluster controller's clusters, by name: each one's client and `for` store. */
-  readonly clusters?: ReadonlyMap<string, { readonly client: KubeClient; readonly forStore: Store<T> }>;
+  readonly clusters?: ReadonlyMap<string, { readonly client: KubeClient; readonly forStore: Store<Cached<T>> }>;
   /** The logger event-mapping failures go to (follows `logger` when a manager injects one). */
   readonly eventLog: { current: Logger };
   /** Reconciles running longer than `stuckReconcileThresholdMs`. */
@@ -142,8 +139,8 @@ function controllerOwnerKey(owner: ResourceType): (object: KubeObject) => string
 }
 
 /**
- * Checks `options` (CR-7), resolves and binds the sources, applies the defaults and reserves the
- * name (unless `skipNameValidation`).
+ * Checks `options` (CR-7), resolves and binds the sources and applies the defaults. Names are
+ * unique per manager (checked by `Manager.add`), not per process.
  * @throws ControllerBuildError for an invalid definition.
  */
 export function defineController<T extends KubeObject>(options: ControllerOptions<T>): ControllerDefinition<T> {
@@ -172,11 +169,6 @@ export function defineController<T extends KubeObject>(options: ControllerOption
   if (typeof options.reconcile !== 'function') throw new ControllerBuildError('must provide a reconcile function');
   const name = options.name ?? sources.for?.source.resource.kind.toLowerCase();
   if (name === undefined || name === '') throw new ControllerBuildError('one of for or name must be given');
-  if (options.skipNameValidation !== true && usedNames.has(name)) {
-    throw new ControllerBuildError(
-      `controller with name ${name} already exists. Controller names must be unique to avoid multiple controllers reporting to the same metric`,
-    );
-  }
   if (options.concurrency !== undefined && !Number.isInteger(options.concurrency)) {
     throw new ControllerBuildError(`concurrency must be an integer, got ${String(options.concurrency)}`);
   }
@@ -216,7 +208,6 @@ export function defineController<T extends KubeObject>(options: ControllerOption
       ? bindSources(observed(sources), common, reportEventError)
       : perCluster.flatMap((c) => bindSources(observed(c.sources), common, reportEventError).map((b) => inCluster(b, c.name)));
 
-  if (options.skipNameValidation !== true) usedNames.add(name);
   return {
     name,
     expectations,
@@ -224,7 +215,7 @@ export function defineController<T extends KubeObject>(options: ControllerOption
     needLeaderElection: options.needLeaderElection ?? true,
     reconcile: (request, ctx) => options.reconcile(request, ctx),
     forType: sources.for?.source.resource,
-    forStore: sources.for?.source.store ?? new Indexer<T>(),
+    forStore: cachedStore(sources.for?.source.store),
     bindings,
     concurrency,
     cacheSyncTimeoutMs,
@@ -249,10 +240,18 @@ export function defineController<T extends KubeObject>(options: ControllerOption
       ? {}
       : {
           clusters: new Map(
-            perCluster.map((c) => [c.name, { client: c.client, forStore: c.sources.for?.source.store ?? new Indexer<T>() }] as const),
+            perCluster.map((c) => [c.name, { client: c.client, forStore: cachedStore(c.sources.for?.source.store) }] as const),
           ),
         }),
   };
+}
+
+/**
+ * A source's store as what it is, a cache of objects the API server named and versioned, or an
+ * empty store without `for`.
+ */
+function cachedStore<T extends KubeObject>(store: Store<T> | undefined): Store<Cached<T>> {
+  return (store ?? new Indexer<T>()) as Store<Cached<T>>;
 }
 
 interface ClusterEntry {

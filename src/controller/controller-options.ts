@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { Permission } from '../api/permission.js';
 import type { SchedulerLike } from 'rxjs';
-import type { KubeObject } from '../api/kube-object.js';
+import type { CachedEntry, KubeObject } from '../api/kube-object.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { InformerFactory } from '../informer/informer-factory.js';
@@ -25,37 +25,51 @@ export interface ForSpec<T extends KubeObject> {
    * an update leaving the filter arrives as a delete of the old object, one entering it as an
    * add — so the mapping still sees objects that stopped matching. Applied before `predicates`.
    */
-  readonly filter?: (object: T) => boolean;
+  readonly filter?: (object: CachedEntry<T>) => boolean;
 }
 
-/** An `owns` entry: events of owned objects enqueue their controller owner of the `for` type. */
-export interface OwnsSpec {
-  readonly source: ControllerSource | ResourceType;
-  readonly predicates?: readonly EventPredicate[];
+/**
+ * An `owns` entry: events of owned objects enqueue their controller owner of the `for` type.
+ * Typed by its source: `{ source: informerSource(informers.pods()), filter: (pod) => … }` gets
+ * `K8s.Pod`s.
+ */
+export interface OwnsSpec<O extends KubeObject = KubeObject> {
+  readonly source: ControllerSource<O> | ResourceType<O>;
+  readonly predicates?: readonly EventPredicate<O>[];
   /**
    * Keeps only objects passing this test, with client-go's filtering-handler transitions (CT-3):
    * an update leaving the filter arrives as a delete of the old object, one entering it as an
    * add — so the mapping still sees objects that stopped matching. Applied before `predicates`.
    */
-  readonly filter?: (object: KubeObject) => boolean;
+  readonly filter?: (object: CachedEntry<O>) => boolean;
   /** Enqueue every owner of the `for` type, not only the controller owner. */
   readonly matchEveryOwner?: boolean;
   /** With a resource type as `source`: cache only the owned objects' metadata (`InformerFactory.metadata`). */
   readonly metadataOnly?: boolean;
 }
 
-/** A `watches` entry: events of any type mapped to requests by `map` (old and new object of updates). */
+/** One `owns` entry: a source or resource type of the owned objects, or an {@link OwnsSpec}. */
+export type OwnsEntry<O extends KubeObject = KubeObject> = ControllerSource<O> | ResourceType<O> | OwnsSpec<O>;
+
+/**
+ * A `watches` entry: events of any type mapped to requests by `map` (old and new object of
+ * updates). Typed by its source: in `controller({ watches: [...] })` each entry's `map`, `filter`
+ * and `predicates` get the type of that entry's source (`informerSource(informers.configMaps())`
+ * gives `K8s.ConfigMap`); outside the call, declare it as `WatchSpec<K8s.ConfigMap>` or build it
+ * with {@link rxkube/controller!watch}.
+ */
 export interface WatchSpec<U extends KubeObject = KubeObject> {
   /** An informer source, or a resource type resolved through `informers`. */
   readonly source: ControllerSource<U> | ResourceType<U>;
-  map(object: U): readonly (Request | string)[];
+  /** The requests an object's event enqueues (the object as cached: metadata with name, uid and resourceVersion). */
+  map(object: CachedEntry<U>): readonly (Request | string)[];
   readonly predicates?: readonly EventPredicate<U>[];
   /**
    * Keeps only objects passing this test, with client-go's filtering-handler transitions (CT-3):
    * an update leaving the filter arrives as a delete of the old object, one entering it as an
    * add — so the mapping still sees objects that stopped matching. Applied before `predicates`.
    */
-  filter?(object: U): boolean;
+  filter?(object: CachedEntry<U>): boolean;
   /** With a resource type as `source`: cache only the objects' metadata (`InformerFactory.metadata`); `map` then gets `PartialObjectMetadata`. */
   readonly metadataOnly?: boolean;
   /**
@@ -76,16 +90,28 @@ export type ClusterTarget = KubeClient | { readonly client: KubeClient; readonly
 /** The reconcile function of a controller. */
 export type ControllerReconciler<T extends KubeObject> = (request: Request, ctx: ReconcileContext<T>) => ReconcileReturn;
 
-/** Options of {@link controller}. Durations in ms. */
-export interface ControllerOptions<T extends KubeObject = KubeObject> {
-  /** Unique per process (unless `skipNameValidation`); default the lower-case kind of `for`. */
+/**
+ * Options of {@link controller}. Durations in ms. `W` and `O` are the object types of the
+ * `watches` and `owns` entries, one per entry, inferred from each entry's source: they type that
+ * entry's `map`, `filter` and `predicates`.
+ */
+export interface ControllerOptions<
+  T extends KubeObject = KubeObject,
+  W extends readonly KubeObject[] = readonly KubeObject[],
+  O extends readonly KubeObject[] = readonly KubeObject[],
+> {
+  /**
+   * Labels the controller's metrics and logs; unique within a manager (`Manager.add` refuses a
+   * second controller of the same name, unless `skipNameValidation`), not within the process.
+   * Default the lower-case kind of `for`.
+   */
   readonly name?: string;
   /** The reconciled type: each event enqueues the object's own key (CR-8). At most one. */
   readonly for?: ControllerSource<T> | ForSpec<T> | ResourceType<T>;
   /** Owned types: an event enqueues the owned object's controller owner of the `for` type (CR-9). Needs `for`. */
-  readonly owns?: readonly (ControllerSource | OwnsSpec | ResourceType)[];
-  /** Any type, mapped to requests by a function. */
-  readonly watches?: readonly WatchSpec[];
+  readonly owns?: { readonly [K in keyof O]: OwnsEntry<O[K]> };
+  /** Any type, mapped to requests by a function; each entry typed by its own source. */
+  readonly watches?: { readonly [K in keyof W]: WatchSpec<W[K]> };
   /** Predicates for every `for`, `owns` and `watches` event (controller-runtime's `WithEventFilter`). */
   readonly predicates?: readonly EventPredicate[];
   /** Brings the world in line for one request. */
@@ -123,7 +149,7 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
   readonly shutdownGracePeriodMs?: number;
   /** Start only while leading (default true). */
   readonly needLeaderElection?: boolean;
-  /** Allow a name that another controller in this process already uses. */
+  /** Allow a name that another controller of the same manager already uses (they then share metric labels). */
   readonly skipNameValidation?: boolean;
   /** Client handed to reconciles (`ctx.client`, `ctx.objects()`); default the manager's. */
   readonly client?: KubeClient;
@@ -167,8 +193,8 @@ export interface ControllerOptions<T extends KubeObject = KubeObject> {
    *
    * ```ts
    * permissions: [
-   *   { resource: PODS, verbs: ['create', 'delete', 'patch'] },
-   *   { resource: REPLICA_SETS, subresource: 'status', verbs: ['update'] },
+   *   { resource: resources.pods, verbs: ['create', 'delete', 'patch'] },
+   *   { resource: resources.replicaSets, subresource: 'status', verbs: ['update'] },
    * ]
    * ```
    */

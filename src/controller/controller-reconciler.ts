@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { finalize, isObservable, Observable } from 'rxjs';
-import type { KubeObject } from '../api/kube-object.js';
+import type { Cached, KubeObject } from '../api/kube-object.js';
+import type { Store } from '../cache/store.js';
 import type { ObjectClient } from '../client/object-client.js';
 import type { ResourceType } from '../api/resource.js';
 import type { UnstructuredObject } from '../api/kube-object.js';
@@ -10,6 +11,7 @@ import { requestKey, type Request } from '../workqueue/request.js';
 import type { ReconcileReturn, Reconciler } from '../workqueue/work-queue.js';
 import type { ControllerDefinition } from './controller-definition.js';
 import { ControllerError } from './controller-errors.js';
+import type { ControllerSource } from './controller-source.js';
 import type { ReconcileContext } from './reconcile-context.js';
 import { withEdits } from './context-edits.js';
 import { fencedClient } from './fenced-client.js';
@@ -89,7 +91,7 @@ function reconcileContext<T extends KubeObject>(
     logger: reconcileLogger(request.cluster === undefined ? def.baseLogger : def.baseLogger.child({ cluster: request.cluster }), name, request, reconcileId),
     object: forStore.get(request.namespace ? `${request.namespace}/${request.name}` : request.name),
     store: forStore,
-    storeOf: (source) => source.store,
+    storeOf: <U extends KubeObject>(source: ControllerSource<U>) => source.store as Store<Cached<U>>,
     recorder: def.recorder,
     client,
     fieldManager,

@@ -73,15 +73,15 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
  * ```ts
  * const factory = new InformerFactory(client, { namespace: 'default' });
  * const c = controller({
- *   for: WIDGETS,                                   // a Resource: resolved through `informers`
- *   owns: [CONFIG_MAPS],                            // events of owned objects reconcile the owner
- *   watches: [{ source: SECRETS, map: (s) => [s.metadata?.labels?.['widget'] ?? ''] }],
+ *   for: WIDGETS,                                   // a resource type: resolved through `informers`
+ *   owns: [resources.configMaps],                   // events of owned objects reconcile the owner
+ *   watches: [{ source: resources.secrets, map: (s) => [s.metadata.labels?.['widget'] ?? ''] }],  // s: Cached<K8s.Secret>
  *   predicates: [generationChanged()],
  *   informers: factory, client,
  *   reconcile: async (req, ctx) => {
  *     const widget = ctx.object;                    // from the cache; undefined when deleted
  *     if (widget === undefined) return;
- *     await ensureConfigMap(ctx.objects(CONFIG_MAPS, req.namespace), widget);
+ *     await ensureConfigMap(ctx.objects(resources.configMaps, req.namespace), widget);
  *     return { requeueAfter: 60_000 };
  *   },
  * });
@@ -90,7 +90,13 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
  * ```
  * @throws ControllerBuildError for an invalid definition (CR-7).
  */
-export function controller<T extends KubeObject = KubeObject>(options: ControllerOptions<T>): Controller<T> {
+export function controller<
+  T extends KubeObject = KubeObject,
+  const W extends readonly KubeObject[] = readonly KubeObject[],
+  const O extends readonly KubeObject[] = readonly KubeObject[],
+>(typedOptions: ControllerOptions<T, W, O>): Controller<T> {
+  // The entries' own types only serve the type check of the call; the build is the same for all.
+  const options = typedOptions as unknown as ControllerOptions<T>;
   let def = defineController(options);
   const ready = new BehaviorSubject(false);
   let started = false;
@@ -110,6 +116,7 @@ export function controller<T extends KubeObject = KubeObject>(options: Controlle
 
   return {
     name: def.name,
+    ...(options.skipNameValidation === true ? {} : { controllerName: def.name }),
     needLeaderElection: def.needLeaderElection,
     store: def.forStore,
     ready$: ready.pipe(distinctUntilChanged()),

@@ -48,7 +48,7 @@ export class FinalizerConflictError extends ControllerError {
  * @example
  * ```ts
  * reconcile: async (req, ctx) => {
- *   const obj = ctx.store.get(key); if (!obj) return;
+ *   const obj = ctx.object; if (!obj) return;
  *   return finalizer(obj, { name: 'example.com/cleanup', client: ctx.objects(), signal: ctx.signal,
  *     apply: (o) => ensureConfigMap(o), cleanup: (o) => deleteConfigMap(o) });
  * }

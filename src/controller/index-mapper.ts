@@ -9,7 +9,7 @@ import type { RequestMapper } from './event-requests.js';
  *
  * ```ts
  * // reconcile pods when their node changes
- * watches: [{ source: nodes, map: indexMapper(pods.store, 'node', (n) => [n.metadata?.name ?? '']) }]
+ * watches: [{ source: informerSource(nodes), map: indexMapper(pods.store, 'node', (n) => [n.metadata?.name ?? '']) }]
  * ```
  * @throws IndexNotFoundError (when mapping) if `store` has no index `index`.
  */

@@ -19,3 +19,6 @@ export { FencedWriteError, fencedClient } from './fenced-client.js';
 export { currentReconcile, inReconcileScope } from './reconcile-scope.js';
 export type { ReconcileScope } from './reconcile-scope.js';
 export { DEFAULT_STUCK_RECONCILE_THRESHOLD_MS } from './stuck-reconciles.js';
+// Typed wiring: a `watches` entry typed by its source.
+export { watch } from './watch.js';
+export type { OwnsEntry } from './controller-options.js';

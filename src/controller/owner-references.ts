@@ -94,7 +94,7 @@ function upsert(refs: readonly OwnerReference[], ref: OwnerReference): OwnerRefe
  * @example
  * ```ts
  * const desired = ownerRefs.setControllerReference(widget, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } });
- * switch (ownerRefs.claim(widget, pod, selectorMatches(pod))) { case 'adopt': …; case 'release': …; }
+ * switch (ownerRefs.claim(widget, pod, selectorMatches(pod))) { case 'adopt': break; case 'release': break; } // adopt, release, …
  * ```
  */
 export const ownerRefs = {

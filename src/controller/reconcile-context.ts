@@ -1,4 +1,4 @@
-import type { KubeObject, UnstructuredObject } from '../api/kube-object.js';
+import type { Cached, KubeObject, UnstructuredObject } from '../api/kube-object.js';
 import type { Store } from '../cache/store.js';
 import type { Recipe } from '../client/draft-patch.js';
 import type { KubeClient } from '../client/kube-client.js';
@@ -26,12 +26,15 @@ export interface ReconcileContext<T extends KubeObject = KubeObject> {
   readonly logger: Logger;
   /** A fresh id per reconcile call. */
   readonly reconcileId: string;
-  /** The cached `for` object named by the request when the reconcile started (undefined: gone, or no `for`). */
-  readonly object: T | undefined;
+  /**
+   * The cached `for` object named by the request when the reconcile started (undefined: gone, or
+   * no `for`); as cached, its `metadata` has `name`, `uid` and `resourceVersion`.
+   */
+  readonly object: Cached<T> | undefined;
   /** The lister (read-only cache) of the `for` type; empty store when the controller has no `for`. */
-  readonly store: Store<T>;
+  readonly store: Store<Cached<T>>;
   /** The lister of any source the controller watches (or any other source). */
-  storeOf<U extends KubeObject>(source: ControllerSource<U>): Store<U>;
+  storeOf<U extends KubeObject>(source: ControllerSource<U>): Store<Cached<U>>;
   /** Records Events about objects (a no-op recorder when the controller has none). */
   readonly recorder: EventRecorder;
   /**
@@ -73,7 +76,8 @@ export interface ReconcileContext<T extends KubeObject = KubeObject> {
    * the object is re-read (from `store` once it has caught up, else from the server) and the recipe
    * runs again, up to 5 times. **The recipe must be pure**: it may run more than once and decides
    * only from the draft and from values fixed before the call. Resolves with the server's object.
-   * `signal` and `store` default to the reconcile's.
+   * `signal` and `store` default to the reconcile's. The draft is of a cached or server copy, so
+   * its `metadata` (with name, uid, resourceVersion) is there.
    * @throws ControllerError when there is no cached object (gone, or no `for`) or no client.
    *
    * @example
@@ -82,7 +86,7 @@ export interface ReconcileContext<T extends KubeObject = KubeObject> {
    * await ctx.editStatus((draft) => { draft.status = { phase: 'Ready', observedGeneration: draft.metadata.generation }; });
    * ```
    */
-  edit(recipe: Recipe<T>, options?: EditOptions<T>): Promise<T>;
+  edit(recipe: Recipe<Cached<T>>, options?: EditOptions<T>): Promise<T>;
   /** {@link edit} through the `status` subresource; the recipe may change only `status`. */
-  editStatus(recipe: Recipe<T>, options?: EditOptions<T>): Promise<T>;
+  editStatus(recipe: Recipe<Cached<T>>, options?: EditOptions<T>): Promise<T>;
 }

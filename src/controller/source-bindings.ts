@@ -53,7 +53,7 @@ export function bindSources<T extends KubeObject>(
     bindings.push({
       source: o.source,
       toRequests: eventRequests(
-        o.filter,
+        o.filter as ((o: KubeObject) => boolean) | undefined,
         [...common, ...(o.predicates ?? [])],
         (e) => ownerRequestsOf(e, owner, { matchEveryOwner: o.matchEveryOwner === true }),
         onError,
@@ -64,7 +64,8 @@ export function bindSources<T extends KubeObject>(
     if (w === null || typeof w !== 'object' || typeof w.map !== 'function' || !isSource(w.source)) {
       throw new ControllerBuildError('each watches entry needs a source and a map function');
     }
-    const map: RequestMapper = (o) => w.map(o);
+    // Objects from the cache: `map` and `filter` may take them as `Cached` (metadata present).
+    const map: RequestMapper = (o) => (w.map as RequestMapper)(o);
     bindings.push({
       source: w.source,
       toRequests: eventRequests(

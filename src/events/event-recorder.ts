@@ -93,7 +93,7 @@ function referenceOf(target: KubeObject | ObjectReference): ObjectReference | un
  *
  * @example
  * const recorder = eventRecorder({ api: client, source: { component: 'rs-controller' } });
- * recorder.event(replicaSet, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
+ * recorder.event(replicaSet, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata?.name ?? ''}`);
  */
 export function eventRecorder(options: EventRecorderOptions): EventRecorder {
   const api: EventsApi = options.api instanceof KubeClientBase ? clientEventsApi(options.api) : options.api;

@@ -83,10 +83,11 @@ export interface SharedInformer<T extends KubeObject = KubeObject, I extends str
  * take handles and reuse the informer's own index function.
  *
  * ```ts
- * const pods = informers.pods<Pod>().withIndex('node', (p) => [p.spec?.nodeName ?? '']);
- * const byNode = pods.by('node');      // IndexHandle<Pod, 'node'>
+ * const pods = informers.pods().withIndex('node', (p) => [p.spec?.nodeName ?? '']);
+ * const byNode = pods.by('node');      // IndexHandle<K8s.Pod, 'node'>
  * byNode.list('node-a');               // the pods on node-a, from the cache
- * pods.by('nodes');                    // compile error: '"nodes"' is not assignable to '"node" | "namespace"'
+ * // @ts-expect-error: '"nodes"' is not assignable to '"node" | "namespace"'
+ * pods.by('nodes');
  * ```
  */
 export interface IndexHandle<T extends KubeObject = KubeObject, N extends string = string> {

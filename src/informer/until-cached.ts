@@ -49,7 +49,7 @@ export function compareResourceVersions(a: string | undefined, b: string | undef
  * @example
  * ```ts
  * const written = await ctx.objects().apply(desired);
- * await firstValueFrom(untilCached(informer, written, { timeoutMs: 10_000 }));
+ * await firstValueFrom(until.cached(informer, written, { timeoutMs: 10_000 }));
  * ```
  */
 export function untilCached<T extends KubeObject>(source: CacheSource<T>, write: CachedWrite, options: WaitOptions = {}): Observable<T | undefined> {

@@ -12,7 +12,7 @@ export const LEASE_RESOURCE: ResourceType<Lease> = { apiVersion: 'coordination.k
  * `metadata.resourceVersion`) of Leases. Each call is a cold Observable; unsubscribing aborts the
  * request. Errors are the client's `ApiError` (404 NotFound, 409 Conflict, …) or `NetworkError`.
  *
- * ```ts
+ * ```ts ignore (internal: LeaseLock is not public)
  * const lock = new LeaseLock(kubeClientLeaseApi(client), { namespace: 'kube-system', name: 'my-ctrl' }, identity);
  * ```
  */

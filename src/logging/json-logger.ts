@@ -23,7 +23,7 @@ export interface JsonLoggerOptions {
  *
  * @example
  * const log = jsonLogger({ level: 'debug' }).child({ controller: 'replicaset' });
- * log.info('reconciled', { object: 'default/web', reconcileID: id });
+ * log.info('reconciled', { object: 'default/web', reconcileID: ctx.reconcileId });
  */
 export function jsonLogger(options: JsonLoggerOptions = {}): Logger {
   const write = options.write ?? ((line: string) => void process.stderr.write(line));

@@ -8,13 +8,15 @@ import { METRICS_REGISTRY_KEY } from '../metrics/registry-key.js';
  * The keys of what a manager shares with the runnables added to it, for `Runnable.inject`:
  *
  * ```ts
+ * let log: Logger = noopLogger;
+ * let janitorClient: KubeClient | undefined;
  * mgr.add({
  *   name: 'janitor',
  *   inject(deps) {
  *     log = deps.get(DEPS.logger)?.child({ runnable: 'janitor' }) ?? noopLogger;
- *     client = deps.get(DEPS.client);
+ *     janitorClient = deps.get(DEPS.client);
  *   },
- *   start: (signal) => sweep(signal),
+ *   start: (signal) => sweep(signal, janitorClient, log),
  * });
  * ```
  *

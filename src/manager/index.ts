@@ -11,5 +11,5 @@ import '../api/require-node.js';
 
 export { leaseLeadership } from './lease-leadership.js';
 export type { LeaseLeadershipOptions } from './lease-leadership.js';
-export { CacheSyncError, GracefulShutdownTimeoutError, LeaderElectionLostError, ManagerAlreadyStartedError, ManagerCacheSyncTimeoutError, ManagerConfigError, UncaughtError } from './manager-errors.js';
+export { CacheSyncError, DuplicateControllerNameError, GracefulShutdownTimeoutError, LeaderElectionLostError, ManagerAlreadyStartedError, ManagerCacheSyncTimeoutError, ManagerConfigError, UncaughtError } from './manager-errors.js';
 export { DEPS } from './deps.js';

@@ -21,6 +21,26 @@ export class StopEngagedError extends RxkubeError {
   }
 }
 
+/**
+ * A controller was added to a manager that already runs a controller of the same name: both would
+ * report to the same `controller` metric labels. Names are unique per manager, not per process.
+ */
+export class DuplicateControllerNameError extends RxkubeError {
+  static override readonly code: string = 'MANAGER_DUPLICATE_CONTROLLER_NAME';
+  static override readonly layer: ErrorLayer = 'manager';
+  override readonly name = 'DuplicateControllerNameError';
+  constructor(
+    /** The controller's name. */
+    readonly controller: string,
+    /** The manager: its leader-election id, or `manager` without leader election. */
+    readonly manager: string,
+  ) {
+    super(
+      `${manager}: a controller named ${controller} was already added; controller names must be unique within a manager (they label its metrics): give one of them another name`,
+    );
+  }
+}
+
 /** A health or readiness check was added after the endpoint was created (CR-15). */
 export class CheckerAfterStartError extends RxkubeError {
   static override readonly code: string = 'MANAGER_CHECKER_AFTER_START';

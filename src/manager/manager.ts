@@ -18,7 +18,7 @@ import type { ManagerLeaderElectionConfig, ManagerLeaderElectionOptions } from '
 import { resolveManagerLeaderElection } from './leader-election-options.js';
 import { kubeClientLeaseApi } from '../leader-election/kube-client-lease-api.js';
 import { leaseLeadership } from './lease-leadership.js';
-import { CheckerAfterStartError, ManagerConfigError, StopEngagedError } from './manager-errors.js';
+import { CheckerAfterStartError, DuplicateControllerNameError, ManagerConfigError, StopEngagedError } from './manager-errors.js';
 import type { Runnable, RunnableLike } from '../api/runnable.js';
 import { toRunnable } from '../api/runnable.js';
 import { CacheMonitor, describeWaiting } from './cache-monitor.js';
@@ -84,6 +84,7 @@ export interface Manager {
    * A runnable with `inject` first receives the manager's shared parts: a controller takes the
    * manager's logger, metrics registry, client and an event recorder (each unless its options gave
    * one), an informer factory's runnable the logger and the informer monitor.
+   * @throws DuplicateControllerNameError for a controller whose name an added controller has.
    */
   add(runnable: RunnableLike): void;
   /** Adds a liveness check; only before start. */
@@ -135,8 +136,8 @@ export interface Manager {
  *
  * @example
  * const mgr = manager({ health: { port: 8081 }, metrics: { port: 8080 } });
- * mgr.add(informerCache);
- * mgr.add(controller);
+ * mgr.add(informers.runnable());
+ * mgr.add(ctrl);
  * await mgr.start(setupSignalHandler().signal);
  */
 export function manager(options: ManagerOptions = {}): Manager {
@@ -205,6 +206,8 @@ export function manager(options: ManagerOptions = {}): Manager {
   const hasClient = (): boolean => options.client !== undefined || options.kubeConfig !== undefined;
   const deps = managerDeps({ logger, registry: metrics.registry, client: () => (hasClient() ? getClient() : undefined), getEventRecorder, monitor: caches });
   const added: Runnable[] = [];
+  const controllerNames = new Set<string>();
+  const managerLabel = leConfig === undefined ? 'manager' : `manager ${leConfig.namespace}/${leConfig.id}`;
 
   return {
     metrics,
@@ -218,6 +221,11 @@ export function manager(options: ManagerOptions = {}): Manager {
     add: (runnable) => {
       if (run.stopEngaged) throw new StopEngagedError();
       const r = toRunnable(runnable);
+      const controllerName = r.controllerName;
+      if (controllerName !== undefined) {
+        if (controllerNames.has(controllerName)) throw new DuplicateControllerNameError(controllerName, managerLabel);
+        controllerNames.add(controllerName);
+      }
       r.inject?.(deps(r.name ?? 'runnable'));
       added.push(r);
       run.add(r);

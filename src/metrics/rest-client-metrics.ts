@@ -11,7 +11,7 @@ export const REST_CLIENT_LATENCY_BUCKETS: readonly number[] = [0.005, 0.025, 0.1
  * response came) and `rest_client_request_duration_seconds{verb,host}` (until the response head).
  * Calling it twice on one registry shares the same families.
  *
- * ```ts
+ * ```ts ignore (internal: restClientMetrics is not public; managerMetrics(registry).restClient is)
  * client.connection.observeRequests(restClientMetrics(registry));
  * ```
  */

@@ -10,7 +10,7 @@ import type { ReflectorEvent } from './reflector-event.js';
 /**
  * `listWatch` over HTTP for a resource of `client`, in one namespace (or all) with selectors:
  *
- * ```ts
+ * ```ts ignore (internal: listWatchResource is not public)
  * listWatchResource(KubeClient.fromDefault(), resources.configMaps, { namespace: 'default' })
  * ```
  */

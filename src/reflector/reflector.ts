@@ -18,7 +18,7 @@ export interface Reflector<T extends KubeObject = KubeObject> {
  * `listWatch` with its status as an Observable instead of an observer option:
  *
  * ```ts
- * const { events$, status$ } = reflector(pods);
+ * const { events$, status$ } = reflector(podsListWatcher);
  * status$.pipe(filter((s) => s.type === 'backingOff')).subscribe(log);
  * events$.subscribe(apply);
  * ```

@@ -43,8 +43,8 @@ export interface FakeInformer<T extends KubeObject> extends SharedInformer<T> {
  * (`transform: null` unless given).
  *
  * ```ts
- * const pods = fakeInformer<Pod>({ initial: [pod('a')], events$: m.hot('--b', { b: added(pod('b')) }) });
- * m.expect(podsPerNode(nodes, pods)).toBeObservable(…);
+ * const pods = fakeInformer<K8s.Pod>({ initial: [podNamed('a')], events$: m.hot('--b', { b: added(podNamed('b')) }) });
+ * m.expect(podsPerNode(nodes, pods)).toBeObservable(m.cold('a-b', { a: 1, b: 2 }));
  * ```
  */
 export function fakeInformer<T extends KubeObject>(options: FakeInformerOptions<T> = {}): FakeInformer<T> {

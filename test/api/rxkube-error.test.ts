@@ -35,6 +35,7 @@ import { FencedWriteError } from '../../src/controller/fenced-client.js';
 import {
   CacheSyncError,
   CheckerAfterStartError,
+  DuplicateControllerNameError,
   GracefulShutdownTimeoutError,
   LeaderElectionLostError,
   ManagerAlreadyStartedError,
@@ -175,6 +176,7 @@ const SAMPLES: Record<string, () => Error> = {
   ManagerAlreadyStartedError: () => new ManagerAlreadyStartedError(),
   StopEngagedError: () => new StopEngagedError(),
   CheckerAfterStartError: () => new CheckerAfterStartError(),
+  DuplicateControllerNameError: () => new DuplicateControllerNameError('configmap-mirror', 'manager'),
   LeaderElectionLostError: () => new LeaderElectionLostError(),
   GracefulShutdownTimeoutError: () => new GracefulShutdownTimeoutError(30_000),
   CacheSyncError: () => new CacheSyncError('informers'),

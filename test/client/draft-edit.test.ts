@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { freeze, type Draft } from 'immer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
+import type { Cached, KubeObject, UnstructuredObject } from '../../src/api/kube-object.js';
+import type { Store } from '../../src/cache/store.js';
 import { ApiError } from '../../src/client/api-error.js';
 import { draftPatch, jsonDiff, jsonPointer, operationsFromPatches, type Json, type Recipe } from '../../src/client/draft-patch.js';
 import { KubeClient } from '../../src/client/kube-client.js';
@@ -330,8 +331,9 @@ describe('ctx.edit / ctx.editStatus', () => {
       signal: new AbortController().signal,
       logger: noopLogger,
       reconcileId: 'r1',
-      object,
-      store,
+      // As cached: the objects of these tests were read from the server (name, uid, resourceVersion set).
+      object: object as Cached<ConfigMap> | undefined,
+      store: store as Store<Cached<ConfigMap>>,
       storeOf: () => {
         throw new Error('unused');
       },

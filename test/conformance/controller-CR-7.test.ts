@@ -5,6 +5,8 @@ import { labelSelectorPredicate } from '../../src/informer/predicates.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { ControllerBuildError } from '../../src/controller/controller-errors.js';
 import { controller } from '../../src/controller/controller.js';
+import { manager } from '../../src/manager/manager.js';
+import { DuplicateControllerNameError } from '../../src/manager/manager-errors.js';
 import { added, fakeSource } from '../../src/testing/controller-harness.js';
 import { marbles } from '../helpers/marbles.js';
 
@@ -38,12 +40,27 @@ describe('CR-7 builder', () => {
     expect(() => controller({ watches: [w], reconcile })).toThrow(/one of for or name must be given/);
   });
 
-  it('names are unique per process unless skipNameValidation; a reconciler is required', () => {
+  it('names are unique per manager, not per process, unless skipNameValidation; a reconciler is required', () => {
     const src = fakeSource({ resource: CM });
-    const unique = name();
-    controller({ name: unique, for: src, reconcile });
-    expect(() => controller({ name: unique, for: src, reconcile })).toThrow(/controller with name .* already exists/);
-    expect(() => controller({ name: unique, for: src, reconcile, skipNameValidation: true })).not.toThrow();
+    // The same controller built twice in one process (two tests of one file): no error.
+    const first = controller({ name: 'configmap-mirror', for: src, reconcile });
+    const second = controller({ name: 'configmap-mirror', for: src, reconcile });
+    const mgr = manager({ processMetrics: false, logLevel: 'off' });
+    mgr.add(first);
+    const err = (() => {
+      try {
+        mgr.add(second);
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(err).toBeInstanceOf(DuplicateControllerNameError);
+    expect(err).toMatchObject({ code: 'MANAGER_DUPLICATE_CONTROLLER_NAME', controller: 'configmap-mirror', manager: 'manager' });
+    expect((err as Error).message).toMatch(/manager: a controller named configmap-mirror was already added/);
+    // Another manager takes it; a controller built with skipNameValidation shares the name.
+    manager({ processMetrics: false, logLevel: 'off' }).add(second);
+    expect(() => mgr.add(controller({ name: 'configmap-mirror', for: src, reconcile, skipNameValidation: true }))).not.toThrow();
     expect(() => controller({ name: name(), for: src } as never)).toThrow(/reconcile function/);
   });
 
