@@ -72,7 +72,7 @@ describe.skipIf(!hasCluster)('read-your-writes against a real kube-apiserver, wa
       for: CONFIG_MAPS,
       informers: factory,
       client,
-      readYourWrites: mode === 'on',
+      ...(mode === 'off' ? { readYourWrites: false } : {}), // on by default
       reconcile: async (req, ctx) => {
         const before = written.get(req.name);
         if (before !== undefined) {
