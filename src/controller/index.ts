@@ -19,3 +19,7 @@ export { FencedWriteError, fencedClient } from './fenced-client.js';
 export { currentReconcile, inReconcileScope } from './reconcile-scope.js';
 export type { ReconcileScope } from './reconcile-scope.js';
 export { DEFAULT_STUCK_RECONCILE_THRESHOLD_MS } from './stuck-reconciles.js';
+// Read-your-writes (on by default, docs/read-your-writes.md): the option's type and defaults, and the timeout error.
+export { ReadYourWritesTimeoutError } from './read-your-writes.js';
+export { DEFAULT_READ_YOUR_WRITES_TIMEOUT_MS, DEFAULT_MAX_TRACKED_WRITES } from './read-your-writes-options.js';
+export type { ReadYourWritesOptions } from './read-your-writes-options.js';
