@@ -20,40 +20,77 @@ export interface PendingWrites {
  * values is found under the old ones until the cache catches up.
  */
 export function ownWritesStore<T extends KubeObject>(cache: Store<T>, writes: PendingWrites): Store<T> {
-  /** The object to return for a cached one: the controller's newer write, or nothing when it deleted it. */
-  const view = (object: T, key: ObjectKey = metaNamespaceKey(object)): T | undefined => {
-    const write = writes.pending(key);
+  return new OwnWritesStore(cache, writes);
+}
+
+/** {@link ownWritesStore}: a class, so that a reconcile's stores cost one allocation each. */
+class OwnWritesStore<T extends KubeObject> implements Store<T> {
+  constructor(
+    private readonly cache: Store<T>,
+    private readonly writes: PendingWrites,
+  ) {}
+
+  get size(): number {
+    return this.writes.active() ? this.present(this.cache.listKeys()).length : this.cache.size;
+  }
+
+  get(key: ObjectKey): T | undefined {
+    const object = this.cache.get(key);
+    return object === undefined || !this.writes.active() ? object : this.view(object, key);
+  }
+
+  has(key: ObjectKey): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  list(): T[] {
+    return this.views(this.cache.list());
+  }
+
+  listKeys(): ObjectKey[] {
+    return this.present(this.cache.listKeys());
+  }
+
+  byIndex(name: string, value: string): T[] {
+    return this.views(this.cache.byIndex(name, value));
+  }
+
+  indexKeys(name: string, value: string): ObjectKey[] {
+    return this.present(this.cache.indexKeys(name, value));
+  }
+
+  index(name: string, object: T): T[] {
+    return this.views(this.cache.index(name, object));
+  }
+
+  indexValues(name: string): string[] {
+    return this.cache.indexValues(name);
+  }
+
+  getIndexers(): Indexers<T> {
+    return this.cache.getIndexers();
+  }
+
+  /** The object to return for a cached one: the controller's newer write of it, or nothing when it deleted it. */
+  private view(object: T, key: ObjectKey = metaNamespaceKey(object)): T | undefined {
+    const write = this.writes.pending(key);
     if (write === undefined) return object;
     const uid = object.metadata?.uid;
     if (write.uid !== undefined && uid !== undefined && write.uid !== uid) return object;
     return write.deleted ? undefined : ((write.object as T | undefined) ?? object);
-  };
-  const views = (objects: T[]): T[] => {
-    if (!writes.active()) return objects;
+  }
+
+  private views(objects: T[]): T[] {
+    if (!this.writes.active()) return objects;
     const out: T[] = [];
     for (const o of objects) {
-      const v = view(o);
+      const v = this.view(o);
       if (v !== undefined) out.push(v);
     }
     return out;
-  };
-  const present = (keys: ObjectKey[]): ObjectKey[] => (writes.active() ? keys.filter((k) => get(k) !== undefined) : keys);
-  const get = (key: ObjectKey): T | undefined => {
-    const object = cache.get(key);
-    return object === undefined || !writes.active() ? object : view(object, key);
-  };
-  return {
-    get size(): number {
-      return writes.active() ? present(cache.listKeys()).length : cache.size;
-    },
-    get,
-    has: (key) => get(key) !== undefined,
-    list: () => views(cache.list()),
-    listKeys: () => present(cache.listKeys()),
-    byIndex: (name, value) => views(cache.byIndex(name, value)),
-    indexKeys: (name, value) => present(cache.indexKeys(name, value)),
-    index: (name, object) => views(cache.index(name, object)),
-    indexValues: (name) => cache.indexValues(name),
-    getIndexers: (): Indexers<T> => cache.getIndexers(),
-  };
+  }
+
+  private present(keys: ObjectKey[]): ObjectKey[] {
+    return this.writes.active() ? keys.filter((k) => this.get(k) !== undefined) : keys;
+  }
 }

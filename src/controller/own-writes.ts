@@ -4,14 +4,26 @@ import { DeletedFinalStateUnknown } from '../cache/delta.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import { metaNamespaceKey, type ObjectKey } from '../cache/keys.js';
 import type { Store } from '../cache/store.js';
-import { compareResourceVersions } from '../informer/until-cached.js';
 
 /** `group/Kind`: the identity of a resource type across its versions (`/Pod` for core). */
 export type ResourceId = string;
 
-/** The {@link ResourceId} of a resource type. */
+const ids = new WeakMap<object, ResourceId>();
+
+/** The {@link ResourceId} of a resource type (remembered per type object). */
 export function resourceIdOf(type: Pick<ResourceType, 'apiVersion' | 'kind'>): ResourceId {
-  return `${splitApiVersion(type.apiVersion).group}/${type.kind}`;
+  let id = ids.get(type);
+  if (id === undefined) {
+    id = `${splitApiVersion(type.apiVersion).group}/${type.kind}`;
+    ids.set(type, id);
+  }
+  return id;
+}
+
+/** The controller's caches of one resource type in one cluster, and its writes of that type there not yet shown by all of them. */
+export interface TypeBucket {
+  readonly caches: WatchedCache[];
+  readonly writes: Map<ObjectKey, OwnWrite>;
 }
 
 /** One of a controller's caches of a type, as read-your-writes sees it. */
@@ -19,8 +31,13 @@ export interface WatchedCache {
   readonly cluster: string | undefined;
   readonly resource: ResourceId;
   readonly store: Store;
-  /** The highest integer resourceVersion this cache's events carried (watch events come in order). */
-  maxSeen: bigint | undefined;
+  readonly bucket: TypeBucket;
+  /**
+   * The resourceVersion of the last event this cache delivered. Watch events come in version
+   * order, so an integer one at or past a write's means the watch has passed the write. (An older
+   * one, from a replay or a relist, only makes the rule wait longer.)
+   */
+  lastRv: string | undefined;
 }
 
 /** The last write of this controller to one object that its caches have not all shown yet. */
@@ -33,8 +50,8 @@ export interface OwnWrite {
   /** The server's answer to the write (the object at {@link rv}); for a delete, what it answered, if an object. */
   readonly object: KubeObject | undefined;
   readonly rv: string | undefined;
-  /** {@link rv} as an integer, when it is one. */
-  readonly rvInt: bigint | undefined;
+  /** Whether {@link rv} is a decimal integer. */
+  readonly rvIsInt: boolean;
   readonly uid: string | undefined;
   /** The queue key of the reconcile that wrote it. */
   readonly origin: string;
@@ -42,13 +59,27 @@ export interface OwnWrite {
   readonly deadline: number;
   /** The caches whose events showed it. */
   readonly seenBy: Set<WatchedCache>;
+  readonly bucket: TypeBucket;
 }
 
 /** A write as the write hook reports it: what `OwnWrites.record` needs besides its origin. */
-export type WriteInput = Omit<OwnWrite, 'origin' | 'deadline' | 'seenBy' | 'rvInt'>;
+export type WriteInput = Omit<OwnWrite, 'origin' | 'deadline' | 'seenBy' | 'rvIsInt' | 'bucket'>;
 
-function asInt(rv: string | undefined): bigint | undefined {
-  return rv !== undefined && /^\d+$/.test(rv) ? BigInt(rv) : undefined;
+const DECIMAL = /^(0|[1-9]\d*)$/;
+
+/**
+ * Whether resourceVersion `rv` is the write's or newer: compared as numbers when both are decimal
+ * integers, else only an exact match counts (`undefined`: not comparable).
+ */
+function rvAtLeast(rv: string | undefined, write: OwnWrite): boolean | undefined {
+  if (rv === undefined || write.rv === undefined) return undefined;
+  if (rv === write.rv) return true;
+  return write.rvIsInt && DECIMAL.test(rv) ? decimalAtLeast(rv, write.rv) : undefined;
+}
+
+/** `a >= b` for two decimal integers without leading zeros, as strings (no BigInt on the event path). */
+function decimalAtLeast(a: string, b: string): boolean {
+  return a.length !== b.length ? a.length > b.length : a >= b;
 }
 
 function uidDiffers(object: KubeObject, uid: string | undefined): boolean {
@@ -67,8 +98,7 @@ export function cacheShows(write: OwnWrite, cached: KubeObject | undefined): boo
   if (write.deleted) return cached === undefined || uidDiffers(cached, write.uid);
   if (cached === undefined) return false;
   if (uidDiffers(cached, write.uid)) return true;
-  const order = compareResourceVersions(cached.metadata?.resourceVersion, write.rv);
-  return order !== undefined && order >= 0;
+  return rvAtLeast(cached.metadata?.resourceVersion, write) === true;
 }
 
 /**
@@ -83,8 +113,8 @@ export function eventShows(write: OwnWrite, event: InformerEvent): boolean {
   if (uidDiffers(object, write.uid)) return true;
   if (write.deleted) return false;
   const rv = object.metadata?.resourceVersion;
-  const order = compareResourceVersions(rv, write.rv);
-  if (order !== undefined) return order >= 0;
+  const atLeast = rvAtLeast(rv, write);
+  if (atLeast !== undefined) return atLeast;
   return !(event.type === 'update' && event.resync);
 }
 
@@ -92,7 +122,8 @@ export function eventShows(write: OwnWrite, event: InformerEvent): boolean {
 export function shownBy(write: OwnWrite, cache: WatchedCache): boolean {
   if (write.seenBy.has(cache)) return true;
   if (cacheShows(write, cache.store.get(write.key))) return true;
-  return !write.deleted && write.rvInt !== undefined && cache.maxSeen !== undefined && cache.maxSeen >= write.rvInt;
+  const last = cache.lastRv;
+  return !write.deleted && write.rvIsInt && last !== undefined && DECIMAL.test(last) && decimalAtLeast(last, write.rv as string);
 }
 
 /** The key of an event's object (a tombstone's own key). */
@@ -101,10 +132,10 @@ export function eventKey(event: InformerEvent): ObjectKey {
   return object instanceof DeletedFinalStateUnknown ? object.key : metaNamespaceKey(object);
 }
 
-/** The integer resourceVersion an event carries, if any. */
-export function eventRv(event: InformerEvent): bigint | undefined {
+/** The resourceVersion an event carries, if any. */
+export function eventRv(event: InformerEvent): string | undefined {
   const object = event.object instanceof DeletedFinalStateUnknown ? event.object.object : event.object;
-  return asInt(object?.metadata?.resourceVersion ?? undefined);
+  return object?.metadata?.resourceVersion ?? undefined;
 }
 
 /**
@@ -114,12 +145,11 @@ export function eventRv(event: InformerEvent): bigint | undefined {
  * the reconcile that wrote) finds what a key's next reconcile waits for.
  */
 export class OwnWrites {
-  private readonly writes = new Map<string, OwnWrite>();
-  private readonly byOrigin = new Map<string, Set<string>>();
-  /** Pending writes per `cluster|resource`. */
-  private readonly perType = new Map<string, number>();
-  /** Caches by `cluster|resource`. */
-  private readonly caches = new Map<string, WatchedCache[]>();
+  /** Every tracked write, oldest first. */
+  private readonly all = new Set<OwnWrite>();
+  private readonly byOrigin = new Map<string, Set<OwnWrite>>();
+  /** By `cluster|resource`. */
+  private readonly buckets = new Map<string, TypeBucket>();
 
   constructor(
     private readonly max: number,
@@ -127,64 +157,74 @@ export class OwnWrites {
   ) {}
 
   get size(): number {
-    return this.writes.size;
+    return this.all.size;
   }
 
   /** Adds a cache of the controller (its events then go to {@link observe}). */
-  addCache(cache: WatchedCache): void {
-    const k = typeKey(cache.cluster, cache.resource);
-    const list = this.caches.get(k) ?? [];
-    list.push(cache);
-    this.caches.set(k, list);
+  addCache(cluster: string | undefined, resource: ResourceId, store: Store): WatchedCache {
+    const bucket = this.bucketOf(cluster, resource, true) as TypeBucket;
+    const cache: WatchedCache = { cluster, resource, store, bucket, lastRv: undefined };
+    bucket.caches.push(cache);
+    return cache;
+  }
+
+  /** The writes and caches of a type in a cluster (undefined: the controller does not watch it there). */
+  bucketOf(cluster: string | undefined, resource: ResourceId, create = false): TypeBucket | undefined {
+    const k = `${cluster ?? ''}\u0000${resource}`;
+    let bucket = this.buckets.get(k);
+    if (bucket === undefined && create) {
+      bucket = { caches: [], writes: new Map() };
+      this.buckets.set(k, bucket);
+    }
+    return bucket;
   }
 
   /** The controller's caches of a type in a cluster. */
   cachesOf(cluster: string | undefined, resource: ResourceId): readonly WatchedCache[] {
-    return this.caches.get(typeKey(cluster, resource)) ?? [];
+    return this.bucketOf(cluster, resource)?.caches ?? [];
   }
 
   /** Records a write at scheduler time `now` (replacing the object's earlier one); ignored for a type the controller does not watch. */
   record(input: WriteInput, origin: string, now: number): void {
-    if (this.cachesOf(input.cluster, input.resource).length === 0) return;
-    const k = writeKey(input.cluster, input.resource, input.key);
-    this.remove(k);
-    while (this.writes.size >= this.max) {
-      const oldest = this.writes.keys().next();
+    const bucket = this.bucketOf(input.cluster, input.resource);
+    if (bucket === undefined) return;
+    const earlier = bucket.writes.get(input.key);
+    if (earlier !== undefined) this.drop(earlier);
+    while (this.all.size >= this.max) {
+      const oldest = this.all.values().next();
       if (oldest.done === true) break;
-      this.remove(oldest.value);
+      this.drop(oldest.value);
     }
-    const write: OwnWrite = { ...input, rvInt: asInt(input.rv), origin, deadline: now + this.timeoutMs, seenBy: new Set() };
-    this.writes.set(k, write);
-    const t = typeKey(write.cluster, write.resource);
-    this.perType.set(t, (this.perType.get(t) ?? 0) + 1);
-    const keys = this.byOrigin.get(origin) ?? new Set<string>();
-    keys.add(k);
-    this.byOrigin.set(origin, keys);
+    const rvIsInt = input.rv !== undefined && DECIMAL.test(input.rv);
+    const write: OwnWrite = { ...input, rvIsInt, origin, deadline: now + this.timeoutMs, seenBy: new Set(), bucket };
+    bucket.writes.set(write.key, write);
+    this.all.add(write);
+    const mine = this.byOrigin.get(origin);
+    if (mine === undefined) this.byOrigin.set(origin, new Set([write]));
+    else mine.add(write);
   }
 
   /** The pending write of an object, if any. */
   get(cluster: string | undefined, resource: ResourceId, key: ObjectKey): OwnWrite | undefined {
-    return this.writes.get(writeKey(cluster, resource, key));
+    return this.all.size === 0 ? undefined : this.bucketOf(cluster, resource)?.writes.get(key);
   }
 
   /** Whether any write of the type is pending (the stores' fast path). */
   hasAny(cluster: string | undefined, resource: ResourceId): boolean {
-    return this.writes.size > 0 && (this.perType.get(typeKey(cluster, resource)) ?? 0) > 0;
+    return this.all.size > 0 && (this.bucketOf(cluster, resource)?.writes.size ?? 0) > 0;
   }
 
   /** The pending writes made by the reconciles of queue key `origin`. */
   byOriginKey(origin: string): OwnWrite[] {
-    const keys = this.byOrigin.get(origin);
-    if (keys === undefined) return [];
-    return [...keys].map((k) => this.writes.get(k)).filter((w): w is OwnWrite => w !== undefined);
+    const mine = this.byOrigin.get(origin);
+    return mine === undefined ? [] : [...mine];
   }
 
   /** An event of `cache`: marks the write of its key shown when it is, dropping it once every cache of its type showed it. */
   observe(cache: WatchedCache, event: InformerEvent): boolean {
-    const rv = eventRv(event);
-    if (rv !== undefined && (cache.maxSeen === undefined || rv > cache.maxSeen)) cache.maxSeen = rv;
-    if (this.writes.size === 0) return false;
-    const write = this.writes.get(writeKey(cache.cluster, cache.resource, eventKey(event)));
+    cache.lastRv = eventRv(event);
+    if (cache.bucket.writes.size === 0) return false;
+    const write = cache.bucket.writes.get(eventKey(event));
     if (write === undefined || !eventShows(write, event)) return false;
     write.seenBy.add(cache);
     this.dropIfShownEverywhere(write);
@@ -193,36 +233,17 @@ export class OwnWrites {
 
   /** Drops `write` once every cache of its type showed it; true when dropped. */
   dropIfShownEverywhere(write: OwnWrite): boolean {
-    const caches = this.cachesOf(write.cluster, write.resource);
-    if (!caches.every((c) => shownBy(write, c))) return false;
+    if (!write.bucket.caches.every((c) => shownBy(write, c))) return false;
     this.drop(write);
     return true;
   }
 
   /** Forgets `write` (shown, given up on, or past its deadline). */
   drop(write: OwnWrite): void {
-    const k = writeKey(write.cluster, write.resource, write.key);
-    if (this.writes.get(k) === write) this.remove(k);
+    if (!this.all.delete(write)) return;
+    if (write.bucket.writes.get(write.key) === write) write.bucket.writes.delete(write.key);
+    const mine = this.byOrigin.get(write.origin);
+    mine?.delete(write);
+    if (mine?.size === 0) this.byOrigin.delete(write.origin);
   }
-
-  private remove(k: string): void {
-    const write = this.writes.get(k);
-    if (write === undefined) return;
-    this.writes.delete(k);
-    const t = typeKey(write.cluster, write.resource);
-    const n = (this.perType.get(t) ?? 1) - 1;
-    if (n === 0) this.perType.delete(t);
-    else this.perType.set(t, n);
-    const keys = this.byOrigin.get(write.origin);
-    keys?.delete(k);
-    if (keys?.size === 0) this.byOrigin.delete(write.origin);
-  }
-}
-
-function typeKey(cluster: string | undefined, resource: ResourceId): string {
-  return `${cluster ?? ''}\u0000${resource}`;
-}
-
-function writeKey(cluster: string | undefined, resource: ResourceId, key: ObjectKey): string {
-  return `${cluster ?? ''}\u0000${resource}\u0000${key}`;
 }

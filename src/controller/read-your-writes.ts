@@ -6,8 +6,9 @@ import type { Store } from '../cache/store.js';
 import type { Logger } from '../logging/logger.js';
 import { ControllerError } from './controller-errors.js';
 import type { ControllerSource } from './controller-source.js';
-import { type OwnWrite, OwnWrites, resourceIdOf, shownBy, type WatchedCache } from './own-writes.js';
-import { ownWritesStore } from './own-writes-store.js';
+import type { ObjectKey } from '../cache/keys.js';
+import { cacheShows, type OwnWrite, OwnWrites, resourceIdOf, shownBy, type TypeBucket, type WatchedCache } from './own-writes.js';
+import { ownWritesStore, type PendingWrites } from './own-writes-store.js';
 import type { Binding } from './source-bindings.js';
 import type { WriteListener } from './write-tracking-client.js';
 
@@ -60,6 +61,8 @@ export class ReadYourWrites {
   private readonly writes: OwnWrites;
   /** A tick per source event, for the waiting gates. */
   private readonly changed = new Subject<void>();
+  /** How many gates wait. */
+  private waiting = 0;
 
   constructor(
     private readonly controller: string,
@@ -80,8 +83,7 @@ export class ReadYourWrites {
   watch(bindings: readonly Binding[], cluster?: string): Binding[] {
     return bindings.map((binding) => {
       const source = binding.source;
-      const cache: WatchedCache = { cluster, resource: resourceIdOf(source.resource), store: source.store, maxSeen: undefined };
-      this.writes.addCache(cache);
+      const cache = this.writes.addCache(cluster, resourceIdOf(source.resource), source.store);
       const watched: ControllerSource = {
         resource: source.resource,
         ...(source.name === undefined ? {} : { name: source.name }),
@@ -92,7 +94,7 @@ export class ReadYourWrites {
             events$: registration.events$.pipe(
               tap((event) => {
                 this.writes.observe(cache, event);
-                this.changed.next();
+                if (this.waiting > 0) this.changed.next();
               }),
             ),
             synced$: registration.synced$,
@@ -110,22 +112,8 @@ export class ReadYourWrites {
 
   /** `store` (of `type`, in `cluster`) never returning an object older than this controller's write of it. */
   store<T extends KubeObject>(store: Store<T>, type: Pick<ResourceType, 'apiVersion' | 'kind'>, cluster: string | undefined): Store<T> {
-    const resource = resourceIdOf(type);
-    const cache = this.writes.cachesOf(cluster, resource).find((c) => c.store === store);
-    return ownWritesStore(store, {
-      active: () => this.writes.hasAny(cluster, resource),
-      pending: (key) => {
-        const write = this.writes.get(cluster, resource, key);
-        if (write === undefined) return undefined;
-        if (write.deadline <= this.scheduler.now()) {
-          this.writes.drop(write);
-          return undefined;
-        }
-        const shown = cache === undefined ? false : shownBy(write, cache);
-        if (shown) this.writes.dropIfShownEverywhere(write);
-        return shown ? undefined : write;
-      },
-    });
+    const bucket = this.writes.bucketOf(cluster, resourceIdOf(type));
+    return ownWritesStore(store, new PendingWritesOf(this.writes, this.scheduler, store, bucket));
   }
 
   /**
@@ -152,13 +140,16 @@ export class ReadYourWrites {
     };
     const candidates = new Set(this.writes.byOriginKey(origin));
     if (ownWrite !== undefined) candidates.add(ownWrite);
-    let waiting = [...candidates].filter(unshown);
-    if (waiting.length === 0) return undefined;
+    let left = [...candidates].filter(unshown);
+    if (left.length === 0) return undefined;
     return new Promise<void>((resolve, reject) => {
       let timer: Subscription | undefined;
       let subscription: Subscription | undefined;
       const finish = (error?: unknown): void => {
-        subscription?.unsubscribe();
+        if (subscription !== undefined) {
+          subscription.unsubscribe();
+          this.waiting--;
+        }
         timer?.unsubscribe();
         signal.removeEventListener('abort', aborted);
         if (error === undefined) resolve();
@@ -166,10 +157,10 @@ export class ReadYourWrites {
       };
       const aborted = (): void => finish(signal.reason);
       const check = (): void => {
-        waiting = waiting.filter(unshown);
-        if (waiting.length === 0) return finish();
+        left = left.filter(unshown);
+        if (left.length === 0) return finish();
         const now = this.scheduler.now();
-        const late = waiting.filter((w) => w.deadline <= now);
+        const late = left.filter((w) => w.deadline <= now);
         if (late.length > 0) {
           for (const w of late) this.writes.drop(w);
           const error = new ReadYourWritesTimeoutError(this.controller, origin, late.map(describe), this.timeoutMs);
@@ -177,12 +168,45 @@ export class ReadYourWrites {
           return finish(error);
         }
         timer?.unsubscribe();
-        timer = this.scheduler.schedule(() => check(), Math.min(...waiting.map((w) => w.deadline)) - now);
+        timer = this.scheduler.schedule(() => check(), Math.min(...left.map((w) => w.deadline)) - now);
       };
       if (signal.aborted) return aborted();
       signal.addEventListener('abort', aborted, { once: true });
       subscription = this.changed.subscribe(() => check());
+      this.waiting++;
       check();
     });
+  }
+}
+
+/** The controller's writes of one type in one cluster that one of its stores does not show yet. */
+class PendingWritesOf implements PendingWrites {
+  private readonly cache: WatchedCache | undefined;
+
+  constructor(
+    private readonly writes: OwnWrites,
+    private readonly scheduler: SchedulerLike,
+    private readonly store: Store,
+    /** Undefined: the controller does not watch the type (it records no writes of it). */
+    private readonly bucket: TypeBucket | undefined,
+  ) {
+    this.cache = bucket?.caches.find((c) => c.store === store);
+  }
+
+  active(): boolean {
+    return this.writes.size > 0 && this.bucket !== undefined && this.bucket.writes.size > 0;
+  }
+
+  pending(key: ObjectKey): OwnWrite | undefined {
+    const write = this.bucket?.writes.get(key);
+    if (write === undefined) return undefined;
+    if (write.deadline <= this.scheduler.now()) {
+      this.writes.drop(write);
+      return undefined;
+    }
+    // A store that is not one of the controller's sources (`storeOf` of another) shows it by what it holds.
+    const shown = this.cache === undefined ? cacheShows(write, this.store.get(key)) : shownBy(write, this.cache);
+    if (shown) this.writes.dropIfShownEverywhere(write);
+    return shown ? undefined : write;
   }
 }

@@ -14,7 +14,7 @@ import { KubeClient } from '../../src/client/kube-client.js';
 import type { KubeConnection, KubeRequest } from '../../src/client/kube-connection.js';
 import { controller, type ControllerOptions } from '../../src/controller/controller.js';
 import { ControllerBuildError } from '../../src/controller/controller-errors.js';
-import { OwnWrites, cacheShows, eventShows, type OwnWrite, type WatchedCache } from '../../src/controller/own-writes.js';
+import { OwnWrites, cacheShows, eventShows, type OwnWrite } from '../../src/controller/own-writes.js';
 import { ReadYourWritesTimeoutError } from '../../src/controller/read-your-writes.js';
 import { Indexer } from '../../src/cache/indexer.js';
 import type { Logger } from '../../src/logging/logger.js';
@@ -302,7 +302,6 @@ describe('read-your-writes (virtual time, delayed watch)', () => {
 });
 
 describe('OwnWrites: the resourceVersion rule and the bounded map', () => {
-  const cache = (store = new Indexer<KubeObject>()): WatchedCache => ({ cluster: undefined, resource: '/ConfigMap', store, maxSeen: undefined });
   const write = (rv: string, extra: Partial<OwnWrite> = {}): OwnWrite => ({
     cluster: undefined,
     resource: '/ConfigMap',
@@ -310,11 +309,12 @@ describe('OwnWrites: the resourceVersion rule and the bounded map', () => {
     deleted: false,
     object: cm('a', rv),
     rv,
-    rvInt: /^\d+$/.test(rv) ? BigInt(rv) : undefined,
+    rvIsInt: /^\d+$/.test(rv),
     uid: 'uid-a',
     origin: 'ns/a',
     deadline: 10_000,
     seenBy: new Set(),
+    bucket: { caches: [], writes: new Map() },
     ...extra,
   });
 
@@ -340,8 +340,7 @@ describe('OwnWrites: the resourceVersion rule and the bounded map', () => {
 
   it('keeps at most max writes, forgetting the oldest; drops a write once every cache of its type showed it', () => {
     const writes = new OwnWrites(2, 1_000);
-    const c = cache();
-    writes.addCache(c);
+    const c = writes.addCache(undefined, '/ConfigMap', new Indexer<KubeObject>());
     const input = (name: string, rv: string) => ({ cluster: undefined, resource: '/ConfigMap', key: `ns/${name}`, deleted: false, object: cm(name, rv), rv, uid: `uid-${name}` });
     writes.record(input('a', '2'), 'ns/a', 0);
     writes.record(input('b', '3'), 'ns/b', 0);
@@ -356,6 +355,17 @@ describe('OwnWrites: the resourceVersion rule and the bounded map', () => {
     const pending = writes.get(undefined, '/ConfigMap', 'ns/c') as OwnWrite;
     expect(writes.dropIfShownEverywhere(pending)).toBe(true);
     expect(writes.size).toBe(0);
+  });
+
+  it('the watch has passed a write once an event of any object carries its version or a newer one (numerically: 9 < 10)', () => {
+    const writes = new OwnWrites(10, 1_000);
+    const c = writes.addCache(undefined, '/ConfigMap', new Indexer<KubeObject>());
+    writes.record({ cluster: undefined, resource: '/ConfigMap', key: 'ns/a', deleted: false, object: cm('a', '10'), rv: '10', uid: 'uid-a' }, 'ns/a', 0);
+    const pending = writes.get(undefined, '/ConfigMap', 'ns/a') as OwnWrite;
+    writes.observe(c, { type: 'add', object: cm('z', '9'), isInInitialList: false });
+    expect(writes.dropIfShownEverywhere(pending)).toBe(false);
+    writes.observe(c, { type: 'add', object: cm('y', '11'), isInInitialList: false });
+    expect(writes.dropIfShownEverywhere(pending)).toBe(true);
   });
 
   it('ignores writes of types the controller does not watch', () => {
