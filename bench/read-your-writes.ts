@@ -8,9 +8,9 @@
  *    is refused, as an optimistic-concurrency update would be) and requeues at once
  *    (`requeueAfter: 1`, not rate-limited). The clock runs until every object reached STEPS on
  *    the server. Counted: reconciles, stale reads (`ctx.object` older than the controller's own last write of it), refused writes.
- *    Then the same with the informer's watch events WATCH_DELAY_MS late (a lagging watch): off,
- *    a requeued reconcile reads its stale copy and its write is refused (and retried with the
- *    rate limiter's backoff); on, it waits for the cache.
+ *    Then LAG_OBJECTS × LAG_STEPS the same way with the informer's watch events WATCH_DELAY_MS late
+ *    (a lagging watch, and a short queue): off, a requeued reconcile reads its stale copy, its
+ *    write is refused and it requeues, again and again until the cache catches up; on, it waits.
  * 2. No HTTP (the cost of the bookkeeping alone): OBJECTS_FAKE objects in a fake source, a
  *    connection that answers every write at once and delivers its watch event on the next
  *    macrotask; each object is written once and reconciled again by its own event.
@@ -37,6 +37,9 @@ const ROUNDS = Number(process.env.RXKUBE_BENCH_RYW_ROUNDS ?? 3);
 const STEPS = 3;
 /** How late the lagging informer sees each watch event. */
 const WATCH_DELAY_MS = 50;
+/** With the lagging watch: a short queue (a deep one hides the lag behind its own wait). */
+const LAG_OBJECTS = 8;
+const LAG_STEPS = 10;
 const CONCURRENCY = 4;
 const CONFIG_MAPS = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true } as const;
 type ConfigMap = KubeObject & { data?: Record<string, string> };
@@ -63,11 +66,11 @@ function lateWatch(lw: ListWatcher, ms: number): ListWatcher {
 }
 
 /** Part 1: one round of `mode` on the embedded server, in a fresh namespace. */
-async function serverRound(client: KubeClient, mode: Mode, round: number, watchDelayMs: number): Promise<Sample> {
+async function serverRound(client: KubeClient, mode: Mode, round: number, watchDelayMs: number, objects = OBJECTS, steps = STEPS): Promise<Sample> {
   const ns = `ryw-bench-${mode}-${round + 1}-${watchDelayMs}`;
   await client.objects({ apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false }).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   const cms = client.objects<ConfigMap>(CONFIG_MAPS, ns);
-  for (let i = 0; i < OBJECTS; i++) await cms.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` }, data: { step: '0' } });
+  for (let i = 0; i < objects; i++) await cms.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` }, data: { step: '0' } });
   const factory =
     watchDelayMs === 0
       ? new InformerFactory(client, { namespace: ns })
@@ -89,7 +92,7 @@ async function serverRound(client: KubeClient, mode: Mode, round: number, watchD
       const rv = BigInt(object.metadata?.resourceVersion ?? '0');
       if (rv < (lastWritten.get(req.name) ?? 0n)) s.stale++;
       const step = Number(object.data?.step ?? '0');
-      if (step >= STEPS) return;
+      if (step >= steps) return;
       try {
         const written = await ctx.objects().patch(
           req.name,
@@ -100,7 +103,7 @@ async function serverRound(client: KubeClient, mode: Mode, round: number, watchD
           'json',
         );
         lastWritten.set(req.name, BigInt(written.metadata?.resourceVersion ?? '0'));
-        if (step + 1 >= STEPS) done.add(req.name);
+        if (step + 1 >= steps) done.add(req.name);
       } catch {
         s.refused++;
       }
@@ -111,7 +114,7 @@ async function serverRound(client: KubeClient, mode: Mode, round: number, watchD
   const t0 = performance.now();
   const cpu = cpuClock();
   const run = ctrl.start(stop.signal);
-  while (done.size < OBJECTS) await sleep(5);
+  while (done.size < objects) await sleep(5);
   s.seconds = (performance.now() - t0) / 1_000;
   s.cpuMs = cpu();
   stop.abort();
@@ -216,7 +219,7 @@ export async function run(): Promise<string[]> {
     for (let round = 0; round < ROUNDS; round++) {
       for (const mode of (round % 2 === 0 ? ['on', 'off'] : ['off', 'on']) as Mode[]) {
         onServer[mode].push(await serverRound(client, mode, round, 0));
-        lagging[mode].push(await serverRound(client, mode, round, WATCH_DELAY_MS));
+        lagging[mode].push(await serverRound(client, mode, round, WATCH_DELAY_MS, LAG_OBJECTS, LAG_STEPS));
         fake[mode].push(await fakeRound(mode, round));
       }
     }
@@ -233,9 +236,9 @@ export async function run(): Promise<string[]> {
       OBJECTS,
     ),
     ...table(
-      `**Embedded API server, watch events ${WATCH_DELAY_MS} ms late** (a lagging watch: the informer's watch stream delayed in the process), otherwise the same:`,
+      `**Embedded API server, watch events ${WATCH_DELAY_MS} ms late** (a lagging watch: the informer's watch stream delayed in the process), ${LAG_OBJECTS} ConfigMaps × ${LAG_STEPS} steps (a short queue: a deep one hides the lag behind its own wait), otherwise the same:`,
       lagging,
-      OBJECTS,
+      LAG_OBJECTS,
     ),
     ...table(`**No HTTP** (fake source and connection, watch event on the next macrotask), ${OBJECTS_FAKE} objects written once each:`, fake, OBJECTS_FAKE),
   ];

@@ -143,13 +143,14 @@ export class ReadYourWrites {
     let left = [...candidates].filter(unshown);
     if (left.length === 0) return undefined;
     return new Promise<void>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(signal.reason);
+        return;
+      }
       let timer: Subscription | undefined;
-      let subscription: Subscription | undefined;
       const finish = (error?: unknown): void => {
-        if (subscription !== undefined) {
-          subscription.unsubscribe();
-          this.waiting--;
-        }
+        subscription.unsubscribe();
+        this.waiting--;
         timer?.unsubscribe();
         signal.removeEventListener('abort', aborted);
         if (error === undefined) resolve();
@@ -170,10 +171,9 @@ export class ReadYourWrites {
         timer?.unsubscribe();
         timer = this.scheduler.schedule(() => check(), Math.min(...left.map((w) => w.deadline)) - now);
       };
-      if (signal.aborted) return aborted();
-      signal.addEventListener('abort', aborted, { once: true });
-      subscription = this.changed.subscribe(() => check());
+      const subscription = this.changed.subscribe(() => check());
       this.waiting++;
+      signal.addEventListener('abort', aborted, { once: true });
       check();
     });
   }
