@@ -294,6 +294,38 @@ describe('read-your-writes (virtual time, delayed watch)', () => {
     for (const s of subs) s.unsubscribe();
   });
 
+  it('a waiting reconcile ends when its signal aborts (stop after the grace period): no timeout error, the run completes', async () => {
+    const vt = virtualTime();
+    const server = fakeServer(vt, [cm('a', '1')], { watchDelayMs: Infinity });
+    const source = fakeSource<ConfigMap>({ resource: CONFIG_MAPS, initial: [...server.held.values()], events$: server.events$ });
+    let runs = 0;
+    const ctrl = controller<ConfigMap>({
+      name: 'ryw-abort',
+      for: source,
+      client: server.client,
+      scheduler: vt.scheduler,
+      logger: quietLogger(),
+      shutdownGracePeriodMs: 1_000,
+      reconcile: async (req, ctx) => {
+        runs++;
+        await ctx.objects().patch(req.name, { data: { n: '1' } });
+        return { requeue: true };
+      },
+    });
+    const outcomes: ReconcileOutcome[] = [];
+    let completedAt: number | undefined;
+    const stop = new AbortController();
+    ctrl.run(stop.signal).subscribe({ next: (x) => outcomes.push(x), complete: () => (completedAt = vt.scheduler.now()) });
+    await vt.advance(2_000);
+    stop.abort();
+    await vt.advance(1_500);
+    expect(runs).toBe(1);
+    expect(completedAt).toBe(3_000);
+    expect(outcomes.map((x) => x.kind)).toEqual(['requeue', 'aborted']);
+    await vt.advance(20_000);
+    expect(outcomes.some((x) => x.error instanceof ReadYourWritesTimeoutError)).toBe(false);
+  });
+
   it('rejects an invalid readYourWrites option', () => {
     const source = fakeSource<ConfigMap>({ resource: CONFIG_MAPS });
     expect(() => controller({ name: 'ryw-bad-1', for: source, reconcile: () => undefined, readYourWrites: { timeoutMs: 0 } })).toThrow(ControllerBuildError);
