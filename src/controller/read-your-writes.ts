@@ -119,7 +119,8 @@ export class ReadYourWrites {
   /**
    * What the reconcile of queue key `origin` waits for before it starts: the controller's pending
    * write of the request's own object (until `own.store` shows it), and the pending writes of the
-   * key's earlier reconciles (until a cache of their type shows them). `undefined` when nothing is
+   * key's earlier reconciles in the request's namespace (all, for a cluster-scoped request) until
+   * a cache of their type shows them. `undefined` when nothing is
    * pending (the reconcile starts at once); else a Promise that resolves once all are shown,
    * rejects with a {@link ReadYourWritesTimeoutError} once one is past its deadline (those are
    * then forgotten), or with `signal`'s reason when it aborts. Waits on the scheduler.
@@ -138,7 +139,11 @@ export class ReadYourWrites {
       if (this.writes.dropIfShownEverywhere(write)) return false;
       return !this.writes.cachesOf(write.cluster, write.resource).some((c) => shownBy(write, c));
     };
-    const candidates = new Set(this.writes.byOriginKey(origin));
+    // Of the key's earlier writes, those in its own namespace (where its owned objects live; a
+    // cluster-scoped key: all): a namespace none of its informers watch would never show a write.
+    const slash = own.key.indexOf('/');
+    const prefix = slash < 0 ? undefined : own.key.slice(0, slash + 1);
+    const candidates = new Set(this.writes.byOriginKey(origin).filter((w) => prefix === undefined || w.key.startsWith(prefix)));
     if (ownWrite !== undefined) candidates.add(ownWrite);
     let left = [...candidates].filter(unshown);
     if (left.length === 0) return undefined;

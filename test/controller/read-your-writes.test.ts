@@ -55,7 +55,9 @@ function fakeServer(vt: VirtualTime, initial: readonly ConfigMap[], o: { watchDe
       writes.push(`${method} ${name ?? ''}`);
       if (method === 'POST') {
         const body = req.body as ConfigMap;
-        const made = cm(body.metadata?.name as string, nextRv(), body.data ?? {});
+        const namespace = /\/namespaces\/([^/]+)\//.exec(req.path)?.[1] ?? 'ns';
+        const base = cm(body.metadata?.name as string, nextRv(), body.data ?? {});
+        const made: ConfigMap = { ...base, metadata: { ...base.metadata, namespace } };
         held.set(made.metadata?.name as string, made);
         watch(added(made));
         return Promise.resolve(made);
@@ -256,6 +258,33 @@ describe('read-your-writes (virtual time, delayed watch)', () => {
     expect(await run(true)).toBe(1);
     expect(children.filter((c) => c.startsWith('true'))).toEqual(['true 0 missing', 'true 2000 present']);
     expect(await run(false)).toBe(2); // the duplicate create the gate prevents
+  });
+
+  it('writes of earlier reconciles to another namespace are not waited for (no informer may watch it)', async () => {
+    const vt = virtualTime();
+    const server = fakeServer(vt, [cm('owner', '1')], { watchDelayMs: Infinity });
+    const source = fakeSource<ConfigMap>({ resource: CONFIG_MAPS, initial: [...server.held.values()], events$: server.events$ });
+    const runs: number[] = [];
+    const ctrl = controller<ConfigMap>({
+      name: 'ryw-other-namespace',
+      for: source,
+      client: server.client,
+      scheduler: vt.scheduler,
+      logger: quietLogger(),
+      reconcile: async (req, ctx) => {
+        runs.push(vt.scheduler.now());
+        if (runs.length > 1) return;
+        await ctx.objects(CONFIG_MAPS, 'elsewhere').create({ ...cm('far', ''), metadata: { name: 'far', namespace: 'elsewhere' } });
+        return { requeueAfter: 100 };
+      },
+    });
+    const stop = new AbortController();
+    const sub = ctrl.run(stop.signal).subscribe();
+    await vt.advance(1_000);
+    stop.abort();
+    await vt.advance(100);
+    sub.unsubscribe();
+    expect(runs).toEqual([0, 100]);
   });
 
   it('only the writing controller waits: another controller on the same cache is not gated', async () => {
