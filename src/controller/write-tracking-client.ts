@@ -69,7 +69,9 @@ export function writeOf(type: ResourceType, method: string, path: string, answer
     const uid = meta.uid ?? undefined;
     const rv = meta.resourceVersion ?? undefined;
     const removed = method === 'DELETE' && (meta.deletionTimestamp === undefined || meta.deletionTimestamp === null);
-    return { resource, key, deleted: removed, object: answer, rv, uid };
+    // A subresource may answer with another kind (`scale`: a Scale at the object's version): not a copy of the object.
+    const object = answer.kind === undefined || answer.kind === type.kind ? answer : undefined;
+    return { resource, key, deleted: removed, object, rv, uid };
   }
   if (method !== 'DELETE') return undefined;
   const target = objectPathOf(path);

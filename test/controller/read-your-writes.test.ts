@@ -16,6 +16,7 @@ import { controller, type ControllerOptions } from '../../src/controller/control
 import { ControllerBuildError } from '../../src/controller/controller-errors.js';
 import { OwnWrites, cacheShows, eventShows, type OwnWrite } from '../../src/controller/own-writes.js';
 import { ReadYourWritesTimeoutError } from '../../src/controller/read-your-writes.js';
+import { writeOf } from '../../src/controller/write-tracking-client.js';
 import { Indexer } from '../../src/cache/indexer.js';
 import type { Logger } from '../../src/logging/logger.js';
 import { added, fakeSource } from '../../src/testing/controller-harness.js';
@@ -433,5 +434,23 @@ describe('OwnWrites: the resourceVersion rule and the bounded map', () => {
     const writes = new OwnWrites(10, 1_000);
     writes.record({ cluster: undefined, resource: 'apps/Deployment', key: 'ns/d', deleted: false, object: undefined, rv: '5', uid: undefined }, 'ns/d', 0);
     expect(writes.size).toBe(0);
+  });
+});
+
+describe('writeOf: what a write answer records', () => {
+  it('an object at its version; a Scale as a version only; a delete by its Status or its path; nothing for other Status answers', () => {
+    const DEPLOYMENTS = { apiVersion: 'apps/v1', kind: 'Deployment' };
+    const d = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { namespace: 'ns', name: 'web', resourceVersion: '7', uid: 'u' } };
+    expect(writeOf(DEPLOYMENTS, 'PATCH', '/apis/apps/v1/namespaces/ns/deployments/web', d)).toMatchObject({ resource: 'apps/Deployment', key: 'ns/web', rv: '7', deleted: false, object: d });
+    const scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { namespace: 'ns', name: 'web', resourceVersion: '8' } };
+    expect(writeOf(DEPLOYMENTS, 'PUT', '/apis/apps/v1/namespaces/ns/deployments/web/scale', scale)).toMatchObject({ key: 'ns/web', rv: '8', object: undefined });
+    const status = { kind: 'Status', status: 'Success', details: { name: 'web', uid: 'u' } };
+    expect(writeOf(DEPLOYMENTS, 'DELETE', '/apis/apps/v1/namespaces/ns/deployments/web', status)).toMatchObject({ key: 'ns/web', deleted: true, uid: 'u' });
+    expect(writeOf(CONFIG_MAPS, 'DELETE', '/api/v1/namespaces/ns/configmaps/a', undefined)).toMatchObject({ key: 'ns/a', deleted: true });
+    expect(writeOf({ apiVersion: 'v1', kind: 'Namespace' }, 'DELETE', '/api/v1/namespaces/gone', { kind: 'Status', status: 'Success' })).toMatchObject({ key: 'gone', deleted: true });
+    const terminating = { ...d, metadata: { ...d.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } };
+    expect(writeOf(DEPLOYMENTS, 'DELETE', '/apis/apps/v1/namespaces/ns/deployments/web', terminating)).toMatchObject({ deleted: false, rv: '7' });
+    expect(writeOf({ apiVersion: 'v1', kind: 'Pod' }, 'POST', '/api/v1/namespaces/ns/pods/p/eviction', status)).toBeUndefined();
+    expect(writeOf(CONFIG_MAPS, 'DELETE', '/api/v1/namespaces/ns/configmaps', { kind: 'ConfigMapList', metadata: {}, items: [] })).toBeUndefined();
   });
 });
