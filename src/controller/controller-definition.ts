@@ -25,6 +25,8 @@ import { resolveSources, type ResolvedSources } from './resolve-sources.js';
 import { bindSources, type Binding } from './source-bindings.js';
 import { ControllerExpectations } from './expectations.js';
 import { DEFAULT_STUCK_RECONCILE_THRESHOLD_MS, StuckReconciles } from './stuck-reconciles.js';
+import { ReadYourWrites } from './read-your-writes.js';
+import { readYourWritesSettings } from './read-your-writes-options.js';
 
 const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
 
@@ -39,6 +41,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set(
     needLeaderElection: true, skipNameValidation: true, client: true, fieldManager: true, recorder: true, logger: true,
     metricsRegistry: true, metrics: true, workqueueMetrics: true, informers: true, clusters: true, scheduler: true, permissions: true,
     stuckReconcileThresholdMs: true,
+    readYourWrites: true,
   } satisfies Record<keyof ControllerOptions, true>),
 );
 
@@ -75,6 +78,8 @@ export interface ControllerDefinition<T extends KubeObject> {
   readonly eventLog: { current: Logger };
   /** Reconciles running longer than `stuckReconcileThresholdMs`. */
   readonly stuck: StuckReconciles;
+  /** Read-your-writes of the writes through `ctx` (undefined: `readYourWrites: false`). */
+  readonly readYourWrites: ReadYourWrites | undefined;
 }
 
 /** What a manager offers a controller (see `Runnable.inject`); each is used only when the options lack it. */
@@ -197,6 +202,9 @@ export function defineController<T extends KubeObject>(options: ControllerOption
   // Expectations of the controller's own writes, lowered by the events of owned objects before
   // they are turned into requests (as kube-controller-manager's handlers do).
   const expectations = new ControllerExpectations({ scheduler, ...(options.expectationsTtlMs === undefined ? {} : { ttlMs: options.expectationsTtlMs }) });
+  const ryw = readYourWritesSettings(options.readYourWrites);
+  const readYourWrites = ryw === undefined ? undefined : new ReadYourWrites(name, scheduler, eventLog, ryw.timeoutMs, ryw.maxTrackedWrites);
+  const watched = (b: Binding[], cluster?: string): Binding[] => (readYourWrites === undefined ? b : readYourWrites.watch(b, cluster));
   const owner = ownerType as ResourceType | undefined;
   const observed = (s: ResolvedSources<T>): ResolvedSources<T> =>
     owner === undefined || s.owns.length === 0
@@ -205,8 +213,8 @@ export function defineController<T extends KubeObject>(options: ControllerOption
   // Over clusters: each cluster's sources, their requests tagged with the cluster.
   const bindings =
     perCluster === undefined
-      ? bindSources(observed(sources), common, reportEventError)
-      : perCluster.flatMap((c) => bindSources(observed(c.sources), common, reportEventError).map((b) => inCluster(b, c.name)));
+      ? watched(bindSources(observed(sources), common, reportEventError))
+      : perCluster.flatMap((c) => watched(bindSources(observed(c.sources), common, reportEventError), c.name).map((b) => inCluster(b, c.name)));
 
   return {
     name,
@@ -226,6 +234,7 @@ export function defineController<T extends KubeObject>(options: ControllerOption
     client,
     metrics,
     eventLog,
+    readYourWrites,
     stuck: new StuckReconciles(name, options.stuckReconcileThresholdMs ?? DEFAULT_STUCK_RECONCILE_THRESHOLD_MS, scheduler),
     queue: {
       concurrency,

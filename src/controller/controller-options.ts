@@ -15,6 +15,7 @@ import type { ReconcileReturn } from '../workqueue/work-queue.js';
 import type { ControllerSource } from './controller-source.js';
 import type { ResourceType } from '../api/resource.js';
 import type { ReconcileContext } from './reconcile-context.js';
+import type { ReadYourWritesOptions } from './read-your-writes-options.js';
 
 /** `for` with its own predicates. */
 export interface ForSpec<T extends KubeObject> {
@@ -145,6 +146,16 @@ export interface ControllerOptions<
    * (10 minutes); 0 turns it off.
    */
   readonly stuckReconcileThresholdMs?: number;
+  /**
+   * Read-your-writes (default on; docs/read-your-writes.md): after a reconcile writes an object
+   * through `ctx` (create, update, patch, apply, delete, `edit`), the next reconcile of that
+   * object, and the next reconcile of the same key, starts only once the controller's caches show
+   * the write (its resourceVersion or newer, or the delete), and `ctx`'s stores never return an
+   * older copy of it. The wait is bounded by `timeoutMs` (default 10 000) on `scheduler`; a
+   * reconcile still waiting then fails with a `ReadYourWritesTimeoutError` and is requeued.
+   * `false` turns it off.
+   */
+  readonly readYourWrites?: boolean | ReadYourWritesOptions;
   /** On stop, how long running reconciles may finish before being aborted; default 30 000. */
   readonly shutdownGracePeriodMs?: number;
   /** Start only while leading (default true). */

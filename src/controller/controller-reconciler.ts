@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { finalize, isObservable, Observable } from 'rxjs';
+import { finalize, from, isObservable, mergeMap, Observable } from 'rxjs';
 import type { Cached, KubeObject } from '../api/kube-object.js';
 import type { Store } from '../cache/store.js';
 import type { ObjectClient } from '../client/object-client.js';
@@ -16,12 +16,44 @@ import type { ReconcileContext } from './reconcile-context.js';
 import { withEdits } from './context-edits.js';
 import { fencedClient } from './fenced-client.js';
 import { inReconcileScope, type ReconcileScope } from './reconcile-scope.js';
+import type { GatedObject } from './read-your-writes.js';
+import { writeTrackingClient } from './write-tracking-client.js';
 
 /**
  * The work queue's reconciler for a controller: calls `reconcile(request, ctx)` with a fresh
  * {@link ReconcileContext}, and counts the call as an active worker until its result settles.
  */
 export function controllerReconciler<T extends KubeObject>(def: ControllerDefinition<T>): Reconciler {
+  const reconcileNow = startReconcile(def);
+  const ryw = def.readYourWrites;
+  if (ryw === undefined) return reconcileNow;
+  // Read-your-writes: a key whose own object, or whose earlier reconciles' writes, the caches do
+  // not show yet starts once they do (or fails with ReadYourWritesTimeoutError and is requeued).
+  return (request, signal) => {
+    const gate = ryw.gate(requestKey(request), gatedObject(def, request), signal);
+    if (gate === undefined) return reconcileNow(request, signal);
+    return from(gate).pipe(
+      mergeMap(() => {
+        const ret = reconcileNow(request, signal);
+        return isObservable(ret) ? ret : from(Promise.resolve(ret));
+      }),
+    );
+  };
+}
+
+/** The request's own object as the read-your-writes gate checks it. */
+function gatedObject<T extends KubeObject>(def: ControllerDefinition<T>, request: Request): GatedObject {
+  const cluster = request.cluster === undefined ? undefined : def.clusters?.get(request.cluster);
+  return {
+    type: def.forType,
+    key: request.namespace ? `${request.namespace}/${request.name}` : request.name,
+    cluster: request.cluster,
+    store: cluster === undefined ? def.forStore : cluster.forStore,
+  };
+}
+
+/** Calls the reconcile at once, with a fresh context. */
+function startReconcile<T extends KubeObject>(def: ControllerDefinition<T>): Reconciler {
   const { metrics, name } = def;
   return (request, signal) => {
     const ctx = reconcileContext(def, request, signal);
@@ -71,8 +103,12 @@ function reconcileContext<T extends KubeObject>(
   const given = cluster === undefined ? def.client : cluster.client;
   // Every call through the context carries the reconcile's signal; writes are fenced once
   // leadership is lost (the signal's reason is then a LeadershipLostError).
-  const client = given === undefined ? undefined : fencedClient(given, signal);
-  const forStore = cluster === undefined ? def.forStore : cluster.forStore;
+  const fenced = given === undefined ? undefined : fencedClient(given, signal);
+  // Read-your-writes: the context's writes are recorded, its stores never return an older copy.
+  const ryw = def.readYourWrites;
+  const client = fenced === undefined || ryw === undefined ? fenced : writeTrackingClient(fenced, ryw.recorder(request.cluster, requestKey(request)));
+  const cachedFor = cluster === undefined ? def.forStore : cluster.forStore;
+  const forStore = ryw === undefined || forType === undefined ? cachedFor : ryw.store(cachedFor, forType, request.cluster);
   const reconcileId = randomUUID();
   function objects(): ObjectClient<T>;
   function objects<U extends KubeObject = UnstructuredObject>(ref: ResourceType<U>, namespace?: string): ObjectClient<U>;
@@ -91,7 +127,8 @@ function reconcileContext<T extends KubeObject>(
     logger: reconcileLogger(request.cluster === undefined ? def.baseLogger : def.baseLogger.child({ cluster: request.cluster }), name, request, reconcileId),
     object: forStore.get(request.namespace ? `${request.namespace}/${request.name}` : request.name),
     store: forStore,
-    storeOf: <U extends KubeObject>(source: ControllerSource<U>) => source.store as Store<Cached<U>>,
+    storeOf: <U extends KubeObject>(source: ControllerSource<U>) =>
+      (ryw === undefined ? source.store : ryw.store(source.store, source.resource, request.cluster)) as Store<Cached<U>>,
     recorder: def.recorder,
     client,
     fieldManager,

@@ -22,3 +22,7 @@ export { DEFAULT_STUCK_RECONCILE_THRESHOLD_MS } from './stuck-reconciles.js';
 // Typed wiring: a `watches` entry typed by its source.
 export { watch } from './watch.js';
 export type { OwnsEntry } from './controller-options.js';
+// Read-your-writes (on by default, docs/read-your-writes.md): the option's type and defaults, and the timeout error.
+export { ReadYourWritesTimeoutError } from './read-your-writes.js';
+export { DEFAULT_READ_YOUR_WRITES_TIMEOUT_MS, DEFAULT_MAX_TRACKED_WRITES } from './read-your-writes-options.js';
+export type { ReadYourWritesOptions } from './read-your-writes-options.js';

@@ -11,7 +11,16 @@ import type { Request } from '../workqueue/request.js';
 import type { ControllerSource } from './controller-source.js';
 import type { ControllerExpectations } from './expectations.js';
 
-/** What a controller's reconcile function gets besides the request. */
+/**
+ * What a controller's reconcile function gets besides the request.
+ *
+ * Read-your-writes (on by default, the controller's `readYourWrites` option,
+ * docs/read-your-writes.md): the writes made through {@link client}, {@link objects}, {@link edit}
+ * and {@link editStatus} are recorded; a key's next reconcile starts only once the controller's
+ * caches show its own object's pending write and the writes of the key's earlier reconciles, and
+ * {@link object}, {@link store} and {@link storeOf} never return a copy older than the
+ * controller's own write of it (nor one it deleted).
+ */
 export interface ReconcileContext<T extends KubeObject = KubeObject> {
   /** The request being reconciled. */
   readonly request: Request;

@@ -13,3 +13,5 @@ export { dropManagedFields } from './drop-managed-fields.js';
 export { InformerConfigError, InformerError, ListenerError } from './informer-errors.js';
 export { ListWatchError } from './list-watch-error.js';
 export { annotationsChanged, labelSelectorPredicate, objectPredicate, resourceVersionChanged } from './predicates.js';
+// `until`'s options (`after`: a write of this process to wait for before the predicate is tested).
+export type { UntilOptions } from './wait.js';

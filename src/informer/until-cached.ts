@@ -53,29 +53,47 @@ export function compareResourceVersions(a: string | undefined, b: string | undef
  * ```
  */
 export function untilCached<T extends KubeObject>(source: CacheSource<T>, write: CachedWrite, options: WaitOptions = {}): Observable<T | undefined> {
+  const { describe, check } = cachedWriteCheck(source, write);
+  return waitFor(source, describe, check, options);
+}
+
+/**
+ * Internal (also behind `until`'s `after`): what {@link untilCached} waits for, as a check that
+ * returns the cached object (`undefined` for a delete) once the cache shows `write`.
+ */
+export function cachedWriteCheck<T extends KubeObject>(
+  source: CacheSource<T>,
+  write: CachedWrite,
+): { readonly describe: string; readonly check: () => { readonly value: T | undefined } | undefined } {
   const store = storeOf(source);
   if (isDelete(write)) {
     const target = write.deleted;
     const key = typeof target === 'string' ? target : metaNamespaceKey(target);
     const uid = typeof target === 'string' ? undefined : target.metadata?.uid;
-    return waitFor(source, `deletion of ${key}`, () => {
-      const cached = store.get(key);
-      return cached === undefined || (uid !== undefined && cached.metadata?.uid !== uid) ? { value: undefined } : undefined;
-    }, options);
+    return {
+      describe: `deletion of ${key}`,
+      check: () => {
+        const cached = store.get(key);
+        return cached === undefined || (uid !== undefined && cached.metadata?.uid !== uid) ? { value: undefined } : undefined;
+      },
+    };
   }
   const written = write as KubeObject;
   const key = metaNamespaceKey(written);
   const rv = written.metadata?.resourceVersion;
   const uid = written.metadata?.uid;
   const lastSync = (): string | undefined => ('lastSyncResourceVersion' in source ? source.lastSyncResourceVersion : undefined);
-  return waitFor(source, `${key} at resourceVersion ${rv ?? '?'}`, () => {
-    const cached = store.get(key);
-    if (cached !== undefined) {
-      if (uid !== undefined && cached.metadata?.uid !== undefined && cached.metadata.uid !== uid) return { value: cached };
-      const order = compareResourceVersions(cached.metadata?.resourceVersion, rv);
-      if (order !== undefined && order >= 0) return { value: cached };
-    }
-    const seen = compareResourceVersions(lastSync(), rv);
-    return seen !== undefined && seen >= 0 ? { value: cached } : undefined;
-  }, options);
+  return {
+    describe: `${key} at resourceVersion ${rv ?? '?'}`,
+    check: () => {
+      const cached = store.get(key);
+      if (cached !== undefined) {
+        if (uid !== undefined && cached.metadata?.uid !== undefined && cached.metadata.uid !== uid) return { value: cached };
+        const order = compareResourceVersions(cached.metadata?.resourceVersion, rv);
+        if (order !== undefined && order >= 0) return { value: cached };
+      }
+      const seen = compareResourceVersions(lastSync(), rv);
+      return seen !== undefined && seen >= 0 ? { value: cached } : undefined;
+    },
+  };
 }

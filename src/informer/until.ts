@@ -86,7 +86,9 @@ export function waitFor<T extends KubeObject, R>(
  * the key is not cached), then emits it (or `undefined`) and completes. Checks at once, then on
  * every change the source reports; errors with {@link WaitTimeoutError} after `timeoutMs` on the
  * scheduler. Typical predicates: a CRD `Established`, a pod Ready, `(o) => o === undefined`
- * (deleted).
+ * (deleted). Reads the cache as it is: right after a write of this process the cache may not show
+ * it yet, and the predicate can pass on the stale copy; the public `until` takes the write as
+ * `after` (or wait for `until.cached` first).
  *
  * ```
  * cache (key):  a1---a2------a3        predicate true for a3 only

@@ -167,6 +167,9 @@ export function replicaSetController(options: ReplicaSetControllerOptions): Cont
     watches: [{ source: pods, map: (pod) => matchingReplicaSets(pod as Pod) }],
     client: options.client,
     concurrency: options.concurrency ?? 5,
+    // Its expectations hold a sync back until the pod cache shows its creates and deletes, as in
+    // kube-controller-manager; rxkube's read-your-writes gate would do that job first.
+    readYourWrites: false,
     ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
     // What the sync does on the API server besides reading the caches: the manager's RBAC rules
     // (`mgr.rbac()`, `--print-rbac`) are derived from this, so it must list every write.
