@@ -13,3 +13,4 @@ export { dropManagedFields } from './drop-managed-fields.js';
 export { InformerConfigError, InformerError, ListenerError } from './informer-errors.js';
 export { ListWatchError } from './list-watch-error.js';
 export { annotationsChanged, labelSelectorPredicate, objectPredicate, resourceVersionChanged } from './predicates.js';
+export type { HandlerTiming } from './informer-listener.js';
