@@ -69,8 +69,8 @@ export const DEFAULT_LONG_WAIT_MS = 30_000;
 /**
  * Default `watchFailureThresholdMs` of {@link CacheMonitor} (2 minutes): a synced informer whose
  * list/watch keeps failing this long makes `/readyz` fail. Long enough to ride out an API server
- * restart or rolling upgrade (the reflector retries with backoff capped at 30 s, so this is at
- * least four retries at the cap) without flapping readiness; short next to a watch's natural
+ * restart or rolling upgrade (the reflector retries with a backoff capped at 30 s before jitter,
+ * so this is at least two retries at the cap, several more before it) without flapping readiness; short next to a watch's natural
  * length (5 to 10 minutes), and the same budget as the manager's default `cacheSyncTimeoutMs`
  * for a cache that is not usable.
  */
