@@ -184,8 +184,8 @@ const SAMPLES: Record<string, () => Error> = {
   UnknownKindError: () => new UnknownKindError('example.com/v1', 'Widget'),
   DirectApiError: () => new DirectApiError(new StatusError({ kind: 'Status', code: 409, reason: 'AlreadyExists', message: 'configmaps "a" already exists' })),
   ApiServerConfigError: () => new ApiServerConfigError('startApiServer binds loopback only; got host 0.0.0.0', { option: 'host' }),
-  EventuallyTimeoutError: () => new EventuallyTimeoutError('the copy exists', 1000, undefined, 'returned false', { startedAt: 0, endedAt: 1000, reconciles: [], pendingTimers: [], openWatches: 0, failedControllers: [] }),
-  NotConvergedError: () => new NotConvergedError(1000, 10, { startedAt: 0, endedAt: 1000, reconciles: [], pendingTimers: [1005], openWatches: 1, failedControllers: [] }),
+  EventuallyTimeoutError: () => new EventuallyTimeoutError('the copy exists', 1000, undefined, 'returned false', { startedAt: 0, endedAt: 1000, reconciles: [], pendingTimers: [], pendingRequeues: [], openWatches: 0, failedControllers: [] }),
+  NotConvergedError: () => new NotConvergedError(1000, 10, { startedAt: 0, endedAt: 1000, reconciles: [], pendingTimers: [1005], pendingRequeues: [{ controller: 'widgets', key: 'default/a', dueAt: 1005 }], openWatches: 1, failedControllers: [] }),
 };
 
 describe('RxkubeError: every error class', () => {

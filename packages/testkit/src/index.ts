@@ -29,4 +29,4 @@ export { ApiServerConfigError, DirectApiError, UnknownKindError } from './api-se
 export { EventuallyTimeoutError, NotConvergedError } from './outcome/outcome-errors.js';
 export type { ConvergedOptions, EventuallyOptions, OutcomeCondition } from './outcome/outcome-assertions.js';
 export type { RecordedOutcome, StartedController } from './outcome/outcome-log.js';
-export type { VirtualRunReport } from './outcome/outcome-report.js';
+export type { PendingRequeue, VirtualRunReport } from './outcome/outcome-report.js';

@@ -133,7 +133,9 @@ describe('converged', () => {
       const lines = e.message.split('\n').map((l) => l.trim());
       expect(lines[0]).toBe('did not converge within 100 ms of virtual time (ran 0 → 100 ms): a timer was always due within 10 ms');
       expect(lines).toContainEqual(expect.stringMatching(/^at 100 ms copier-\d+: default\/a requeue_after 5$/));
-      expect(lines.at(-1)).toMatch(/^pending work: \d+ timers \(next due \+[0-5] ms/);
+      expect(lines.at(-2)).toMatch(/^pending work: \d+ timers \(next due \+[0-5] ms/);
+      expect(lines.at(-1)).toMatch(/^requeues pending: copier-\d+: default\/a at \+5 ms$/);
+      expect(e.report.pendingRequeues).toEqual([{ controller: expect.stringMatching(/^copier-/), key: 'default/a', dueAt: 105 }]);
     });
   });
 });
