@@ -71,7 +71,7 @@ describe('CacheMonitor.failing: readiness after sync', () => {
       await advance(70_000);
       expect(monitor.failing().map((f) => [f.informer, f.thresholdMs])).toEqual([[informer.name, 60_000]]);
       cluster.faults.clear();
-      await advance(60_000 + 30_000); // the longest backoff (30 s, jittered up to twice that), then 30 s of a working watch
+      await advance(60_000 + 35_000); // the longest backoff (30 s, jittered to under twice that), then 30 s of a working watch
       expect(monitor.failing()).toEqual([]);
       subs.unsubscribe();
     });
