@@ -183,6 +183,7 @@ export class CacheMonitor implements InformerMonitor {
           approximateBytes: () => approximateStoreBytes(informer.store),
           lastEventAgeSeconds: () => (informer.lastEventAt === undefined ? undefined : (this.o.scheduler.now() - informer.lastEventAt) / 1000),
           backlogs: () => informer.backlogs(),
+          resourceVersion: () => informer.lastSyncResourceVersion,
         }),
       );
       subscription.add(informer.handled$.subscribe((h) => pipeline.handled(informer.name, h.listener, h.durationMs / 1000)));

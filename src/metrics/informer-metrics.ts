@@ -14,6 +14,8 @@ export interface InformerMetricsSource {
   lastEventAgeSeconds(): number | undefined;
   /** Notifications waiting per subscriber (registration name → events). */
   backlogs(): ReadonlyMap<string, number>;
+  /** The resourceVersion its cache is at (of the last list, event or bookmark); `''` before the first. */
+  resourceVersion(): string;
 }
 
 /** Records per-informer and per-subscriber pipeline metrics into one registry. */
@@ -37,7 +39,14 @@ export const INFORMER_METRIC_NAMES = Object.freeze({
   lastEventAge: 'informer_last_event_age_seconds',
   pendingNotifications: 'informer_pending_notifications',
   processingLatency: 'informer_processing_latency_seconds',
+  storeResourceVersion: 'informer_store_resource_version',
 });
+
+/** A resourceVersion as a gauge value: its last 15 digits when it is a decimal number (as client-go), else undefined. */
+export function resourceVersionValue(rv: string): number | undefined {
+  if (!/^\d+$/.test(rv)) return undefined;
+  return Number(rv.slice(-15));
+}
 
 const recorders = new WeakMap<Registry, InformerMetricsRecorder>();
 
@@ -52,7 +61,9 @@ const recorders = new WeakMap<Registry, InformerMetricsRecorder>();
  * - `informer_pending_notifications{name,handler}`: notifications waiting for each subscriber
  *   (its coalesced backlog; gauge, at scrape);
  * - `informer_processing_latency_seconds{name,handler}`: how long each subscriber took over one
- *   notification (histogram).
+ *   notification (histogram);
+ * - `informer_store_resource_version{name}`: the resourceVersion the cache is at (its last 15
+ *   digits, when numeric; gauge, at scrape).
  * Names follow client-go's `informer` subsystem (docs/metrics.md says which are client-go's).
  */
 export function informerMetrics(registry: Registry): InformerMetricsRecorder {
@@ -88,6 +99,10 @@ function createRecorder(registry: Registry): InformerMetricsRecorder {
   });
   scraped(INFORMER_METRIC_NAMES.pendingNotifications, 'Notifications waiting for each subscriber of the informer (its coalesced backlog)', ['name', 'handler'], (g, s) => {
     for (const [handler, depth] of s.backlogs()) g.set({ name: s.name, handler }, depth);
+  });
+  scraped(INFORMER_METRIC_NAMES.storeResourceVersion, 'The resourceVersion the informer\'s cache is at (its 15 least significant digits)', ['name'], (g, s) => {
+    const rv = resourceVersionValue(s.resourceVersion());
+    if (rv !== undefined) g.set({ name: s.name }, rv);
   });
   const restarts = counterIn(registry, INFORMER_METRIC_NAMES.watchRestarts, 'Number of watches the informer opened after its first one', ['name']);
   const latency = histogramIn(registry, INFORMER_METRIC_NAMES.processingLatency, 'Time a subscriber of the informer took to handle one notification',

@@ -16,6 +16,7 @@ function fakeInformer(status$: Subject<ReflectorStatus>): SharedInformer {
     handled$: new Subject(),
     lastEventAt: undefined,
     backlogs: () => new Map(),
+    lastSyncResourceVersion: '',
     synced$: new BehaviorSubject(true),
     hasSynced: () => true,
     store: { size: 0 },

@@ -91,6 +91,7 @@ describe('CacheMonitor.failing: readiness after sync', () => {
       handled$: new Subject(),
       lastEventAt: undefined,
       backlogs: () => new Map(),
+      lastSyncResourceVersion: '',
       synced$: new BehaviorSubject(true),
       hasSynced: () => true,
       store: { size: 0 },

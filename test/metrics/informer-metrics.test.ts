@@ -9,6 +9,7 @@ import { virtualTime } from '../../packages/testkit/src/virtual-time.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { noopLogger } from '../../src/logging/noop-logger.js';
 import { CacheMonitor } from '../../src/manager/cache-monitor.js';
+import { resourceVersionValue } from '../../src/metrics/informer-metrics.js';
 import { managerMetrics } from '../../src/metrics/metrics-registry.js';
 import { approximateStoreBytes, STORE_BYTES_SAMPLE } from '../../src/metrics/store-bytes-estimate.js';
 
@@ -47,6 +48,7 @@ describe('informer metrics', () => {
       text = await metrics.text();
       expect(sample(text, `informer_store_items${n}`)).toBe(4);
       expect(sample(text, `informer_last_event_age_seconds${n}`)).toBeCloseTo(2.5, 6);
+      expect(sample(text, `informer_store_resource_version${n}`)).toBe(Number(cluster.resourceVersion)); // the create's
 
       cluster.endWatches(); // the watch ends: the reflector watches again
       await advance(60_000);
@@ -88,6 +90,13 @@ describe('informer metrics', () => {
       expect(sample(text, `informer_processing_latency_seconds_sum{${quick}}`)).toBe(0); // synchronous: no virtual time
       subs.unsubscribe();
     });
+  });
+
+  it('resourceVersion as a gauge value: its last 15 digits when numeric', () => {
+    expect(resourceVersionValue('12345')).toBe(12345);
+    expect(resourceVersionValue('98765432109876543210')).toBe(432109876543210);
+    expect(resourceVersionValue('')).toBeUndefined();
+    expect(resourceVersionValue('opaque-etcd3-token')).toBeUndefined();
   });
 
   it('approximate bytes: the mean of an even sample times the count, for any cache size', () => {
