@@ -116,7 +116,8 @@ interface SchedulerInternals {
  * await virtualTime(async ({ cluster, scheduler, start, eventually, converged }) => {
  *   start(myController({ client: cluster.client, informers: cluster.informers(), scheduler }));
  *   cluster.create(configMap('a'));
- *   await eventually(() => expect(cluster.get('v1', 'ConfigMap', 'a-copy', 'default')?.data).toEqual({ v: '1' }), { withinMs: 1_000 });
+ *   const copy = () => cluster.get('v1', 'ConfigMap', 'a-copy', 'default') as K8s.ConfigMap | undefined;
+ *   await eventually(() => expect(copy()?.data).toEqual({ v: '1' }), { withinMs: 1_000 });
  *   const { reconciles } = await converged();
  * });
  * ```
