@@ -15,3 +15,4 @@ export { ListWatchError } from './list-watch-error.js';
 export { annotationsChanged, labelSelectorPredicate, objectPredicate, resourceVersionChanged } from './predicates.js';
 // `until`'s options (`after`: a write of this process to wait for before the predicate is tested).
 export type { UntilOptions } from './wait.js';
+export type { HandlerTiming } from './informer-listener.js';

@@ -48,10 +48,25 @@ export interface InformerListener<R> {
   hasSynced(): boolean;
 }
 
+/** How long one subscriber took over one notification (the informer's `handled$`). */
+export interface HandlerTiming {
+  /** The registration's name (`ListenerOptions.name`, else `<informer>/listener-<n>`). */
+  readonly listener: string;
+  /**
+   * From handing the notification over until the subscriber was done with it, in ms on the
+   * informer's scheduler: the synchronous delivery, or until a `process` step's input completed.
+   */
+  readonly durationMs: number;
+}
+
 /** Informer-side callbacks a listener needs. */
 export interface ListenerHost {
   informerSynced(): boolean;
   reportError(error: Error): void;
+  /** The informer's clock (ms) when someone observes handler timings, else `undefined` (nothing is measured). */
+  timingStart(): number | undefined;
+  /** A subscriber finished a notification handed over at `startedAt` (from {@link timingStart}). */
+  handled(listener: string, startedAt: number): void;
 }
 
 /**
@@ -142,8 +157,13 @@ export class Listener<T extends KubeObject, R> {
   /** Hands one notification to the subscriber; false when the subscriber failed. */
   private deliver(event: InformerEvent<T>): boolean {
     const initial = event.type === 'add' && event.isInInitialList;
+    const startedAt = this.host.timingStart();
+    const timed = (): void => {
+      if (startedAt !== undefined) this.host.handled(this.name, startedAt);
+    };
     if (this.process === undefined) {
       this.subscriber.next(event);
+      timed();
       if (initial) this.checkSynced();
       return true;
     }
@@ -155,6 +175,7 @@ export class Listener<T extends KubeObject, R> {
       return false;
     }
     if (out === undefined || out === null) {
+      timed();
       if (initial) this.checkSynced();
       return true;
     }
@@ -178,6 +199,7 @@ export class Listener<T extends KubeObject, R> {
         this.busy = false;
         this.inFlightInitial = false;
         this.inner = undefined;
+        timed();
         if (initial) this.checkSynced();
         if (!sync) this.drain();
       },

@@ -37,7 +37,7 @@ import type { ReflectorEvent } from '../reflector/reflector-event.js';
 import type { ReflectorStatus } from '../reflector/reflector-status.js';
 import { dropManagedFields } from './drop-managed-fields.js';
 import { InformerConfigError, InformerSourceError } from './informer-errors.js';
-import { type InformerListener, Listener, type ListenerHost, type ProcessListenerOptions } from './informer-listener.js';
+import { type HandlerTiming, type InformerListener, Listener, type ListenerHost, type ProcessListenerOptions } from './informer-listener.js';
 import { ListWatchError } from './list-watch-error.js';
 import { ListenerResync } from './listener-resync.js';
 import { clampResyncPeriod } from './resync-period.js';
@@ -109,6 +109,8 @@ export class InformerRun<T extends KubeObject> {
   /** `true` once the initial list has been cached; `false` while stopped. */
   readonly synced = new BehaviorSubject(false);
   readonly errors = new Subject<Error>();
+  /** Every notification a subscriber finished, while observed (measured only then). */
+  readonly handled = new Subject<HandlerTiming>();
   /** The reflector's status (never emits for a plain Observable source). */
   readonly status$: Observable<ReflectorStatus>;
   /**
@@ -121,6 +123,7 @@ export class InformerRun<T extends KubeObject> {
   /** The resync check period (SI-8): lowered by listeners joining while stopped, fixed while running. */
   private checkPeriodMs: number;
   private lastRV = '';
+  private lastInputAt: number | undefined;
   private members: readonly Member<T>[] = [];
   private registrations = 0;
   private readonly defaultPeriodMs: number;
@@ -130,6 +133,8 @@ export class InformerRun<T extends KubeObject> {
   private readonly host: ListenerHost = {
     informerSynced: () => this.synced.value,
     reportError: (e: Error) => this.errors.next(e),
+    timingStart: () => (this.handled.observed ? this.scheduler.now() : undefined),
+    handled: (listener, startedAt) => this.handled.next({ listener, durationMs: this.scheduler.now() - startedAt }),
   };
 
   constructor(source: InformerSource<T>, options: SharedInformerOptions<T>) {
@@ -164,6 +169,11 @@ export class InformerRun<T extends KubeObject> {
   /** Resource version of the last list, event or bookmark seen; `''` before start. */
   get lastSyncResourceVersion(): string {
     return this.lastRV;
+  }
+
+  /** Scheduler time (ms) the last list, watch event or bookmark arrived; `undefined` before the first. */
+  get lastEventAt(): number | undefined {
+    return this.lastInputAt;
   }
 
   get resyncCheckPeriodMs(): number {
@@ -226,6 +236,7 @@ export class InformerRun<T extends KubeObject> {
     const input$ = merge(
       this.reflectorEvents$.pipe(
         tap((e) => {
+          this.lastInputAt = this.scheduler.now();
           const rv = resourceVersionOf(e);
           if (rv !== undefined && rv !== '') this.lastRV = rv;
         }),

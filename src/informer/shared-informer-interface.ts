@@ -6,7 +6,7 @@ import type { InformerEvent } from '../cache/informer-event.js';
 import type { ObjectKey } from '../cache/keys.js';
 import type { IndexFunc, Indexers, Store } from '../cache/store.js';
 import type { ReflectorStatus } from '../reflector/reflector-status.js';
-import type { InformerListener, ListenerOptions, ProcessListenerOptions } from './informer-listener.js';
+import type { HandlerTiming, InformerListener, ListenerOptions, ProcessListenerOptions } from './informer-listener.js';
 import type { CacheSnapshot } from './state.js';
 
 // A shared informer and its index handles name each other, so they are declared together; the
@@ -38,6 +38,16 @@ export interface SharedInformer<T extends KubeObject = KubeObject, I extends str
   readonly errors$: Observable<Error>;
   /** The reflector's status (hot; never emits for a plain Observable source). */
   readonly status$: Observable<ReflectorStatus>;
+  /**
+   * Hot: each time a subscriber finished one notification, how long it took (per registration).
+   * Measured only while this has subscribers (the manager's informer metrics subscribe).
+   */
+  readonly handled$: Observable<HandlerTiming>;
+  /**
+   * Scheduler time (ms) the last list, watch event or bookmark arrived from the source;
+   * `undefined` before the first. Its age shows a watch that has gone quiet.
+   */
+  readonly lastEventAt: number | undefined;
   /** Whether the list/watch is running. */
   readonly isRunning: boolean;
   /** The resync check period in use (ms); fixed while running. */

@@ -56,6 +56,10 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
       return run.lastSyncResourceVersion;
     },
     errors$: run.errors.asObservable(),
+    handled$: run.handled.asObservable(),
+    get lastEventAt() {
+      return run.lastEventAt;
+    },
     status$: run.status$,
     get isRunning() {
       return run.isRunning;

@@ -4,8 +4,11 @@ import type { InformerMonitor, MonitoredInformers } from '../informer/informer-m
 import type { SharedInformer } from '../informer/shared-informer.js';
 import { ListWatchError } from '../informer/list-watch-error.js';
 import type { Logger } from '../logging/logger.js';
+import { informerMetrics } from '../metrics/informer-metrics.js';
 import type { ManagerMetrics } from '../metrics/metrics-registry.js';
 import { reflectorStatusMetrics } from '../metrics/reflector-status-metrics.js';
+import { approximateStoreBytes } from '../metrics/store-bytes-estimate.js';
+import type { ReflectorStatus } from '../reflector/reflector-status.js';
 
 /** Why one informer has not synced, as far as its monitor knows. */
 export interface UnsyncedInformer {
@@ -39,8 +42,46 @@ export interface WaitingInformer {
   readonly lastError?: unknown;
 }
 
+/**
+ * A synced informer whose list/watch has kept failing (no watch has worked since the first
+ * failure) for at least the threshold: its cache is stale and will stay so until it recovers.
+ */
+export interface FailingInformer {
+  /** The informer's name (e.g. `Pod/default`). */
+  readonly informer: string;
+  /** The API server it lists from, when known. */
+  readonly server?: string;
+  /** How long it has been failing, in ms (since the first failure after its last working watch). */
+  readonly failingForMs: number;
+  /** The threshold it passed, in ms. */
+  readonly thresholdMs: number;
+  /** Failed lists and watches since then. */
+  readonly failures: number;
+  /** The last of them. */
+  readonly lastError?: unknown;
+  /** What its reflector did last (`backingOff`, `watching`, …). */
+  readonly lastStatus?: string;
+}
+
 /** Default `longWaitMs` of {@link CacheMonitor}. */
 export const DEFAULT_LONG_WAIT_MS = 30_000;
+
+/**
+ * Default `watchFailureThresholdMs` of {@link CacheMonitor} (2 minutes): a synced informer whose
+ * list/watch keeps failing this long makes `/readyz` fail. Long enough to ride out an API server
+ * restart or rolling upgrade (the reflector retries with a backoff capped at 30 s before jitter,
+ * so this is at least two retries at the cap, several more before it) without flapping readiness; short next to a watch's natural
+ * length (5 to 10 minutes), and the same budget as the manager's default `cacheSyncTimeoutMs`
+ * for a cache that is not usable.
+ */
+export const DEFAULT_WATCH_FAILURE_THRESHOLD_MS = 120_000;
+
+/**
+ * A watch open this long without an error (or one that delivered an event) proves the
+ * list/watch works again: it ends a failure streak. A watch cut sooner than this every time is
+ * still failing.
+ */
+export const WORKING_WATCH_MS = 30_000;
 
 /** Options of {@link CacheMonitor}. */
 export interface CacheMonitorOptions {
@@ -57,6 +98,12 @@ export interface CacheMonitorOptions {
   readonly longWaitMs?: number;
   /** Attaches the REST client metrics to a client the informers use (once per client). */
   readonly observeClient?: (client: KubeClient) => void;
+  /**
+   * A synced informer whose list/watch has failed for this long, with no working watch since the
+   * first failure, is listed by {@link CacheMonitor.failing} (which the manager's `/readyz`
+   * reports). Default {@link DEFAULT_WATCH_FAILURE_THRESHOLD_MS} (2 minutes); 0 turns it off.
+   */
+  readonly watchFailureThresholdMs?: number;
 }
 
 interface Tracked {
@@ -74,6 +121,14 @@ interface Tracked {
   suppressed: number;
   /** The current long wait, until the reflector sends its next request. */
   wait: { readonly delayMs: number; readonly until: number; readonly next: string } | undefined;
+  /** When the current failure streak began (first failure since the last working watch). */
+  streakSince: number | undefined;
+  /** Failures in the current streak. */
+  streakFailures: number;
+  /** When the current watch was requested; unset while not watching. */
+  watchOpenedAt: number | undefined;
+  /** Watches opened so far. */
+  watches: number;
 }
 
 /**
@@ -86,10 +141,12 @@ export class CacheMonitor implements InformerMonitor {
   private readonly tracked = new Set<Tracked>();
   private readonly intervalMs: number;
   private readonly longWaitMs: number;
+  private readonly failureThresholdMs: number;
 
   constructor(private readonly o: CacheMonitorOptions) {
     this.intervalMs = o.errorLogIntervalMs ?? 30_000;
     this.longWaitMs = o.longWaitMs ?? DEFAULT_LONG_WAIT_MS;
+    this.failureThresholdMs = o.watchFailureThresholdMs ?? DEFAULT_WATCH_FAILURE_THRESHOLD_MS;
   }
 
   track(target: MonitoredInformers): Subscription {
@@ -110,13 +167,31 @@ export class CacheMonitor implements InformerMonitor {
         lastLoggedAt: undefined,
         suppressed: 0,
         wait: undefined,
+        streakSince: undefined,
+        streakFailures: 0,
+        watchOpenedAt: undefined,
+        watches: 0,
       };
       this.tracked.add(t);
       subscription.add(() => this.tracked.delete(t));
       const metrics = reflectorStatusMetrics(this.o.metrics.reflector, informer.name);
+      const pipeline = informerMetrics(this.o.metrics.registry);
+      subscription.add(
+        pipeline.track({
+          name: informer.name,
+          objects: () => informer.store.size,
+          approximateBytes: () => approximateStoreBytes(informer.store),
+          lastEventAgeSeconds: () => (informer.lastEventAt === undefined ? undefined : (this.o.scheduler.now() - informer.lastEventAt) / 1000),
+          backlogs: () => informer.backlogs(),
+          resourceVersion: () => informer.lastSyncResourceVersion,
+        }),
+      );
+      subscription.add(informer.handled$.subscribe((h) => pipeline.handled(informer.name, h.listener, h.durationMs / 1000)));
       subscription.add(
         informer.status$.subscribe((status) => {
           metrics.next?.(status);
+          this.noteStreak(t, status);
+          if ((status.type === 'watching' || status.type === 'streaming') && t.watches++ > 0) pipeline.watchRestarted(informer.name);
           t.lastStatus = status.type;
           if (status.type === 'backingOff') this.noteWait(t, status.delayMs, status.next);
           else if (status.type !== 'error') t.wait = undefined;
@@ -192,6 +267,66 @@ export class CacheMonitor implements InformerMonitor {
     return out;
   }
 
+  /**
+   * The tracked synced informers whose list/watch has kept failing for at least
+   * `watchFailureThresholdMs`, with no working watch since (see {@link WORKING_WATCH_MS}): their
+   * caches are stale. The manager's `/readyz` names each.
+   */
+  failing(): FailingInformer[] {
+    if (this.failureThresholdMs <= 0) return [];
+    const now = this.o.scheduler.now();
+    const out: FailingInformer[] = [];
+    for (const t of this.tracked) {
+      this.endStreakIfWatchWorks(t, now);
+      if (t.syncedAt === undefined || t.streakSince === undefined || now - t.streakSince < this.failureThresholdMs) continue;
+      out.push({
+        informer: t.informer.name,
+        failingForMs: now - t.streakSince,
+        thresholdMs: this.failureThresholdMs,
+        failures: t.streakFailures,
+        ...(t.server === undefined ? {} : { server: t.server }),
+        ...(t.lastError === undefined ? {} : { lastError: t.lastError }),
+        ...(t.lastStatus === undefined ? {} : { lastStatus: t.lastStatus }),
+      });
+    }
+    return out;
+  }
+
+  /** Failure streaks: a failure starts one (or counts in it); a working watch ends it. */
+  private noteStreak(t: Tracked, status: ReflectorStatus): void {
+    const now = this.o.scheduler.now();
+    this.endStreakIfWatchWorks(t, now);
+    switch (status.type) {
+      case 'watching':
+      case 'streaming':
+        t.watchOpenedAt = now;
+        break;
+      case 'error':
+        if (status.action === 'skipEvent') break; // one unusable event; the watch goes on
+        t.streakSince ??= now;
+        t.streakFailures++;
+        t.watchOpenedAt = undefined;
+        break;
+      case 'listing':
+      case 'connecting':
+      case 'backingOff':
+        t.watchOpenedAt = undefined;
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The current watch has been open {@link WORKING_WATCH_MS} without error, or delivered an event: the streak is over. */
+  private endStreakIfWatchWorks(t: Tracked, now: number): void {
+    if (t.streakSince === undefined || t.watchOpenedAt === undefined) return;
+    const lastEventAt = t.informer.lastEventAt;
+    if (now - t.watchOpenedAt >= WORKING_WATCH_MS || (lastEventAt !== undefined && lastEventAt > t.watchOpenedAt)) {
+      t.streakSince = undefined;
+      t.streakFailures = 0;
+    }
+  }
+
   private noteWait(t: Tracked, delayMs: number, next: string): void {
     if (delayMs < this.longWaitMs) {
       t.wait = undefined;
@@ -243,6 +378,14 @@ export function describeWaiting(w: WaitingInformer): string {
   const why = w.lastError === undefined ? '' : `, last error: ${errorText(w.lastError)}`;
   const s = (ms: number): string => `${Math.ceil(ms / 1000)}s`;
   return `informer ${w.informer}${where}: waiting ${s(w.delayMs)} before ${w.next} (${s(w.remainingMs)} left), the cache may be stale${why}`;
+}
+
+/** One line per failing informer: `informer Pod/default (server …): list/watch failing for 130s (threshold 120s), 9 failures, last error: …`. */
+export function describeFailing(f: FailingInformer): string {
+  const where = f.server === undefined ? '' : ` (server ${f.server})`;
+  const why = f.lastError === undefined ? '' : `, last error: ${errorText(f.lastError)}`;
+  const s = (ms: number): string => `${Math.floor(ms / 1000)}s`;
+  return `informer ${f.informer}${where}: list/watch failing for ${s(f.failingForMs)} (threshold ${s(f.thresholdMs)}), ${f.failures} failure${f.failures === 1 ? '' : 's'}${why}; the cache is stale`;
 }
 
 function errorText(err: unknown): string {

@@ -13,3 +13,5 @@ export { leaseLeadership } from './lease-leadership.js';
 export type { LeaseLeadershipOptions } from './lease-leadership.js';
 export { CacheSyncError, DuplicateControllerNameError, GracefulShutdownTimeoutError, LeaderElectionLostError, ManagerAlreadyStartedError, ManagerCacheSyncTimeoutError, ManagerConfigError, UncaughtError } from './manager-errors.js';
 export { DEPS } from './deps.js';
+// Readiness after sync: the default of `ManagerOptions.watchFailureThresholdMs` (the check `informers`).
+export { DEFAULT_WATCH_FAILURE_THRESHOLD_MS } from './cache-monitor.js';

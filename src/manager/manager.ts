@@ -21,7 +21,7 @@ import { leaseLeadership } from './lease-leadership.js';
 import { CheckerAfterStartError, DuplicateControllerNameError, ManagerConfigError, StopEngagedError } from './manager-errors.js';
 import type { Runnable, RunnableLike } from '../api/runnable.js';
 import { toRunnable } from '../api/runnable.js';
-import { CacheMonitor, describeWaiting } from './cache-monitor.js';
+import { CacheMonitor, describeFailing, describeWaiting } from './cache-monitor.js';
 import type { CandidacyOptions } from './manager-candidacy.js';
 import { managerDeps } from './manager-deps.js';
 import { managerPermissions } from './manager-permissions.js';
@@ -53,6 +53,13 @@ export interface ManagerOptions {
    * Default 120 000 (2 minutes); 0 waits forever.
    */
   readonly cacheSyncTimeoutMs?: number;
+  /**
+   * After the caches synced, an informer whose list/watch keeps failing this long (no working
+   * watch since the first failure) fails the readiness check `informers`, which names it, its
+   * server, how long and the last error. Default 120 000 (2 minutes, see
+   * `DEFAULT_WATCH_FAILURE_THRESHOLD_MS`); 0 turns the check off.
+   */
+  readonly watchFailureThresholdMs?: number;
   /**
    * The manager's logger, handed to everything added to it. Default {@link defaultLogger}: readable
    * lines on a terminal, JSON lines otherwise, on stderr, at `logLevel` (or `RXKUBE_LOG`, else `info`).
@@ -170,9 +177,20 @@ export function manager(options: ManagerOptions = {}): Manager {
       return factory(config);
     },
   };
-  const caches = new CacheMonitor({ logger: logger.child({ component: 'cache' }), metrics, scheduler, observeClient });
-  // The readiness check reads the run's caches group, created just below.
-  const probes = new ProbeServers(options, metrics, (): readonly string[] => [...run.cacheSyncProblems(), ...caches.waiting().map(describeWaiting)]);
+  const caches = new CacheMonitor({
+    logger: logger.child({ component: 'cache' }),
+    metrics,
+    scheduler,
+    observeClient,
+    ...(options.watchFailureThresholdMs === undefined ? {} : { watchFailureThresholdMs: options.watchFailureThresholdMs }),
+  });
+  // The readiness checks read the run's caches group, created just below.
+  const probes = new ProbeServers(
+    options,
+    metrics,
+    (): readonly string[] => [...run.cacheSyncProblems(), ...caches.waiting().map(describeWaiting)],
+    (): readonly string[] => caches.failing().map(describeFailing),
+  );
   const run = new ManagerRun({
     logger,
     scheduler,

@@ -15,6 +15,11 @@ export interface HealthServerOptions {
   /** Add the built-in readiness check `cache-sync` (fails until every cache synced). Default true. */
   readonly cacheSyncCheck?: boolean;
   /**
+   * Add the built-in readiness check `informers`: fails while a synced informer's list/watch has
+   * kept failing longer than the manager's `watchFailureThresholdMs`, naming it and why. Default true.
+   */
+  readonly informerFailureCheck?: boolean;
+  /**
    * Add the built-in liveness check `reconciles` once a runnable offering `livenessProblems` (a
    * controller) is added: `/healthz` fails while any controller has a reconcile running longer
    * than its `stuckReconcileThresholdMs`, naming the controller, object and reconcile id. Default true.
@@ -58,13 +63,18 @@ export class ProbeServers {
   /** The metrics server, when `metrics` is given. */
   readonly metrics: HttpServerRunnable | undefined;
 
-  /** `cacheSyncProblems` (empty when synced) backs the built-in readiness check `cache-sync`. */
+  /**
+   * `cacheSyncProblems` (empty when synced) backs the built-in readiness check `cache-sync`,
+   * `informerFailures` (empty when every list/watch works, or fails for less than the threshold)
+   * the check `informers`.
+   */
   constructor(
     private readonly options: ProbeServerOptions,
     metrics: ManagerMetrics,
     cacheSyncProblems: () => readonly string[],
+    informerFailures: () => readonly string[] = () => [],
   ) {
-    this.health = options.health && this.healthServer(options.health, cacheSyncProblems);
+    this.health = options.health && this.healthServer(options.health, cacheSyncProblems, informerFailures);
     this.metrics = options.metrics && metricsServer(options.metrics, metrics);
   }
 
@@ -93,11 +103,17 @@ export class ProbeServers {
     (kind === 'healthz' ? this.healthzChecks : this.readyzChecks).set(name, check);
   }
 
-  private healthServer(h: HealthServerOptions, cacheSyncProblems: () => readonly string[]): HttpServerRunnable {
+  private healthServer(h: HealthServerOptions, cacheSyncProblems: () => readonly string[], informerFailures: () => readonly string[]): HttpServerRunnable {
     if (h.cacheSyncCheck ?? true) {
       this.readyzChecks.set('cache-sync', () => {
         const problems = cacheSyncProblems();
         if (problems.length > 0) throw new Error(`caches are not synced: ${problems.join('; ')}`);
+      });
+    }
+    if (h.informerFailureCheck ?? true) {
+      this.readyzChecks.set('informers', () => {
+        const failing = informerFailures();
+        if (failing.length > 0) throw new Error(`informers are failing: ${failing.join('; ')}`);
       });
     }
     const reasons = { withholdReasons: h.withholdReasons ?? false };

@@ -15,3 +15,6 @@ export { workqueueMetrics } from './workqueue-metrics.js';
 export type { WorkqueueMetricsProvider } from './workqueue-metrics.js';
 export { reflectorMetrics } from './reflector-metrics.js';
 export type { ReflectorMetricsRecorder } from './reflector-metrics.js';
+// Per-informer and per-subscriber pipeline metrics (informer_*); the manager binds them to its registry.
+export { informerMetrics } from './informer-metrics.js';
+export type { InformerMetricsRecorder, InformerMetricsSource } from './informer-metrics.js';

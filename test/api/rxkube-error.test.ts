@@ -52,6 +52,7 @@ import { ReflectorConfigError, ReflectorFatalError, UnusableWatchEventError, Ver
 import { ProtobufDecodeError } from '../../packages/testkit/src/api-server/protobuf/codec.js';
 import { StatusError } from '../../packages/testkit/src/api-server/status-error.js';
 import { ApiServerConfigError, DirectApiError, UnknownKindError } from '../../packages/testkit/src/api-server/server-errors.js';
+import { EventuallyTimeoutError, NotConvergedError } from '../../packages/testkit/src/outcome/outcome-errors.js';
 import { bucketRateLimiter } from '../../src/workqueue/bucket-rate-limiter.js';
 import { InvalidRequestError } from '../../src/workqueue/invalid-request-error.js';
 import { checkDuration, RateLimiterOptionsError } from '../../src/workqueue/rate-limiter.js';
@@ -187,6 +188,8 @@ const SAMPLES: Record<string, () => Error> = {
   UnknownKindError: () => new UnknownKindError('example.com/v1', 'Widget'),
   DirectApiError: () => new DirectApiError(new StatusError({ kind: 'Status', code: 409, reason: 'AlreadyExists', message: 'configmaps "a" already exists' })),
   ApiServerConfigError: () => new ApiServerConfigError('startApiServer binds loopback only; got host 0.0.0.0', { option: 'host' }),
+  EventuallyTimeoutError: () => new EventuallyTimeoutError('the copy exists', 1000, undefined, 'returned false', { startedAt: 0, endedAt: 1000, reconciles: [], pendingTimers: [], pendingRequeues: [], openWatches: 0, failedControllers: [] }),
+  NotConvergedError: () => new NotConvergedError(1000, 10, { startedAt: 0, endedAt: 1000, reconciles: [], pendingTimers: [1005], pendingRequeues: [{ controller: 'widgets', key: 'default/a', dueAt: 1005 }], openWatches: 1, failedControllers: [] }),
 };
 
 describe('RxkubeError: every error class', () => {

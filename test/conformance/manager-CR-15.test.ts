@@ -5,7 +5,7 @@ import type { Manager } from '../../src/manager/manager.js';
 
 async function withProbes(setup: (m: Manager) => void, body: (get: (p: string) => Promise<[number, string]>) => Promise<void>) {
   // controller-runtime withholds the reasons of failed checks; rxkube shows them unless asked not to.
-  const mgr = manager({ health: { host: '127.0.0.1', port: 0, cacheSyncCheck: false, withholdReasons: true } });
+  const mgr = manager({ health: { host: '127.0.0.1', port: 0, cacheSyncCheck: false, informerFailureCheck: false, withholdReasons: true } });
   setup(mgr);
   const ac = new AbortController();
   const done = mgr.start(ac.signal);

@@ -62,4 +62,22 @@ describe('configmap-mirror example', () => {
       { assertDeepEqual, cluster: { namespaces: ['default', 'src', 'dst'] } },
     );
   });
+
+  it('the unchanged async reconciler, asserted by outcome: eventually the copy exists with the data', async () => {
+    await virtualTime(
+      async ({ cluster, scheduler, start, eventually, converged }) => {
+        cluster.seed([cm('from', 'a', { mirror: 'true' }, { v: '1' }), cm('to', 'stale', { [FROM]: 'from' }, { v: 'old' })]);
+        const copy = (name: string): unknown => (cluster.get('v1', 'ConfigMap', name, 'to') as { data?: unknown } | undefined)?.data;
+        start(configMapMirror({ client: cluster.client, informers: cluster.informers(), from: 'from', to: 'to', scheduler }));
+
+        await eventually(() => expect(copy('a')).toEqual({ v: '1' }), { withinMs: 100, what: 'to/a is a copy of from/a' });
+        await eventually(() => expect(copy('stale')).toBeUndefined(), { withinMs: 100, what: 'the stale copy is deleted' });
+        scheduler.schedule(() => void cluster.update({ ...cluster.get('v1', 'ConfigMap', 'a', 'from'), data: { v: '2' } }), 10);
+        await eventually(() => expect(copy('a')).toEqual({ v: '2' }), { withinMs: 100, what: 'to/a follows from/a', state: () => copy('a') });
+        const { reconciles } = await converged();
+        expect(reconciles.every((r) => r.outcome.kind === 'success')).toBe(true);
+      },
+      { cluster: { namespaces: ['default', 'from', 'to'] } },
+    );
+  });
 });

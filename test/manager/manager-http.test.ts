@@ -23,7 +23,7 @@ describe('manager HTTP endpoints (real sockets)', () => {
     expect(await get(health.port, '/healthz')).toMatchObject({ status: 200, body: 'ok' });
     const notReady = await get(health.port, '/readyz');
     expect(notReady.status).toBe(500);
-    expect(notReady.body).toBe('[-]cache-sync failed: caches are not synced: cache cache has not synced\n[+]db ok\nhealthz check failed\n');
+    expect(notReady.body).toBe('[-]cache-sync failed: caches are not synced: cache cache has not synced\n[+]db ok\n[+]informers ok\nhealthz check failed\n');
     expect(await get(health.port, '/readyz/cache-sync')).toEqual({
       status: 500,
       body: 'internal server error: caches are not synced: cache cache has not synced\n',
@@ -33,7 +33,7 @@ describe('manager HTTP endpoints (real sockets)', () => {
     releaseSync(true);
     await mgr.elected();
     expect(await get(health.port, '/readyz')).toMatchObject({ status: 200, body: 'ok' });
-    expect(await get(health.port, '/readyz?verbose')).toMatchObject({ body: '[+]cache-sync ok\n[+]db ok\nhealthz check passed\n' });
+    expect(await get(health.port, '/readyz?verbose')).toMatchObject({ body: '[+]cache-sync ok\n[+]db ok\n[+]informers ok\nhealthz check passed\n' });
     expect((await get(health.port, '/healthz/nope')).status).toBe(404);
     expect((await get(health.port, '/other')).status).toBe(404);
 
@@ -64,7 +64,7 @@ describe('manager HTTP endpoints (real sockets)', () => {
   });
 
   it('serves custom endpoint paths and the ping check when no liveness checks exist', async () => {
-    const mgr = manager({ health: { host: '127.0.0.1', port: 0, livenessEndpoint: '/live', readinessEndpoint: '/ready', cacheSyncCheck: false } });
+    const mgr = manager({ health: { host: '127.0.0.1', port: 0, livenessEndpoint: '/live', readinessEndpoint: '/ready', cacheSyncCheck: false, informerFailureCheck: false } });
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     const { port } = await mgr.healthAddress();

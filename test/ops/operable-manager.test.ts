@@ -111,6 +111,6 @@ describe('a controller added to a manager with no options', () => {
   });
 
   it('is ready once the caches synced', () => {
-    expect(readyzBody).toBe('[+]cache-sync ok\nhealthz check passed\n');
+    expect(readyzBody).toBe('[+]cache-sync ok\n[+]informers ok\nhealthz check passed\n');
   });
 });

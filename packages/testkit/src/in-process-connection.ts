@@ -13,7 +13,7 @@ import type { StoreEvent, StoredEntry } from './api-server/object-store.js';
 import { requestSelectors } from './api-server/request-selectors.js';
 import { apiVersionOf, resourceId } from './api-server/resource-registry.js';
 import { parseRoute } from './api-server/route.js';
-import { StatusError, unknownPath } from './api-server/status-error.js';
+import { failure, reasonForCode, StatusError, unknownPath } from './api-server/status-error.js';
 
 /** The server URL of in-process connections (never contacted). */
 export const IN_PROCESS_SERVER = 'http://in-process.rxkube.invalid';
@@ -231,6 +231,14 @@ export class InProcessConnection extends KubeConnection {
     if (r === undefined) throw unknownPath();
     const q = new URLSearchParams(queryString(request.query).slice(1));
     this.core.requests.record('GET', request.path, queryString(request.query), true, `${route.group}/${route.plural}`);
+    const fail = this.core.faults.takeFailure('GET', request.path, true); // faults.failNext applies to watches too
+    if (fail !== undefined) {
+      const retry = fail.retryAfterSeconds;
+      throw new StatusError(
+        failure(fail.code, fail.reason ?? reasonForCode(fail.code), fail.message ?? `injected failure (${fail.code})`, retry !== undefined ? { retryAfterSeconds: retry } : undefined),
+        retry !== undefined ? { 'Retry-After': String(retry) } : {},
+      );
+    }
     const sel = requestSelectors(r, q, route.name);
     const id = resourceId(r);
     const ns = route.namespace;

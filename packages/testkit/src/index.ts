@@ -27,3 +27,8 @@ export type { InProcessCluster, InProcessClusterOptions } from './in-process-clu
 export { virtualTime } from './virtual-time.js';
 export type { VirtualTimeHelpers, VirtualTimeOptions } from './virtual-time.js';
 export { ApiServerConfigError, DirectApiError, UnknownKindError } from './api-server/server-errors.js';
+// Outcome assertions in virtual time: `start`, `eventually` and `converged` of `virtualTime`'s helpers.
+export { EventuallyTimeoutError, NotConvergedError } from './outcome/outcome-errors.js';
+export type { ConvergedOptions, EventuallyOptions, OutcomeCondition } from './outcome/outcome-assertions.js';
+export type { RecordedOutcome, StartedController } from './outcome/outcome-log.js';
+export type { PendingRequeue, VirtualRunReport } from './outcome/outcome-report.js';

@@ -6,7 +6,12 @@ import { intervalProvider } from 'rxjs/internal/scheduler/intervalProvider';
 import { performanceTimestampProvider } from 'rxjs/internal/scheduler/performanceTimestampProvider';
 import { timeoutProvider } from 'rxjs/internal/scheduler/timeoutProvider';
 import { TestScheduler } from 'rxjs/testing';
+import type { Controller } from 'rxkube';
 import { type InProcessCluster, inProcessCluster, type InProcessClusterOptions } from './in-process-cluster.js';
+import { converged, eventually, type ConvergedOptions, type EventuallyOptions, type OutcomeCondition, type OutcomeDriver } from './outcome/outcome-assertions.js';
+import { OutcomeLog, type StartedController } from './outcome/outcome-log.js';
+import type { VirtualRunReport } from './outcome/outcome-report.js';
+import { drainMicrotasks, VirtualClock } from './virtual-clock.js';
 
 /** Options of {@link virtualTime}. */
 export interface VirtualTimeOptions {
@@ -48,25 +53,34 @@ export interface VirtualTimeHelpers {
   advance(ms: number): Promise<void>;
   /** Lets pending Promise continuations run, without moving time. */
   settle(): Promise<void>;
+  /**
+   * Starts `controller` (subscribes its `run()`) and records its reconcile outcomes, which
+   * {@link eventually} and {@link converged} report; it is stopped when the test ends. For tests
+   * that assert the outcome rather than the exact marble of reconciles.
+   */
+  start(controller: Controller): StartedController;
+  /**
+   * Runs virtual time, timer by timer, until `condition` holds (returns `true`, or returns
+   * without throwing: an `expect(…)` works), at most `withinMs` (default 10 s of virtual time).
+   * Asserts the outcome ("eventually the copy exists with this data") without spelling out every
+   * reconcile the controller's own writes and watches cause.
+   * @throws EventuallyTimeoutError naming the condition, the last state (`state` option), the last
+   * check's failure, the reconciles run (controllers of {@link start}) and the pending work.
+   */
+  eventually(condition: OutcomeCondition, options?: EventuallyOptions): Promise<VirtualRunReport>;
+  /**
+   * Runs virtual time until nothing is due within `quietMs` (default 1 s): queues drained, no
+   * retry or near requeue pending, watch events delivered, Promises settled; at most `withinMs`
+   * (default 60 s). Returns the reconciles run and the timers left (due later).
+   * @throws NotConvergedError naming the reconciles run and the timers still due.
+   */
+  converged(options?: ConvergedOptions): Promise<VirtualRunReport>;
 }
 
 interface SchedulerInternals {
   runMode: boolean;
-  readonly hotObservables: { setup(): void }[];
   flushTests: { ready: boolean; actual: unknown; expected: unknown }[];
   createDelegates(): { immediate: unknown; interval: unknown; timeout: unknown };
-}
-
-interface VirtualActionLike {
-  readonly delay: number;
-  readonly state: unknown;
-  execute(state: unknown, delay: number): unknown;
-  unsubscribe(): void;
-}
-
-/** Every pending microtask (Promise continuation, `process.nextTick`) has run when this resolves. */
-function drainMicrotasks(): Promise<void> {
-  return new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -91,6 +105,22 @@ function drainMicrotasks(): Promise<void> {
  *   await flush();
  * }, { assertDeepEqual: (a, e) => expect(a).toEqual(e) });
  * ```
+ *
+ * Or assert the outcome, not the exact sequence of reconciles (a controller's own writes and
+ * watches cause reconciles that are correct but tedious to spell out): `start` the controller,
+ * then `eventually` (time runs until a condition holds, within a budget) and `converged` (time
+ * runs until nothing is due soon); both fail with a report of the last state, the reconciles run
+ * and the pending work.
+ *
+ * ```ts
+ * await virtualTime(async ({ cluster, scheduler, start, eventually, converged }) => {
+ *   start(myController({ client: cluster.client, informers: cluster.informers(), scheduler }));
+ *   cluster.create(configMap('a'));
+ *   const copy = () => cluster.get('v1', 'ConfigMap', 'a-copy', 'default') as K8s.ConfigMap | undefined;
+ *   await eventually(() => expect(copy()?.data).toEqual({ v: '1' }), { withinMs: 1_000 });
+ *   const { reconciles } = await converged();
+ * });
+ * ```
  */
 export async function virtualTime(test: (helpers: VirtualTimeHelpers) => Promise<void> | void, options: VirtualTimeOptions = {}): Promise<void> {
   const maxFrames = options.maxFrames ?? 600_000;
@@ -108,30 +138,9 @@ export async function virtualTime(test: (helpers: VirtualTimeHelpers) => Promise
   timeoutProvider.delegate = delegates.timeout as typeof timeoutProvider.delegate;
 
   let flushed = false;
-  const actions = scheduler.actions as unknown as VirtualActionLike[];
-  const run = async (untilFrame: number): Promise<void> => {
-    const hot = internals.hotObservables;
-    while (hot.length > 0) hot.shift()?.setup();
-    await drainMicrotasks();
-    for (;;) {
-      let action = actions[0];
-      if (action === undefined) {
-        await drainMicrotasks();
-        action = actions[0];
-        if (action === undefined) break;
-      }
-      if (action.delay > untilFrame) break;
-      actions.shift();
-      scheduler.frame = action.delay;
-      const error = action.execute(action.state, action.delay);
-      if (error) {
-        for (let a = actions.shift(); a !== undefined; a = actions.shift()) a.unsubscribe();
-        throw error;
-      }
-      await drainMicrotasks();
-    }
-    if (Number.isFinite(untilFrame) && untilFrame > scheduler.frame) scheduler.frame = untilFrame;
-  };
+  let outcomeStyle = false;
+  const clock = new VirtualClock(scheduler);
+  const log = new OutcomeLog(() => scheduler.frame);
   const check = (): void => {
     internals.flushTests = internals.flushTests.filter((t) => {
       if (!t.ready) return true;
@@ -140,6 +149,7 @@ export async function virtualTime(test: (helpers: VirtualTimeHelpers) => Promise
     });
   };
   const cluster = inProcessCluster({ ...(options.cluster ?? {}), scheduler });
+  const driver: OutcomeDriver = { clock, log, openWatches: () => cluster.openWatches() };
   const helpers: VirtualTimeHelpers = {
     scheduler,
     cluster,
@@ -149,19 +159,31 @@ export async function virtualTime(test: (helpers: VirtualTimeHelpers) => Promise
     time: (marbles) => scheduler.createTime(marbles),
     flush: async (untilFrame = maxFrames) => {
       flushed = true;
-      await run(untilFrame);
+      await clock.runUntil(untilFrame);
       check();
     },
-    advance: (ms) => run(scheduler.frame + ms),
+    advance: (ms) => clock.runUntil(scheduler.frame + ms),
     settle: drainMicrotasks,
+    start: (controller) => log.start(controller),
+    eventually: (condition, eventuallyOptions) => {
+      outcomeStyle = true;
+      return eventually(driver, condition, eventuallyOptions);
+    },
+    converged: (convergedOptions) => {
+      outcomeStyle = true;
+      return converged(driver, convergedOptions);
+    },
   };
   try {
     await test(helpers);
-    if (!flushed) await helpers.flush();
+    // A test that asserted outcomes (eventually / converged) and set up no marble expectation is
+    // done where it stopped; otherwise time runs to the end and the expectations are checked.
+    if (!flushed && !(outcomeStyle && internals.flushTests.length === 0)) await helpers.flush();
     else check();
   } finally {
+    log.stopAll();
     cluster.close();
-    for (let a = actions.shift(); a !== undefined; a = actions.shift()) a.unsubscribe();
+    clock.clear();
     TestScheduler.frameTimeFactor = previousFactor;
     internals.runMode = false;
     dateTimestampProvider.delegate = undefined;
