@@ -25,3 +25,6 @@ export type { InProcessCluster, InProcessClusterOptions } from './in-process-clu
 export { virtualTime } from './virtual-time.js';
 export type { VirtualTimeHelpers, VirtualTimeOptions } from './virtual-time.js';
 export { ApiServerConfigError, DirectApiError, UnknownKindError } from './api-server/server-errors.js';
+// A throw-away CA and a serving certificate for localhost (webhook servers in development and tests).
+export { generateTlsMaterial } from './api-server/tls-certificate.js';
+export type { TlsMaterial } from './api-server/tls-certificate.js';
