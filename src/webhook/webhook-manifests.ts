@@ -65,6 +65,8 @@ function entry(w: AdmissionWebhook, o: WebhookManifestOptions): Json {
         scope: w.resource.namespaced === undefined ? '*' : w.resource.namespaced ? 'Namespaced' : 'Cluster',
       },
     ],
+    // Requests for other versions of the resource reach it converted to this one.
+    matchPolicy: 'Equivalent',
     failurePolicy: w.failurePolicy,
     sideEffects: w.sideEffects,
     timeoutSeconds: Math.min(30, Math.max(1, Math.ceil(w.timeoutMs / 1000) + 1)),
