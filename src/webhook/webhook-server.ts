@@ -116,12 +116,28 @@ export function webhookServer(options: WebhookServerOptions): WebhookServer {
     if (webhook === undefined) return void sendText(res, 404, '404 page not found\n');
     if (req.method !== 'POST') return void sendText(res, 405, `method ${String(req.method)} not allowed; webhooks take POST\n`, { allow: 'POST' });
     const done = record?.(webhook.path);
+    // Aborted when the client goes away or the server stops; both listeners are removed once answered.
     const abandoned = new AbortController();
     const onClose = (): void => {
       if (!res.writableFinished) abandoned.abort(new Error('the client closed the connection'));
     };
+    const onStop = (): void => abandoned.abort(stopping.signal.reason);
     res.once('close', onClose);
-    const outer = AbortSignal.any([abandoned.signal, stopping.signal]);
+    stopping.signal.addEventListener('abort', onStop, { once: true });
+    try {
+      const denied = await answer(webhook, req, res, abandoned.signal);
+      done?.(200, denied);
+    } catch (err) {
+      done?.(499, true);
+      throw err;
+    } finally {
+      res.off('close', onClose);
+      stopping.signal.removeEventListener('abort', onStop);
+    }
+  };
+
+  /** Reads, reviews and answers one request to `webhook`; resolves with whether it was denied (or failed). */
+  const answer = async (webhook: Webhook, req: IncomingMessage, res: ServerResponse, outer: AbortSignal): Promise<boolean> => {
     let body: unknown;
     let problem: Error | undefined;
     const contentType = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
@@ -132,10 +148,9 @@ export function webhookServer(options: WebhookServerOptions): WebhookServer {
       const text = await readBody(req, maxBytes).catch((err: unknown) => err as Error);
       if (text instanceof BodyLimitExceeded) problem = new WebhookBodyTooLargeError(webhook.path, text.limitBytes);
       else if (text instanceof Error) {
-        done?.(499, true);
         logger.warn('webhook request not read', { webhook: webhook.path, err: text });
         res.destroy();
-        return;
+        throw text;
       } else {
         try {
           body = JSON.parse(text) as unknown;
@@ -155,14 +170,13 @@ export function webhookServer(options: WebhookServerOptions): WebhookServer {
       review = problem === undefined ? outcome.review : denyAdmission(outcome.review, problem);
       denied = !outcome.allowed;
     }
-    res.off('close', onClose);
     if (problem !== undefined) logger.warn('bad webhook request', { webhook: webhook.path, err: problem });
     const payload = JSON.stringify(review);
     if (!res.destroyed) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
       res.end(payload);
     }
-    done?.(200, denied);
+    return denied;
   };
 
   return {
@@ -176,6 +190,10 @@ export function webhookServer(options: WebhookServerOptions): WebhookServer {
       registry ??= deps.get(METRICS_REGISTRY_KEY);
     },
     async start(signal) {
+      if (signal.aborted) {
+        rejectListening(new Error('webhook server stopped before listening'));
+        return;
+      }
       if (registry !== undefined) record = webhookMetrics(registry, () => scheduler.now());
       let pair;
       try {
@@ -187,7 +205,7 @@ export function webhookServer(options: WebhookServerOptions): WebhookServer {
       const server = createServer({ cert: pair.cert, key: pair.key, minVersion: 'TLSv1.2' }, (req, res) => {
         handle(req, res).catch((err: unknown) => {
           logger.error('webhook request failed', { err });
-          if (!res.headersSent) sendText(res, 500, 'internal server error\n');
+          if (!res.headersSent && !res.destroyed) sendText(res, 500, 'internal server error\n');
           else res.destroy();
         });
       });

@@ -155,6 +155,42 @@ describe('webhook server', () => {
   });
 });
 
+describe('webhook server: abandoned requests and stopping', () => {
+  it("aborts a handler's signal when the client goes away, and keeps serving", async () => {
+    let seen: AbortSignal | undefined;
+    let release: (() => void) | undefined;
+    const slow = validatingWebhook({
+      resource: THINGS,
+      path: '/slow',
+      validate: (req, ctx) => {
+        if (req.object?.spec?.n !== 1) return allow();
+        seen = ctx.signal;
+        return new Promise<void>((r) => (release = r));
+      },
+    });
+    const server = webhookServer({ port: 0, host: '127.0.0.1', tls: { cert: tls.cert, key: tls.key }, webhooks: [slow] });
+    const { port } = await start(server);
+    const req = request({ host: '127.0.0.1', port, path: '/slow', method: 'POST', ca: tls.ca, servername: 'localhost', headers: { 'content-type': 'application/json' } });
+    req.on('error', () => undefined);
+    req.end(review(1));
+    for (let i = 0; i < 200 && seen === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(seen?.aborted).toBe(false);
+    req.destroy();
+    for (let i = 0; i < 200 && seen?.aborted !== true; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(seen?.aborted).toBe(true);
+    release?.();
+    expect(JSON.parse((await post(port, '/slow', review(2))).body).response.allowed).toBe(true);
+  });
+
+  it('a server stopped before it started never listens, and says so', async () => {
+    const server = webhookServer({ port: 0, tls: { cert: tls.cert, key: tls.key }, webhooks: [] });
+    const stop = new AbortController();
+    stop.abort();
+    await expect(server.start(stop.signal)).resolves.toBeUndefined();
+    await expect(server.listening).rejects.toThrow('webhook server stopped before listening');
+  });
+});
+
 describe('webhook server TLS', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rxkube-webhook-tls-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
