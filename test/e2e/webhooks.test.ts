@@ -3,7 +3,7 @@
  * are among its default admission plugins) calls the manager's webhooks over loopback HTTPS (a
  * `url` client config with the CA bundle): defaulting, validation (the denial seen by `kubectl`,
  * also on a server-side dry run), and conversion between the stored version (v1) and the other
- * served one (v2) of the custom-resource example's CRD.
+ * served one (v2) of the custom-resource example's CRD; a warning printed by `kubectl`.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,7 +19,7 @@ import { crdConversion, webhookConfigurations, webhookServer } from '../../src/w
 import { databaseCrd } from '../../examples/custom-resource/database.js';
 import { BACKUPS_ANNOTATION, convertDatabases, databaseWebhooks, TEAM_LABEL } from '../../examples/custom-resource/database-webhooks.js';
 import { DATABASES_V1, DATABASES_V2, type DatabaseV1, type DatabaseV2 } from '../../examples/custom-resource/database.generated.js';
-import { hasCluster, sleep } from './helpers/cluster.js';
+import { etcdUrl, hasCluster, sleep } from './helpers/cluster.js';
 
 const run = promisify(execFile);
 const CRDS: ResourceType = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false };
@@ -113,6 +113,14 @@ describe.skipIf(!hasCluster)('webhooks served by the manager, called by a real k
     );
   });
 
+  it("warns: kubectl prints the validating webhook's warning and creates the object", async () => {
+    const manifest = JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Database', metadata: { name: 'big', namespace: ns }, spec: { team: 'search', sizeGi: 60 } });
+    const result = await kubectl(['create', '-f', '-'], manifest);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('Warning: spec.sizeGi 60 is more than half the limit');
+    expect(result.stdout).toContain('database.example.com/big created');
+  });
+
   it('converts: written as v2, stored as v1, read back in either version unchanged', async () => {
     const v2 = client.objects<DatabaseV2>(DATABASES_V2, ns);
     const written = await v2.create({ apiVersion: 'example.com/v2', kind: 'Database', metadata: { name: 'converted', namespace: ns }, spec: { owner: { team: 'ledger' }, storage: { sizeGi: 20 }, backups: { enabled: true } } });
@@ -122,6 +130,12 @@ describe.skipIf(!hasCluster)('webhooks served by the manager, called by a real k
     expect(asV1.apiVersion).toBe('example.com/v1');
     expect(asV1.spec).toEqual({ team: 'ledger', sizeGi: 20 });
     expect(asV1.metadata?.annotations?.[BACKUPS_ANNOTATION]).toBe('true');
+    // What etcd holds is the storage version, v1 (CRs are stored as JSON).
+    const key = Buffer.from(`/registry/example.com/databases/${ns}/converted`).toString('base64');
+    const range = (await (await fetch(`${etcdUrl()}/v3/kv/range`, { method: 'POST', body: JSON.stringify({ key }) })).json()) as { kvs?: { value: string }[] };
+    const stored = JSON.parse(Buffer.from(range.kvs?.[0]?.value ?? '', 'base64').toString('utf8')) as DatabaseV1;
+    expect(stored.apiVersion).toBe('example.com/v1');
+    expect(stored.spec).toEqual({ team: 'ledger', sizeGi: 20 });
     const asV2 = await v2.get('converted');
     expect(asV2.spec).toEqual(written.spec);
     expect(asV2.metadata?.annotations?.[BACKUPS_ANNOTATION]).toBeUndefined();
