@@ -3,7 +3,8 @@
  * served by rxkube's webhook server, side by side with a plain `node:https` handler doing the same
  * work (read the body, parse the AdmissionReview, answer `allowed: true` with its uid): the floor.
  * Both use the same certificate, the same keep-alive client (in this process, 32 requests in
- * flight) and the same review; each figure is the median of RUNS runs of DURATION_MS.
+ * flight) and the same review; the two run alternately, and each figure is the median of RUNS
+ * runs of DURATION_MS.
  * Run: `npx tsx --conditions=source bench/webhook.ts`.
  */
 import { createServer, Agent, request, type Server } from 'node:https';
@@ -86,12 +87,18 @@ function plainServer(tls: TlsMaterial): Promise<{ server: Server; port: number }
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port })));
 }
 
-async function median(measure: () => Promise<Result>): Promise<{ median: Result; runs: Result[] }> {
-  await measure(); // warm-up
-  const runs: Result[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await measure());
-  const sorted = [...runs].sort((a, b) => a.perSecond - b.perSecond);
-  return { median: sorted[Math.floor(sorted.length / 2)] as Result, runs };
+/** Runs the two alternately (after a warm-up of each), so a noisy machine weighs on both alike. */
+async function paired(a: () => Promise<Result>, b: () => Promise<Result>): Promise<[{ median: Result; runs: Result[] }, { median: Result; runs: Result[] }]> {
+  await a();
+  await b();
+  const ra: Result[] = [];
+  const rb: Result[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    ra.push(await a());
+    rb.push(await b());
+  }
+  const med = (runs: Result[]) => ({ median: [...runs].sort((x, y) => x.perSecond - y.perSecond)[Math.floor(runs.length / 2)] as Result, runs });
+  return [med(ra), med(rb)];
 }
 
 export async function run(): Promise<string[]> {
@@ -107,10 +114,9 @@ export async function run(): Promise<string[]> {
     return `${name.padEnd(40)} ${Math.round(r.median.perSecond).toLocaleString('en-US').padStart(8)} req/s  p50 ${r.median.p50Ms.toFixed(2)} ms  p99 ${r.median.p99Ms.toFixed(2)} ms  (runs: ${rates.join(', ')} req/s)`;
   };
   try {
-    const floor = await median(() => load(plain.port, '/validate', tls.ca));
-    const ours = await median(() => load(rxPort, trivial.path, tls.ca));
+    const [floor, ours] = await paired(() => load(plain.port, '/validate', tls.ca), () => load(rxPort, trivial.path, tls.ca));
     return [
-      `Trivial admission webhook over HTTPS (keep-alive, ${IN_FLIGHT} in flight, ${DURATION_MS / 1000} s × ${RUNS} runs, median run):`,
+      `Trivial admission webhook over HTTPS (keep-alive, ${IN_FLIGHT} in flight, ${DURATION_MS / 1000} s × ${RUNS} runs each, alternating, median run):`,
       fmt('plain node:https handler (floor)', floor),
       fmt('rxkube webhookServer + validatingWebhook', ours),
       `rxkube / floor: ${((ours.median.perSecond / floor.median.perSecond) * 100).toFixed(0)} % of the throughput`,
