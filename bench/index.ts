@@ -27,6 +27,7 @@ const modules: Array<{ title: string; path: string }> = [
   { title: 'state$: immutable cache snapshots', path: './state.js' },
   { title: 'Sharded controller: throughput at 1, 2 and 3 replicas', path: './sharded-throughput.js' },
   { title: 'Embedded API server: list, watch and create throughput (strict, lenient, before)', path: './api-server.js' },
+  { title: 'Admission webhook: requests/s and p99 against a plain node:https handler', path: './webhook.js' },
 ];
 
 /** Replaces the `## title` section of `doc` (up to the next `## ` heading) with `section`, or appends it. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 
 const LAYERS = [
   'api', 'logging', 'client', 'reflector', 'cache', 'informer', 'workqueue',
-  'metrics', 'events', 'leader-election', 'controller', 'sharding', 'manager', 'testing', 'browser',
+  'metrics', 'events', 'leader-election', 'controller', 'sharding', 'webhook', 'manager', 'testing', 'browser',
 ];
 // The repository root; a test passes another tree as the first argument.
 const root = process.argv[2] !== undefined ? path.resolve(process.argv[2]) : path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');

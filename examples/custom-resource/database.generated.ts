@@ -44,6 +44,57 @@ export const DATABASES_V1: ResourceType<DatabaseV1> = {
   namespaced: true,
 };
 
+/**
+ * A database a team asks for (v2; the same resource, fields grouped).
+ */
+export interface DatabaseV2 {
+  apiVersion?: 'example.com/v2';
+  kind?: 'Database';
+  metadata?: ObjectMeta;
+  spec?: {
+    backups?: {
+      /**
+       * Whether the instance is backed up (v1 keeps it in an annotation).
+       */
+      enabled?: boolean;
+    };
+    owner?: {
+      /**
+       * The team that owns the database; each team has a quota.
+       */
+      team?: string;
+    };
+    storage?: {
+      /**
+       * Size of the instance in GiB (default 10).
+       */
+      sizeGi?: number;
+    };
+  };
+  status?: {
+    /**
+     * Where the provisioned instance listens (host:port).
+     */
+    endpoint?: string;
+    /**
+     * The generation of the spec that status reflects.
+     */
+    observedGeneration?: number;
+    /**
+     * Ready once provisioned; OverQuota while the team is over its quota.
+     */
+    phase?: 'Ready' | 'OverQuota';
+  };
+}
+
+/** `databases.example.com` v2 (namespaced). */
+export const DATABASES_V2: ResourceType<DatabaseV2> = {
+  apiVersion: 'example.com/v2',
+  kind: 'Database',
+  plural: 'databases',
+  namespaced: true,
+};
+
 /** Database at its storage version (v1). */
 export type Database = DatabaseV1;
 export const DATABASES = DATABASES_V1;

@@ -15,6 +15,7 @@ export type RunnableResult = Promise<void> | Observable<unknown> | void;
  *
  * Optional capabilities decide its group (CR-12):
  * - `isHttpServer: true` → started first, stopped last;
+ * - `isWebhookServer: true` → started after the HTTP servers, stopped just before them;
  * - `synced$` or `waitForSync(signal)` → a cache: the manager waits until it has synced before
  *   starting anything that is not an HTTP server (`synced$` wins when both exist);
  * - `needLeaderElection` false → starts without leadership; true/absent → only while leading.
@@ -31,6 +32,8 @@ export interface Runnable {
   readonly controllerName?: string;
   readonly needLeaderElection?: boolean | (() => boolean);
   readonly isHttpServer?: boolean;
+  /** A webhook server: started after the HTTP servers and before the caches, stopped after the caches. */
+  readonly isWebhookServer?: boolean;
   /** Resolves true once synced, false if it gave up (e.g. `signal` aborted). */
   waitForSync?(signal: AbortSignal): Promise<boolean>;
   /** Emits true once synced (a cache-like runnable may offer this instead of `waitForSync`). */

@@ -19,6 +19,7 @@ export type ErrorLayer =
   | 'events'
   | 'leader-election'
   | 'controller'
+  | 'webhook'
   | 'manager'
   | 'testing'
   | 'logging';

@@ -24,6 +24,7 @@ import { shutdownDeadline } from './shutdown-deadline.js';
  * Phases of a manager, in order (CR-13, CR-14):
  * - `new`: runnables queue in their groups, checks may be added;
  * - `startingHttpServers`: HTTP servers (metrics, health probes) start, until listening;
+ * - `startingWebhooks`: webhook servers start, until listening;
  * - `startingCaches`: caches start; the run waits until all synced;
  * - `startingOthers`: runnables with `needLeaderElection: false` start;
  * - `electing`: campaigning; the leader-election runnables wait;
@@ -37,6 +38,7 @@ import { shutdownDeadline } from './shutdown-deadline.js';
 export type ManagerPhase =
   | 'new'
   | 'startingHttpServers'
+  | 'startingWebhooks'
   | 'startingCaches'
   | 'startingOthers'
   | 'electing'
@@ -46,7 +48,8 @@ export type ManagerPhase =
 
 const TRANSITIONS: Readonly<Record<ManagerPhase, readonly ManagerPhase[]>> = {
   new: ['startingHttpServers'],
-  startingHttpServers: ['startingCaches', 'stopping'],
+  startingHttpServers: ['startingWebhooks', 'stopping'],
+  startingWebhooks: ['startingCaches', 'stopping'],
   startingCaches: ['startingOthers', 'stopping'],
   startingOthers: ['electing', 'stopping'],
   electing: ['running', 'stopping'],
@@ -56,7 +59,7 @@ const TRANSITIONS: Readonly<Record<ManagerPhase, readonly ManagerPhase[]>> = {
 };
 
 /** Groups in stop order (CR-14); each stops after the previous one ended (or the deadline passed). */
-const STOP_ORDER: readonly RunnableGroupName[] = ['others', 'leaderElection', 'caches', 'httpServers'];
+const STOP_ORDER: readonly RunnableGroupName[] = ['others', 'leaderElection', 'caches', 'webhooks', 'httpServers'];
 
 /** What a {@link ManagerRun} needs from the manager's options. */
 export interface ManagerRunOptions {
@@ -112,6 +115,7 @@ export class ManagerRun {
     const group = (name: RunnableGroupName) => new RunnableGroup(name, (err) => this.fail(err), o.logger);
     this.groups = {
       httpServers: group('httpServers'),
+      webhooks: group('webhooks'),
       caches: group('caches'),
       others: group('others'),
       leaderElection: group('leaderElection'),
@@ -151,7 +155,7 @@ export class ManagerRun {
     for (const name of this.groups.caches.unreadyNames()) {
       if (!covered.has(name)) lines.push(`cache ${name} has not synced`);
     }
-    if (lines.length === 0 && (this.current === 'new' || this.current === 'startingHttpServers')) lines.push('caches have not started yet');
+    if (lines.length === 0 && (this.current === 'new' || this.current === 'startingHttpServers' || this.current === 'startingWebhooks')) lines.push('caches have not started yet');
     return lines;
   }
 
@@ -235,10 +239,13 @@ export class ManagerRun {
     throwOutcome(this.failure, stopError);
   }
 
-  /** HTTP servers → caches until synced → others → electing; a stop request ends it early. */
+  /** HTTP servers → webhooks → caches until synced → others → electing; a stop request ends it early. */
   private async startSequence(): Promise<void> {
     for (const server of this.o.probeServers) this.groups.httpServers.add(server);
     await this.untilStopRequested(this.groups.httpServers.start());
+    if (this.stopRequested) return;
+    this.enter('startingWebhooks');
+    await this.untilStopRequested(this.groups.webhooks.start());
     if (this.stopRequested) return;
     this.enter('startingCaches');
     const cachesStartedAt = this.o.scheduler.now();

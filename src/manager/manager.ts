@@ -27,6 +27,7 @@ import { managerDeps } from './manager-deps.js';
 import { managerPermissions } from './manager-permissions.js';
 import { ManagerRun } from './manager-run.js';
 import type { RbacRules } from './rbac.js';
+import type { Webhook, WebhookServer } from '../webhook/webhook-server.js';
 import { ProbeServers, type HealthServerOptions, type MetricsServerOptions } from './probe-servers.js';
 
 export type { HealthServerOptions, MetricsServerOptions } from './probe-servers.js';
@@ -88,6 +89,8 @@ export interface ManagerOptions {
 export interface Manager {
   /**
    * Adds a runnable to its group (CR-12); after start it starts at once. Throws during stop.
+   * A webhook server (`webhookServer` of `rxkube/webhook`) goes to the webhooks group and brings
+   * the `webhook` liveness and readiness checks (a TLS handshake with it).
    * A runnable with `inject` first receives the manager's shared parts: a controller takes the
    * manager's logger, metrics registry, client and an event recorder (each unless its options gave
    * one), an informer factory's runnable the logger and the informer monitor.
@@ -129,15 +132,20 @@ export interface Manager {
    * plural or scope are resolved through the client's discovery. Print them with `rbacManifest`.
    */
   rbac(): Promise<RbacRules>;
+  /**
+   * The webhooks this manager serves (of every webhook server added to it), for their manifests:
+   * `webhookManifest(mgr.webhooks(), …)` of `rxkube/webhook`. Serving them needs no RBAC rules.
+   */
+  webhooks(): readonly Webhook[];
 }
 
 /**
  * Creates a controller-runtime style manager.
  *
- * Start order (CR-13): HTTP servers (metrics, health probes) → caches, waiting until all synced →
+ * Start order (CR-13): HTTP servers (metrics, health probes) → webhook servers → caches, waiting until all synced →
  * runnables with `needLeaderElection: false` → once elected (at once without leader election) the
  * leader-election runnables, i.e. controllers. Stop order (CR-14): others → leader-election
- * runnables → caches → HTTP servers, all within one `gracefulShutdownTimeout`; the election is
+ * runnables → caches → webhook servers → HTTP servers, all within one `gracefulShutdownTimeout`; the election is
  * cancelled last. Losing leadership stops everything without grace and rejects with
  * "leader election lost".
  *
@@ -248,6 +256,11 @@ export function manager(options: ManagerOptions = {}): Manager {
       added.push(r);
       run.add(r);
       if (typeof r.livenessProblems === 'function') probes.addLivenessSource(() => r.livenessProblems?.() ?? []);
+      if (isWebhookServer(r)) {
+        // controller-runtime users add `StartedChecker` by hand; here a webhook server brings its checks.
+        probes.addCheck('healthz', 'webhook', () => r.startedCheck());
+        probes.addCheck('readyz', 'webhook', () => r.startedCheck());
+      }
     },
     rbac: () =>
       managerPermissions({
@@ -256,6 +269,7 @@ export function manager(options: ManagerOptions = {}): Manager {
         leaderElection: leConfig !== undefined && options.leaderElection?.elector === undefined ? leConfig : undefined,
         resolve: hasClient() ? (ref) => getClient().resolve(ref) : undefined,
       }),
+    webhooks: () => added.flatMap((r) => (isWebhookServer(r) ? r.webhooks : [])),
     addHealthzCheck: (name, check) => addCheck('healthz', name, check),
     addReadyzCheck: (name, check) => addCheck('readyz', name, check),
     start: (signal) => run.start(signal),
@@ -263,6 +277,11 @@ export function manager(options: ManagerOptions = {}): Manager {
     healthAddress: () => probes.health?.listening ?? Promise.reject(new Error('health probes are not enabled')),
     metricsAddress: () => probes.metrics?.listening ?? Promise.reject(new Error('metrics serving is not enabled')),
   };
+}
+
+function isWebhookServer(r: Runnable): r is Runnable & Pick<WebhookServer, 'startedCheck' | 'webhooks'> {
+  const w = r as { startedCheck?: unknown; webhooks?: unknown };
+  return r.isWebhookServer === true && typeof w.startedCheck === 'function' && Array.isArray(w.webhooks);
 }
 
 function gracefulShutdownTimeout(options: ManagerOptions): number {

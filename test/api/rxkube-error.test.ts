@@ -60,10 +60,11 @@ import { ReconcileAbortedError } from '../../src/workqueue/reconcile-aborted-err
 import { ReconcileTimeoutError } from '../../src/workqueue/reconcile-timeout-error.js';
 import { TerminalError } from '../../src/workqueue/terminal-error.js';
 import { WorkQueueOptionsError } from '../../src/workqueue/work-queue-options-error.js';
+import { WebhookBodyTooLargeError, WebhookConfigError, WebhookHandlerError, WebhookHandlerTimeoutError, WebhookReviewError, WebhookTlsError } from '../../src/webhook/webhook-errors.js';
 
 const LAYERS: readonly ErrorLayer[] = [
   'api', 'client', 'reflector', 'cache', 'informer', 'workqueue', 'metrics', 'events',
-  'leader-election', 'controller', 'manager', 'testing', 'logging',
+  'leader-election', 'controller', 'webhook', 'manager', 'testing', 'logging',
 ];
 const CODE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/;
 /** Bases that are never thrown themselves, so have no code of their own. */
@@ -114,7 +115,7 @@ function everySrcErrorClass(): Promise<ErrorClass[]> {
 }
 
 /** The runtime's layer doors (`rxkube/<layer>`), beside the root entry. */
-const LAYER_DOORS = ['api', 'client', 'reflector', 'cache', 'informer', 'workqueue', 'controller', 'sharding', 'manager', 'leader-election', 'metrics', 'logging'];
+const LAYER_DOORS = ['api', 'client', 'reflector', 'cache', 'informer', 'workqueue', 'controller', 'sharding', 'webhook', 'manager', 'leader-election', 'metrics', 'logging'];
 
 /** One instance of every error class in src/ and the packages' src/, as its throwers build it. */
 const SAMPLES: Record<string, () => Error> = {
@@ -187,6 +188,12 @@ const SAMPLES: Record<string, () => Error> = {
   ProtobufDecodeError: () => new ProtobufDecodeError('malformed protobuf message'),
   UnknownKindError: () => new UnknownKindError('example.com/v1', 'Widget'),
   DirectApiError: () => new DirectApiError(new StatusError({ kind: 'Status', code: 409, reason: 'AlreadyExists', message: 'configmaps "a" already exists' })),
+  WebhookConfigError: () => new WebhookConfigError('two webhooks are served at /convert', { option: 'webhooks' }),
+  WebhookReviewError: () => new WebhookReviewError('/validate-example-com-v1-database', 'request.uid', 'missing'),
+  WebhookBodyTooLargeError: () => new WebhookBodyTooLargeError('/convert', 1024),
+  WebhookHandlerTimeoutError: () => new WebhookHandlerTimeoutError('/validate-example-com-v1-database', 9_000),
+  WebhookHandlerError: () => new WebhookHandlerError('/validate-example-com-v1-database', 'default/db', new Error('boom')),
+  WebhookTlsError: () => new WebhookTlsError('tls.crt, tls.key', 'unusable certificate or key: key values mismatch'),
   ApiServerConfigError: () => new ApiServerConfigError('startApiServer binds loopback only; got host 0.0.0.0', { option: 'host' }),
   EventuallyTimeoutError: () => new EventuallyTimeoutError('the copy exists', 1000, undefined, 'returned false', { startedAt: 0, endedAt: 1000, reconciles: [], pendingTimers: [], pendingRequeues: [], openWatches: 0, failedControllers: [] }),
   NotConvergedError: () => new NotConvergedError(1000, 10, { startedAt: 0, endedAt: 1000, reconciles: [], pendingTimers: [1005], pendingRequeues: [{ controller: 'widgets', key: 'default/a', dueAt: 1005 }], openWatches: 1, failedControllers: [] }),

@@ -3,6 +3,7 @@ import { Subject } from 'rxjs';
 import { httpServerRunnable } from '../../src/manager/http-server.js';
 import { toRunnable } from '../../src/api/runnable.js';
 import { classifyRunnable } from '../../src/manager/classify-runnable.js';
+import { webhookServer } from '../../src/webhook/webhook-server.js';
 import { describe, expect, it } from 'vitest';
 
 describe('CR-12 Runnable classification', () => {
@@ -17,5 +18,11 @@ describe('CR-12 Runnable classification', () => {
     expect(classifyRunnable({ start, needLeaderElection: true })).toBe('leaderElection');
     expect(classifyRunnable({ start })).toBe('leaderElection');
     expect(classifyRunnable(toRunnable(() => undefined))).toBe('leaderElection');
+  });
+
+  it('a webhook server goes to the Webhooks group (also the real one, which needs no leadership)', () => {
+    expect(classifyRunnable({ start, isWebhookServer: true })).toBe('webhooks');
+    expect(classifyRunnable({ start, isWebhookServer: true, needLeaderElection: false, listening: Promise.resolve() })).toBe('webhooks');
+    expect(classifyRunnable(webhookServer({ tls: { cert: '', key: '' }, webhooks: [] }))).toBe('webhooks');
   });
 });

@@ -29,6 +29,22 @@ describe('CR-13 Start order', () => {
     expect(o.settled).toBe(true);
   });
 
+  it('webhook servers start after the HTTP servers and before the caches, which wait until they listen', async () => {
+    const vt = virtualTime();
+    const mgr = manager({ scheduler: vt.scheduler });
+    mgr.add(fakeRunnable(vt, 'ctrl'));
+    mgr.add(fakeRunnable(vt, 'cache', { syncAfter: 5 }));
+    mgr.add({ ...fakeRunnable(vt, 'webhook'), isWebhookServer: true, needLeaderElection: false, listening: vt.sleep(20) });
+    mgr.add(fakeRunnable(vt, 'http', { isHttpServer: true }));
+    const ac = new AbortController();
+    const o = outcome(mgr.start(ac.signal));
+    await vt.advance(50);
+    expect(vt.log).toEqual(['0 http:start', '0 webhook:start', '20 cache:start', '25 cache:synced', '25 ctrl:start']);
+    ac.abort();
+    await vt.advance(1);
+    expect(o.settled).toBe(true);
+  });
+
   it('without leader election the leader-election runnables start at once and the manager counts as elected', async () => {
     const vt = virtualTime();
     const mgr = manager({ scheduler: vt.scheduler });

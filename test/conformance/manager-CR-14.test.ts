@@ -5,6 +5,26 @@ import { fakeRunnable, outcome, virtualTime } from '../manager/virtual-time.js';
 import { describe, expect, it } from 'vitest';
 
 describe('CR-14 Stop order & grace', () => {
+  it('webhook servers stop after the caches and before the HTTP servers (they may still be answering)', async () => {
+    const vt = virtualTime();
+    const mgr = manager({ scheduler: vt.scheduler });
+    mgr.add(fakeRunnable(vt, 'http', { isHttpServer: true, stopAfter: 1 }));
+    mgr.add({ ...fakeRunnable(vt, 'webhook', { stopAfter: 1 }), isWebhookServer: true });
+    mgr.add(fakeRunnable(vt, 'cache', { syncAfter: 0, stopAfter: 1 }));
+    mgr.add(fakeRunnable(vt, 'ctrl', { stopAfter: 1 }));
+    const ac = new AbortController();
+    const o = outcome(mgr.start(ac.signal));
+    await vt.advance(10);
+    vt.log.length = 0;
+    ac.abort();
+    await vt.advance(10);
+    expect(vt.log).toEqual([
+      '10 ctrl:abort', '11 ctrl:stopped', '11 cache:abort', '12 cache:stopped',
+      '12 webhook:abort', '13 webhook:stopped', '13 http:abort', '14 http:stopped',
+    ]);
+    expect(o.settled && o.error === undefined).toBe(true);
+  });
+
   it('others → leader-election runnables → caches → HTTP servers; the election is cancelled after them', async () => {
     const vt = virtualTime();
     const e = electorStub();

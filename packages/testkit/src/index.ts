@@ -32,3 +32,6 @@ export { EventuallyTimeoutError, NotConvergedError } from './outcome/outcome-err
 export type { ConvergedOptions, EventuallyOptions, OutcomeCondition } from './outcome/outcome-assertions.js';
 export type { RecordedOutcome, StartedController } from './outcome/outcome-log.js';
 export type { PendingRequeue, VirtualRunReport } from './outcome/outcome-report.js';
+// A throw-away CA and a serving certificate for localhost (webhook servers in development and tests).
+export { generateTlsMaterial } from './api-server/tls-certificate.js';
+export type { TlsMaterial } from './api-server/tls-certificate.js';
