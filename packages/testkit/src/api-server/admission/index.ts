@@ -85,6 +85,19 @@ export class BuiltinAdmission {
     if (c.list.length > 0) throw invalid(r.kind, r.group, name, c.list);
   }
 
+  /**
+   * Unknown fields dropped and defaults applied, nothing allocated and nothing validated: the
+   * object admission webhooks see (kube-apiserver defaults on decoding; allocation and
+   * validation come after mutating admission).
+   */
+  defaultsOnly(r: ServedResource, strategy: ResourceStrategy, obj: UnstructuredObject, old: UnstructuredObject | undefined): UnstructuredObject {
+    if (r.custom) return obj;
+    const o = copyKnown(r, obj);
+    strategy.beforeDefaults(r, o, old as Obj | undefined);
+    strategy.defaults(o, false, this.alloc);
+    return o as UnstructuredObject;
+  }
+
   /** On create: unknown fields dropped, defaults, then validation. */
   admitCreate(r: ServedResource, strategy: ResourceStrategy, obj: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
