@@ -67,6 +67,7 @@ function goDialText(url: URL, e: NodeJS.ErrnoException): string {
     case 'SELF_SIGNED_CERT_IN_CHAIN':
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
     case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+    case 'CERT_SIGNATURE_FAILURE':
       return 'x509: certificate signed by unknown authority';
     case 'ERR_TLS_CERT_ALTNAME_INVALID': return `x509: certificate is not valid for ${url.hostname}`;
     case 'CERT_HAS_EXPIRED': return 'x509: certificate has expired or is not yet valid';
