@@ -106,26 +106,26 @@ describe('embedded API server: admission webhooks', () => {
   it('mutating webhooks run first (by configuration name, then order), then validation, then validating webhooks', async () => {
     wh.handler = (review, path) => {
       const labels = ((review.request['object'] as Json)['metadata'] as Json)['labels'] as Record<string, string> | undefined;
-      if (path.startsWith('/first')) return patchAnswer(review, [{ op: 'add', path: '/metadata/labels', value: { order: 'first' } }]);
-      if (path.startsWith('/second')) return patchAnswer(review, [{ op: 'replace', path: '/metadata/labels/order', value: `${labels?.['order'] ?? ''}-second` }]);
+      if (path.startsWith('/first.example.com')) return patchAnswer(review, [{ op: 'add', path: '/metadata/labels', value: { order: 'first' } }]);
+      if (path.startsWith('/second.example.com')) return patchAnswer(review, [{ op: 'replace', path: '/metadata/labels/order', value: `${labels?.['order'] ?? ''}-second` }]);
       return answer(review, { allowed: true });
     };
-    await configure('mutating', 'b-config', [hook('second')]);
-    await configure('mutating', 'a-config', [hook('first')]);
-    await configure('validating', 'v', [hook('check')]);
+    await configure('mutating', 'b-config', [hook('second.example.com')]);
+    await configure('mutating', 'a-config', [hook('first.example.com')]);
+    await configure('validating', 'v', [hook('check.example.com')]);
     const res = await call('POST', CM, cm('ordered'));
     expect(res.status).toBe(201);
     expect(res.body.metadata.labels).toEqual({ order: 'first-second' });
-    expect(pathsCalled()).toEqual(['/first', '/second', '/check']);
+    expect(pathsCalled()).toEqual(['/first.example.com', '/second.example.com', '/check.example.com']);
     const validated = wh.calls[2]!.review.request['object'] as Json & { metadata: Json };
     expect(validated.metadata['labels']).toEqual({ order: 'first-second' });
     expect(typeof validated.metadata['uid']).toBe('string');
     // Schema validation between the two: an invalid mutation is refused before validating webhooks.
     wh.calls.length = 0;
-    wh.handler = (review, path) => (path.startsWith('/first') ? patchAnswer(review, [{ op: 'add', path: '/data/bad key', value: 'x' }]) : answer(review, { allowed: true }));
+    wh.handler = (review, path) => (path.startsWith('/first.example.com') ? patchAnswer(review, [{ op: 'add', path: '/data/bad key', value: 'x' }]) : answer(review, { allowed: true }));
     const invalid = await call('POST', CM, cm('invalid'));
     expect(invalid.status).toBe(422);
-    expect(pathsCalled()).toEqual(['/first', '/second']);
+    expect(pathsCalled()).toEqual(['/first.example.com', '/second.example.com']);
   });
 
   it('failurePolicy: Fail answers 500 with the call error; Ignore lets the request through', async () => {
@@ -238,18 +238,19 @@ describe('embedded API server: admission webhooks', () => {
     expect(ok.status).toBe(201);
     expect(wh.calls[0]!.review.request).toMatchObject({ dryRun: true, options: { dryRun: ['All'] } });
     expect((await call('GET', `${CM}/dry`)).status).toBe(404);
-    await configure('mutating', 'dry-some', [hook('some.example.com', { sideEffects: 'Some' })]);
+    // v1 refuses sideEffects Some; v1beta1 stores it.
+    await configure('mutating', 'dry-some', [hook('some.example.com', { sideEffects: 'Some' })], 'v1beta1');
     const refused = await call('POST', `${CM}?dryRun=All`, cm('dry'));
     expect(refused.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'admission webhook "some.example.com" does not support dry run', reason: 'BadRequest', code: 400 });
   });
 
   it('reinvocationPolicy IfNeeded: called once more when a later webhook changed the object', async () => {
-    wh.handler = (review, path) => (path.startsWith('/late') ? patchAnswer(review, [{ op: 'add', path: '/data/late', value: 'x' }]) : answer(review, { allowed: true }));
-    await configure('mutating', 'a', [hook('early', { reinvocationPolicy: 'IfNeeded' }), hook('never', { reinvocationPolicy: 'Never' })]);
-    await configure('mutating', 'b', [hook('late')]);
+    wh.handler = (review, path) => (path.startsWith('/late.example.com') ? patchAnswer(review, [{ op: 'add', path: '/data/late', value: 'x' }]) : answer(review, { allowed: true }));
+    await configure('mutating', 'a', [hook('early.example.com', { reinvocationPolicy: 'IfNeeded' }), hook('never.example.com', { reinvocationPolicy: 'Never' })]);
+    await configure('mutating', 'b', [hook('late.example.com')]);
     const res = await call('POST', CM, cm('reinvoked'));
     expect(res.body.data).toEqual({ a: 'b', late: 'x' });
-    expect(pathsCalled()).toEqual(['/early', '/never', '/late', '/early']);
+    expect(pathsCalled()).toEqual(['/early.example.com', '/never.example.com', '/late.example.com', '/early.example.com']);
     expect((wh.calls[3]!.review.request['object'] as Json)['data']).toEqual({ a: 'b', late: 'x' });
   });
 
@@ -262,7 +263,7 @@ describe('embedded API server: admission webhooks', () => {
   });
 
   it('admissionReviewVersions: the first the server knows (v1beta1 answers need no uid)', async () => {
-    wh.handler = (review) => ({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', response: { allowed: true, patch: Buffer.from(JSON.stringify([{ op: 'add', path: '/data/beta', value: '1' }])).toString('base64') } });
+    wh.handler = () => ({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', response: { allowed: true, patch: Buffer.from(JSON.stringify([{ op: 'add', path: '/data/beta', value: '1' }])).toString('base64') } });
     await configure('mutating', 'beta', [hook('beta.example.com', { admissionReviewVersions: ['v2', 'v1beta1', 'v1'] })]);
     const res = await call('POST', CM, cm('beta'));
     expect(res.body.data).toEqual({ a: 'b', beta: '1' });
@@ -303,6 +304,21 @@ describe('embedded API server: admission webhooks', () => {
   it('v1beta1 configurations get v1beta1 defaults (failurePolicy Ignore)', async () => {
     await configure('validating', 'beta-defaults', [{ name: 'gone.example.com', clientConfig: { url: 'https://127.0.0.1:1/x' }, rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] }], 'v1beta1');
     expect((await call('POST', CM, cm('beta-defaults'))).status).toBe(201);
+  });
+
+  it('configurations are defaulted per version and validated as kube-apiserver 1.20', async () => {
+    await configure('validating', 'defaulted', [{ name: 'd.example.com', clientConfig: { url: `${wh.url}/d` }, sideEffects: 'None', admissionReviewVersions: ['v1'], rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['secrets'] }] }]);
+    const stored = (await call('GET', `${REG}/validatingwebhookconfigurations/defaulted`)).body.webhooks[0];
+    expect(stored).toMatchObject({ failurePolicy: 'Fail', matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, timeoutSeconds: 10, rules: [{ scope: '*' }] });
+    await configure('mutating', 'defaulted-beta', [{ name: 'd.example.com', clientConfig: { url: `${wh.url}/d` } }], 'v1beta1');
+    const beta = (await call('GET', '/apis/admissionregistration.k8s.io/v1beta1/mutatingwebhookconfigurations/defaulted-beta')).body.webhooks[0];
+    expect(beta).toMatchObject({ failurePolicy: 'Ignore', matchPolicy: 'Exact', sideEffects: 'Unknown', timeoutSeconds: 30, admissionReviewVersions: ['v1beta1'], reinvocationPolicy: 'Never' });
+    const bad = await call('POST', `${REG}/validatingwebhookconfigurations`, {
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'bad' },
+      webhooks: [{ name: 'short', clientConfig: { url: 'http://127.0.0.1/x' }, sideEffects: 'Some', timeoutSeconds: 31, admissionReviewVersions: ['v1'] }],
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toBe('ValidatingWebhookConfiguration.admissionregistration.k8s.io "bad" is invalid: [webhooks[0].name: Invalid value: "short": should be a domain with at least three segments separated by dots, webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun", webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds, webhooks[0].clientConfig.url: Invalid value: "http": \'https\' is the only allowed URL scheme; desired format: https://host[/path]]');
   });
 
   it('webhook configurations themselves are never sent to webhooks', async () => {

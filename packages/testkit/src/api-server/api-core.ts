@@ -15,6 +15,7 @@ import { invalid, StatusError } from './status-error.js';
 import { StrategyRegistry } from './strategies/registry.js';
 import { WatchHub } from './watch-hub.js';
 import { WebhookGate } from './admission/webhooks/webhook-gate.js';
+import { webhookConfigurationStrategy } from './admission/webhooks/webhook-configuration-strategy.js';
 import type { WebhookCallSettings } from './admission/webhooks/webhook-client.js';
 
 /** What the server core needs to know, whatever serves it (HTTP, or in process). */
@@ -123,6 +124,9 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
   const admission = options.strict === false ? undefined : new BuiltinAdmission(store);
   const strategies = new StrategyRegistry();
   strategies.register(CRD_RESOURCE, { admitCreate: (r, obj) => crds.admitCreate(r, obj) });
+  for (const plural of ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations']) {
+    strategies.register({ group: 'admissionregistration.k8s.io', plural, kind: plural.startsWith('m') ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration', custom: false }, webhookConfigurationStrategy);
+  }
   strategies.registerCustom({ admitCreate: admitCustom, admitUpdate: admitCustom });
   const webhooks = new WebhookGate(
     store,

@@ -7,7 +7,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, Subscription, type SchedulerLike } from 'rxjs';
 import type { WebhookClientConfig } from './webhook-config.js';
 
 /** A webhook's service (`clientConfig.service`). */
@@ -86,11 +86,11 @@ export function postReview(url: string, body: unknown, caPem: string | undefined
   const post = `Post "${url}"`;
   return new Promise((resolve, reject) => {
     let done = false;
-    let timer: Subscription | undefined;
+    const timer = new Subscription();
     const finish = (f: () => void): void => {
       if (done) return;
       done = true;
-      timer?.unsubscribe();
+      timer.unsubscribe();
       f();
     };
     const headers = { 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': String(data.length) };
@@ -124,10 +124,10 @@ export function postReview(url: string, body: unknown, caPem: string | undefined
     const options = { method: 'POST', headers, ...(caPem !== undefined ? { ca: caPem } : {}) };
     const req = target.protocol === 'https:' ? httpsRequest(target, options, onResponse) : httpRequest(target, options, onResponse);
     req.on('error', (e: NodeJS.ErrnoException) => finish(() => reject(new WebhookCallFailure(`${post}: ${goDialText(target, e)}`))));
-    timer = scheduler.schedule(() => {
+    timer.add(scheduler.schedule(() => {
       finish(() => reject(new WebhookCallFailure(`${post}: context deadline exceeded`)));
       req.destroy();
-    }, timeoutSeconds * 1000);
+    }, timeoutSeconds * 1000));
     req.end(data);
   });
 }

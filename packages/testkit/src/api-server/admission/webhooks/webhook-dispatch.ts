@@ -6,9 +6,9 @@
  */
 import type { Status } from 'rxkube';
 import type { UserInfo } from '../../access-review.js';
-import { jsonPatch } from '../../patch.js';
 import { badRequest, failure, StatusError } from '../../status-error.js';
 import { denialStatus, inVersion, reviewRequest, verifyResponse } from './admission-review.js';
+import { applyWebhookPatch, WebhookPatchFailure } from './webhook-patch.js';
 import { postReview, WebhookCallFailure, webhookUrl, type WebhookCallSettings } from './webhook-client.js';
 import type { AdmissionWebhook } from './webhook-config.js';
 import { shouldCallHook, type AdmissionAttributes, type WebhookInvocation } from './webhook-match.js';
@@ -120,9 +120,10 @@ async function mutatingRound(hooks: readonly AdmissionWebhook[], a: AdmissionAtt
         const versioned = inVersion(object, inv.resource.group, inv.resource.version) as Obj;
         let patched: Obj;
         try {
-          patched = jsonPatch(versioned, res.patch) as Obj;
+          patched = applyWebhookPatch(versioned, res.patch as unknown[]);
         } catch (e) {
-          throw internalError(e instanceof StatusError ? (e.status.message ?? 'patch failed') : e instanceof Error ? e.message : String(e));
+          if (e instanceof WebhookPatchFailure) throw internalError(e.message);
+          throw e;
         }
         patched = ctx.defaults({ ...patched, apiVersion: object['apiVersion'] });
         changed = canonical(patched) !== canonical(object);
