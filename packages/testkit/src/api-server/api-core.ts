@@ -15,6 +15,7 @@ import { invalid, StatusError } from './status-error.js';
 import { StrategyRegistry } from './strategies/registry.js';
 import { WatchHub } from './watch-hub.js';
 import { WebhookGate } from './admission/webhooks/webhook-gate.js';
+import { CrdConverter } from './admission/webhooks/crd-conversion.js';
 import { webhookConfigurationStrategy } from './admission/webhooks/webhook-configuration-strategy.js';
 import type { WebhookCallSettings } from './admission/webhooks/webhook-client.js';
 
@@ -128,6 +129,10 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
     strategies.register({ group: 'admissionregistration.k8s.io', plural, kind: plural.startsWith('m') ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration', custom: false }, webhookConfigurationStrategy);
   }
   strategies.registerCustom({ admitCreate: admitCustom, admitUpdate: admitCustom });
+  const webhookSettings: WebhookCallSettings = {
+    ...options.admissionWebhooks,
+    serviceExists: (namespace, name) => store.get(resourceId({ group: '', plural: 'services' }), objectKey(namespace, name)) !== undefined,
+  };
   const webhooks = new WebhookGate(
     store,
     (r, obj, old) => {
@@ -136,10 +141,7 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
       if (strategy.admitCreate !== undefined || admission === undefined) return obj;
       return admission.defaultsOnly(r, strategy, obj, old);
     },
-    {
-      ...options.admissionWebhooks,
-      serviceExists: (namespace, name) => store.get(resourceId({ group: '', plural: 'services' }), objectKey(namespace, name)) !== undefined,
-    },
+    webhookSettings,
   );
   const service = new ObjectService(store, strategies, {
     webhooks,
@@ -164,7 +166,7 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
     defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds,
     pageResourceVersionZeroLists: options.pageResourceVersionZeroLists,
     ...(options.rbac !== undefined ? { rbac: options.rbac } : {}),
-  }, webhooks);
+  }, webhooks, new CrdConverter(store, webhookSettings));
   const nsType = resolveKind(registry, 'v1', 'Namespace');
   for (const ns of options.namespaces ?? ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
     service.create(nsType, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });

@@ -20,6 +20,7 @@ import { parseRoute, type ResolvedRoute } from './route.js';
 import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unknownPath, unsupportedMediaType } from './status-error.js';
 import type { WatchHub } from './watch-hub.js';
 import { warningHeaders, type WebhookGate } from './admission/webhooks/webhook-gate.js';
+import type { CrdConverter } from './admission/webhooks/crd-conversion.js';
 import { serveWatch } from './watch-request.js';
 import { tableJson, wantsTable } from './table-view.js';
 import { metadataView, notAcceptable, partialListJson, partialObjectJson } from './partial-metadata.js';
@@ -76,6 +77,8 @@ export class RequestHandler {
     private readonly settings: HandlerSettings,
     /** Admission webhooks of writes; none when absent. */
     private readonly webhooks?: WebhookGate,
+    /** Conversion of multi-version custom resources to the requested version; none when absent. */
+    private readonly conversion?: CrdConverter,
   ) {
     this.authorizer = settings.rbac === undefined ? allowAll : rbacAuthorizer(service.store);
   }
@@ -192,13 +195,13 @@ export class RequestHandler {
       if (t.name === undefined) {
         if (view === 'object') throw notAcceptable(`you requested PartialObjectMetadata, but the requested object is a list (*v1.${r.kind}List)`);
         if (view === 'list') return this.listMetadata(res, t, q);
-        return this.list(res, t, q, table);
+        return await this.list(res, t, q, table);
       }
       if (view === 'list') throw notAcceptable(`you requested PartialObjectMetadataList, but the requested object is not a list (*v1.${r.kind})`);
       const entry = this.service.get(r, t.namespace, t.name);
       if (view === 'object') return sendJson(res, 200, partialObjectJson(entry.object));
       if (table !== undefined) return sendJson(res, 200, tableJson(r, [entry.object], { resourceVersion: String(entry.rv) }, table));
-      return sendJson(res, 200, entry.json);
+      return sendJson(res, 200, this.conversion !== undefined ? await this.conversion.body(r, t.version, entry.json) : entry.json);
     }
     if (method === 'DELETE' && t.name === undefined) return this.deleteCollection(res, t, q);
     const body = await readBody(req, this.settings.maxBodyBytes);
@@ -206,14 +209,16 @@ export class RequestHandler {
     const unsupported = dryRun.find((d) => d !== 'All');
     if (unsupported !== undefined) throw badRequest(`Unsupported value: "${unsupported}": supported values: "All"`);
     const write = () => this.write(t, method, body, bodyType, q, managerOf(q, req.headers['user-agent']));
+    const out = async (a: WriteAnswer): Promise<WriteAnswer> => (this.conversion !== undefined && a.code < 300 ? { code: a.code, body: await this.conversion.body(r, t.version, a.body) } : a);
     if (this.webhooks === undefined) {
-      const done = dryRun.length > 0 ? this.service.dryRun(write) : write();
+      const done = await out(dryRun.length > 0 ? this.service.dryRun(write) : write());
       return sendJson(res, done.code, done.body);
     }
     const fieldManager = q.get('fieldManager') ?? undefined;
     const request = { r, version: t.version, namespace: t.namespace, name: t.name, dryRun: dryRun.length > 0, user, fieldManager };
     const { result, warnings } = await this.webhooks.admit(request, write, (fn) => this.service.dryRun(fn));
-    return sendJson(res, result.code, result.body, warningHeaders(warnings));
+    const done = await out(result);
+    return sendJson(res, done.code, done.body, warningHeaders(warnings));
   }
 
   private scaleSpec(r: ServedResource): ScaleSpec | undefined {
@@ -289,11 +294,11 @@ export class RequestHandler {
     sendJson(res, 200, partialListJson(page));
   }
 
-  private list(res: ServerResponse, t: ResolvedRoute, q: URLSearchParams, table: string | undefined): void {
+  private async list(res: ServerResponse, t: ResolvedRoute, q: URLSearchParams, table: string | undefined): Promise<void> {
     const { r } = t;
     const sel = requestSelectors(r, q);
     const limit = optionalInt(q, 'limit');
-    const page = listPage(this.service.store, {
+    let page = listPage(this.service.store, {
       resourceId: resourceId(r),
       namespace: t.namespace,
       matches: sel.matches,
@@ -304,6 +309,7 @@ export class RequestHandler {
       resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
       pageResourceVersionZero: this.settings.pageResourceVersionZeroLists === true,
     });
+    if (this.conversion !== undefined) page = { ...page, items: await this.conversion.entries(r, t.version, page.items) };
     if (table !== undefined) {
       const meta = {
         resourceVersion: String(page.resourceVersion),
