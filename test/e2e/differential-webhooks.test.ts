@@ -108,6 +108,21 @@ async function closedPort(): Promise<number> {
   });
 }
 
+/** A ConversionReview answer: v1 has `spec.size`, v2 `spec.replicas`. */
+function convertReview(review: Json & { request: Json }): Json {
+  const req = review.request as Json & { objects: (Json & { spec?: Json })[]; desiredAPIVersion: string };
+  const convertedObjects = req.objects.map((o) => {
+    const spec = { ...(o.spec ?? {}) };
+    const [from, to] = req.desiredAPIVersion.endsWith('/v2') ? ['size', 'replicas'] : ['replicas', 'size'];
+    if (from in spec) {
+      spec[to] = spec[from];
+      delete spec[from];
+    }
+    return { ...o, apiVersion: req.desiredAPIVersion, spec };
+  });
+  return { apiVersion: review['apiVersion'], kind: 'ConversionReview', response: { uid: req['uid'], convertedObjects, result: { status: 'Success' } } };
+}
+
 /** The webhook's behaviour per path (the first segment). */
 function handler(review: Json & { request: Json }, path: string): Json | undefined {
   const route = path.split('?')[0]?.split('/')[1] ?? '';
@@ -117,6 +132,8 @@ function handler(review: Json & { request: Json }, path: string): Json | undefin
     case 'deny-bare': return answer(review, { allowed: false });
     case 'bad-uid': return { ...answer(review, { allowed: true }), response: { uid: 'not-the-uid', allowed: true } };
     case 'slow': return undefined; // never answers
+    case 'convert': return convertReview(review);
+    case 'convert-fail': return { apiVersion: review['apiVersion'], kind: 'ConversionReview', response: { uid: review.request['uid'], result: { status: 'Failure', message: 'cannot convert' } } };
     case 'bad-patch': return patchAnswer(review, [{ op: 'replace', path: '/nope/deeper', value: 1 }]);
     default: return answer(review, { allowed: true });
   }
@@ -209,6 +226,48 @@ async function scenario(t: Target, wh: FakeWebhook): Promise<Map<string, unknown
   return seen;
 }
 
+/** CRD conversion through the webhook: reads and lists in the other version, and a failing webhook. */
+async function conversionScenario(t: Target, wh: FakeWebhook): Promise<Map<string, unknown>> {
+  const seen = new Map<string, unknown>();
+  const id = randomBytes(3).toString('hex');
+  const ns = `rxkube-conversion-${id}`;
+  const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+  const groups = [`ok${id}.example.com`, `fail${id}.example.com`];
+  await t.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  try {
+    for (const [i, group] of groups.entries()) {
+      const res = await t.call('POST', crdPath, {
+        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `widgets.${group}` },
+        spec: {
+          group, scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+          versions: ['v1', 'v2'].map((name) => ({ name, served: true, storage: name === 'v1', schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } })),
+          conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: `${wh.url}/${i === 0 ? 'convert' : 'convert-fail'}`, caBundle: wh.caBundle }, conversionReviewVersions: ['v1'] } },
+        },
+      });
+      seen.set(`create CRD ${i}`, res.status);
+    }
+    // Wait until both are served.
+    for (const group of groups) {
+      for (let i = 0; i < 50 && (await t.call('GET', `/apis/${group}/v2/namespaces/${ns}/widgets`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 200));
+    }
+    for (const [i, group] of groups.entries()) {
+      const created = await t.call('POST', `/apis/${group}/v1/namespaces/${ns}/widgets`, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w', labels: { a: 'b' } }, spec: { size: 3 } });
+      seen.set(`create widget ${i}`, [created.status, normalize(created.body?.spec, ns)]);
+      wh.calls.length = 0;
+      const got = await t.call('GET', `/apis/${group}/v2/namespaces/${ns}/widgets/w`);
+      seen.set(`get v2 ${i}`, [got.status, normalize(got.status < 300 ? got.body : [got.body?.reason, got.body?.message, got.body?.details], ns)]);
+      seen.set(`conversion review ${i}`, normalize(wh.calls.at(-1)?.review, ns));
+      seen.set(`conversion path ${i}`, wh.calls.at(-1)?.path);
+      const list = await t.call('GET', `/apis/${group}/v2/namespaces/${ns}/widgets`);
+      seen.set(`list v2 ${i}`, [list.status, list.status < 300 ? normalize(list.body.items, ns) : normalize([list.body?.reason, list.body?.message, list.body?.details], ns)]);
+    }
+  } finally {
+    for (const group of groups) await t.call('DELETE', `${crdPath}/widgets.${group}`);
+    await t.call('DELETE', `/api/v1/namespaces/${ns}`);
+  }
+  return seen;
+}
+
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 const sharedDir = process.env['RXKUBE_E2E_SHARED'] ?? join(repoRoot, '..', 'shared');
 
@@ -249,7 +308,8 @@ describe('differential: admission webhooks, embedded server vs kube-apiserver 1.
   beforeAll(async () => {
     wh = await startFakeWebhook(handler);
     embedded = await startApiServer({ token: true, tls: true });
-    mine = await scenario(target('embedded', embedded.url, embedded.token, embedded.caPem), wh);
+    const embeddedTarget = target('embedded', embedded.url, embedded.token, embedded.caPem);
+    mine = new Map([...(await scenario(embeddedTarget, wh)), ...(await conversionScenario(embeddedTarget, wh))]);
     const real = realTarget();
     if (real === undefined) {
       const msg = '\n!!! No real kube-apiserver: the webhook comparison is SKIPPED. !!!\n';
@@ -258,7 +318,7 @@ describe('differential: admission webhooks, embedded server vs kube-apiserver 1.
       return;
     }
     stopReal = real.stop;
-    theirs = await scenario(real.t, wh);
+    theirs = new Map([...(await scenario(real.t, wh)), ...(await conversionScenario(real.t, wh))]);
   }, 900_000);
 
   afterAll(async () => {

@@ -107,20 +107,20 @@ describe('embedded API server: CRD conversion', () => {
       return out;
     };
     const bad = await call('GET', '/apis/hook.example.com/v2/namespaces/default/widgets/m');
-    expect([bad.status, bad.body.message]).toEqual([500, 'Internal error occurred: conversion webhook for hook.example.com/v1, Kind=Widget returned invalid metadata in object at index 0: must have the same name: m != renamed']);
+    expect([bad.status, bad.body.message]).toEqual([500, 'conversion webhook for hook.example.com/v1, Kind=Widget returned invalid metadata in object at index 0: must have the same name: m != renamed']);
   });
 
   it('failures: a failed result, the webhook unreachable', async () => {
     await call('POST', '/apis/hook.example.com/v1/namespaces/default/widgets', widget('hook.example.com', 'v1', 'f', { size: 1 }));
     wh.handler = (review) => ({ apiVersion: review['apiVersion'], kind: 'ConversionReview', response: { uid: review.request['uid'], result: { status: 'Failure', message: 'cannot convert size' } } });
     const failed = await call('GET', '/apis/hook.example.com/v2/namespaces/default/widgets/f');
-    expect([failed.status, failed.body.message]).toEqual([500, 'Internal error occurred: conversion webhook for hook.example.com/v1, Kind=Widget failed: cannot convert size']);
+    expect([failed.status, failed.body.message]).toEqual([500, 'conversion webhook for hook.example.com/v1, Kind=Widget failed: cannot convert size']);
     const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.hook.example.com';
     const current = (await call('GET', crdPath)).body;
     current.spec.conversion = webhookConversion('https://127.0.0.1:1/convert');
     expect((await call('PUT', crdPath, current)).status).toBe(200);
     const down = await call('GET', '/apis/hook.example.com/v2/namespaces/default/widgets/f');
-    expect([down.status, down.body.message]).toEqual([500, 'Internal error occurred: conversion webhook for hook.example.com/v1, Kind=Widget failed: Post "https://127.0.0.1:1/convert?timeout=30s": dial tcp 127.0.0.1:1: connect: connection refused']);
+    expect([down.status, down.body.message]).toEqual([500, 'conversion webhook for hook.example.com/v1, Kind=Widget failed: Post "https://127.0.0.1:1/convert?timeout=30s": dial tcp 127.0.0.1:1: connect: connection refused']);
     // Reads in the written version need no conversion.
     expect((await call('GET', '/apis/hook.example.com/v1/namespaces/default/widgets/f')).status).toBe(200);
   });

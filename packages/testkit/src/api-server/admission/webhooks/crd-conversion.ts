@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { ObjectStore, StoredEntry } from '../../object-store.js';
 import { apiVersionOf, resourceId } from '../../resource-registry.js';
 import type { ServedResource } from '../../served-resource.js';
-import { failure, StatusError } from '../../status-error.js';
+import { StatusError } from '../../status-error.js';
 import { postReview, WebhookCallFailure, webhookUrl, type WebhookCallSettings } from './webhook-client.js';
 import type { WebhookClientConfig } from './webhook-config.js';
 
@@ -115,9 +115,9 @@ async function callWebhook(c: CrdConversion, objects: readonly Obj[], desired: s
   return Array.isArray(res['convertedObjects']) ? res['convertedObjects'] : [];
 }
 
-/** A conversion that failed: answered as kube-apiserver answers an error without a Status (500). */
+/** A conversion that failed: answered as kube-apiserver answers an error without a Status (500, no reason). */
 function conversionError(message: string): StatusError {
-  return new StatusError(failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }));
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
 }
 
 /**
