@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
-import { makeClient } from './helpers.js';
+import { makeClient, openWatch } from './helpers.js';
 import { startFakeWebhook, type FakeWebhook, type Json } from './webhook-fixture.js';
 
 type Review = Json & { request: Json & { objects: (Json & { spec?: Json })[]; desiredAPIVersion: string; uid: string } };
@@ -65,6 +65,15 @@ describe('embedded API server: CRD conversion', () => {
     await call('POST', '/apis/none.example.com/v1/namespaces/default/widgets', widget('none.example.com', 'v1', 'n', { size: 1 }));
     const got = await call('GET', '/apis/none.example.com/v2/namespaces/default/widgets/n');
     expect([got.body.apiVersion, got.body.spec]).toEqual(['none.example.com/v2', { size: 1 }]);
+    const list = await call('GET', '/apis/none.example.com/v2/namespaces/default/widgets');
+    expect(list.body.items.map((i: Json) => i['apiVersion'])).toEqual(['none.example.com/v2']);
+    const watch = await openWatch(server.url, '/apis/none.example.com/v2/namespaces/default/widgets?watch=true');
+    try {
+      const [added] = await watch.next(1);
+      expect(added?.object['apiVersion']).toBe('none.example.com/v2');
+    } finally {
+      watch.close();
+    }
   });
 
   it('strategy Webhook: reads, lists and write answers in another version go through the ConversionReview endpoint', async () => {
