@@ -106,8 +106,10 @@ export class BuiltinAdmission {
       if (spec?.['clusterIP'] === '') delete spec['clusterIP'];
       if (Array.isArray(spec?.['clusterIPs']) && (spec['clusterIPs'] as unknown[]).every((ip) => ip === '')) delete spec['clusterIPs'];
       for (const p of Array.isArray(spec?.['ports']) ? (spec['ports'] as Obj[]) : []) if (p['nodePort'] === 0) delete p['nodePort'];
-      // A pod's initial status is its create strategy's (after admission); the decoded pod has an empty one.
-      if (r.group === '' && r.kind === 'Pod') o['status'] = status ?? {};
+      // A status the create strategy sets (a pod's, a namespace's phase) comes after admission; the decoded object has the one sent, or an empty one.
+      const probe: Obj = {};
+      strategy.prepareForCreate(probe, false);
+      if (probe['status'] !== undefined) o['status'] = status ?? {};
     }
     return o as UnstructuredObject;
   }
