@@ -128,6 +128,15 @@ describe('embedded API server: admission webhooks', () => {
     expect(pathsCalled()).toEqual(['/first.example.com', '/second.example.com']);
   });
 
+  it('validating webhooks see the name, uid and creation time that are stored (generateName too)', async () => {
+    await configure('validating', 'ids', [hook('ids.example.com')]);
+    const res = await call('POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'gen-' } });
+    expect(res.status).toBe(201);
+    const seen = (wh.calls[0]!.review.request['object'] as Json)['metadata'] as Json;
+    expect([seen['name'], seen['uid'], seen['creationTimestamp']]).toEqual([res.body.metadata.name, res.body.metadata.uid, res.body.metadata.creationTimestamp]);
+    expect(wh.calls[0]!.review.request['name']).toBeUndefined();
+  });
+
   it('failurePolicy: Fail answers 500 with the call error; Ignore lets the request through', async () => {
     const closed = await new Promise<number>((resolve) => {
       const s = createServer().listen(0, '127.0.0.1', () => {

@@ -180,6 +180,9 @@ export class ObjectService {
     if ((name === undefined || name === '') && typeof meta.generateName === 'string' && meta.generateName !== '') {
       name = `${meta.generateName}${randomSuffix()}`;
     }
+    // What the server sets; the same in every run of one admitted write (webhooks see what is stored).
+    const system = this.options.webhooks?.systemFields(point, { name, uid: randomUUID(), creationTimestamp: now() }) ?? { name, uid: randomUUID(), creationTimestamp: now() };
+    name = system.name;
     this.validateName(r, name);
     const key = objectKey(ns, name ?? '');
     if (ns !== undefined && !opts.skipNamespaceCheck) {
@@ -187,7 +190,7 @@ export class ObjectService {
       if (this.store.get(NAMESPACE_RESOURCE_ID, ns)?.object.metadata?.deletionTimestamp !== undefined) throw namespaceTerminating(ns, r, name ?? '');
     }
     if (this.store.get(resourceId(r), key) !== undefined) throw alreadyExists(this.target(r, name ?? ''));
-    const newMeta: Mutable = { ...meta, name, uid: randomUUID(), creationTimestamp: now() };
+    const newMeta: Mutable = { ...meta, name, uid: system.uid, creationTimestamp: system.creationTimestamp };
     if (ns !== undefined) newMeta['namespace'] = ns;
     else delete newMeta['namespace'];
     delete newMeta['resourceVersion'];

@@ -15,8 +15,17 @@ export interface AdmissionPoint {
   readonly old?: UnstructuredObject;
 }
 
+/** What the server sets on create (a generated name, the uid, the creation time). */
+export interface SystemFields {
+  readonly name: string | undefined;
+  readonly uid: string;
+  readonly creationTimestamp: string;
+}
+
 /** Admission webhooks as seen from the (synchronous) write path. */
 export interface WebhookAdmissionPoint {
+  /** The server-set fields of a create: `fresh`, or those of an earlier run of the same write. */
+  systemFields(point: AdmissionPoint, fresh: SystemFields): SystemFields;
   /** The object after mutating webhooks (the same object when none applies). */
   mutate(point: AdmissionPoint, obj: UnstructuredObject | undefined): UnstructuredObject | undefined;
   /** Runs (or checks the run of) the validating webhooks on the final object. */

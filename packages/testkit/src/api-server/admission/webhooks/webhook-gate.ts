@@ -12,7 +12,7 @@ import { NAMESPACE_RESOURCE_ID } from '../../resource-registry.js';
 import type { ObjectStore } from '../../object-store.js';
 import { failure, StatusError } from '../../status-error.js';
 import type { ServedResource } from '../../served-resource.js';
-import type { AdmissionPoint, WebhookAdmissionPoint } from './admission-point.js';
+import type { AdmissionPoint, SystemFields, WebhookAdmissionPoint } from './admission-point.js';
 import type { WebhookCallSettings } from './webhook-client.js';
 import { anyWebhookConfiguration, mutatingWebhooks, validatingWebhooks } from './webhook-config.js';
 import { dispatchMutating, dispatchValidating, type DispatchContext } from './webhook-dispatch.js';
@@ -42,6 +42,8 @@ interface Session {
   /** What the mutate point saw in the first run; a later run that sees something else starts over. */
   readonly mutateKey?: string;
   readonly mutated?: UnstructuredObject | undefined;
+  /** The server-set fields of a create, from the run that reached the validation point. */
+  system?: SystemFields;
 }
 
 /** A run stopped at an admission point (control flow inside the gate; never leaves it). */
@@ -85,6 +87,13 @@ export class WebhookGate implements WebhookAdmissionPoint {
     if (s.stage === 'captureMutate') throw new Captured(point, input as Obj | undefined, key);
     if (s.mutateKey !== key) throw new StartOver();
     return s.mutated;
+  }
+
+  systemFields(_point: AdmissionPoint, fresh: SystemFields): SystemFields {
+    const s = this.session;
+    if (s === undefined || s.stage === 'captureMutate') return fresh;
+    if (s.system === undefined) s.system = fresh;
+    return s.system;
   }
 
   validate(point: AdmissionPoint, obj: UnstructuredObject | undefined): void {
