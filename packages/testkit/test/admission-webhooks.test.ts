@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { VirtualTimeScheduler } from 'rxjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { makeClient } from './helpers.js';
 import { answer, patchAnswer, startFakeWebhook, type FakeWebhook, type Json } from './webhook-fixture.js';
@@ -135,6 +135,22 @@ describe('embedded API server: admission webhooks', () => {
     const seen = (wh.calls[0]!.review.request['object'] as Json)['metadata'] as Json;
     expect([seen['name'], seen['uid'], seen['creationTimestamp']]).toEqual([res.body.metadata.name, res.body.metadata.uid, res.body.metadata.creationTimestamp]);
     expect(wh.calls[0]!.review.request['name']).toBeUndefined();
+  });
+
+  it('a write whose managedFields time moves on while webhooks answer is admitted once', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      wh.handler = (review) => {
+        vi.setSystemTime(Date.now() + 2000);
+        return answer(review, { allowed: true });
+      };
+      await configure('mutating', 'clock', [hook('clock.example.com')]);
+      const res = await call('POST', CM, cm('clock'));
+      expect(res.status).toBe(201);
+      expect(wh.calls).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('failurePolicy: Fail answers 500 with the call error; Ignore lets the request through', async () => {

@@ -83,7 +83,9 @@ export class WebhookGate implements WebhookAdmissionPoint {
     const s = this.session;
     if (s === undefined) return obj;
     const input = obj === undefined ? undefined : this.defaults(point.r, obj, point.old);
-    const key = canonical([input ?? null, point.old ?? null]);
+    // managedFields carry the time of the write (seconds): not a change between runs.
+    const meta = input?.metadata as Obj | undefined;
+    const key = canonical([input === undefined ? null : { ...input, metadata: { ...meta, managedFields: null } }, point.old ?? null]);
     if (s.stage === 'captureMutate') throw new Captured(point, input as Obj | undefined, key);
     if (s.mutateKey !== key) throw new StartOver();
     return s.mutated;
