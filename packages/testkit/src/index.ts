@@ -12,7 +12,8 @@
 import 'rxkube';
 
 export { startApiServer } from './api-server/start-api-server.js';
-export type { ApiServer, ApiServerKubeConfig, ApiServerOptions, EmbeddedControllerOptions } from './api-server/start-api-server.js';
+export type { AdmissionWebhookOptions, ApiServer, ApiServerKubeConfig, ApiServerOptions, EmbeddedControllerOptions } from './api-server/start-api-server.js';
+export type { WebhookServiceRef } from './api-server/admission/webhooks/webhook-client.js';
 export type { Faults, FailSpec, RequestMatch } from './api-server/faults.js';
 export type { RequestFilter, RequestLog, RequestRecord } from './api-server/request-log.js';
 export type { DeleteOptions } from './api-server/object-service.js';

@@ -14,6 +14,10 @@ import { DirectApiError, UnknownKindError } from './server-errors.js';
 import { invalid, StatusError } from './status-error.js';
 import { StrategyRegistry } from './strategies/registry.js';
 import { WatchHub } from './watch-hub.js';
+import { WebhookGate } from './admission/webhooks/webhook-gate.js';
+import { CrdConverter } from './admission/webhooks/crd-conversion.js';
+import { webhookConfigurationStrategy } from './admission/webhooks/webhook-configuration-strategy.js';
+import type { WebhookCallSettings } from './admission/webhooks/webhook-client.js';
 
 /** What the server core needs to know, whatever serves it (HTTP, or in process). */
 export interface ApiCoreOptions {
@@ -31,6 +35,8 @@ export interface ApiCoreOptions {
   readonly pageResourceVersionZeroLists?: boolean;
   /** RBAC authorization with token users; off when absent. */
   readonly rbac?: RbacOptions;
+  /** How admission webhooks are reached (services, timeout scheduler). */
+  readonly admissionWebhooks?: WebhookCallSettings;
 }
 
 /** Reads and writes of the store without HTTP (test setup, benchmarks). */
@@ -78,6 +84,16 @@ function versionOf(apiVersion: string | undefined): string {
   return v.includes('/') ? v.slice(v.indexOf('/') + 1) : v;
 }
 
+/** A custom resource's structural defaults and pruning, without validation (what webhooks see). */
+function defaultCustom(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
+  const apiVersion = obj.apiVersion ?? '';
+  const schema = r.schemas?.[apiVersion.slice(apiVersion.indexOf('/') + 1)];
+  if (schema === undefined) return obj;
+  const copy = structuredClone(obj) as Record<string, unknown>;
+  admitCustomResource(copy, schema);
+  return copy as UnstructuredObject;
+}
+
 /** Defaults, prunes and validates a custom resource against its CRD version's structural schema. */
 function admitCustom(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
   const apiVersion = obj.apiVersion ?? '';
@@ -109,8 +125,26 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
   const admission = options.strict === false ? undefined : new BuiltinAdmission(store);
   const strategies = new StrategyRegistry();
   strategies.register(CRD_RESOURCE, { admitCreate: (r, obj) => crds.admitCreate(r, obj) });
+  for (const plural of ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations']) {
+    strategies.register({ group: 'admissionregistration.k8s.io', plural, kind: plural.startsWith('m') ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration', custom: false }, webhookConfigurationStrategy);
+  }
   strategies.registerCustom({ admitCreate: admitCustom, admitUpdate: admitCustom });
+  const webhookSettings: WebhookCallSettings = {
+    ...options.admissionWebhooks,
+    serviceExists: (namespace, name) => store.get(resourceId({ group: '', plural: 'services' }), objectKey(namespace, name)) !== undefined,
+  };
+  const webhooks = new WebhookGate(
+    store,
+    (r, obj, old) => {
+      if (r.custom) return defaultCustom(r, obj);
+      const strategy = strategies.for(r);
+      if (strategy.admitCreate !== undefined || admission === undefined) return obj;
+      return admission.defaultsOnly(r, strategy, obj, old);
+    },
+    webhookSettings,
+  );
   const service = new ObjectService(store, strategies, {
+    webhooks,
     requireNamespace: options.requireNamespace ?? true,
     admitCreate: (r, obj) => {
       const strategy = strategies.for(r);
@@ -132,7 +166,7 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
     defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds,
     pageResourceVersionZeroLists: options.pageResourceVersionZeroLists,
     ...(options.rbac !== undefined ? { rbac: options.rbac } : {}),
-  });
+  }, webhooks, new CrdConverter(store, webhookSettings));
   const nsType = resolveKind(registry, 'v1', 'Namespace');
   for (const ns of options.namespaces ?? ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
     service.create(nsType, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });

@@ -8,6 +8,7 @@ import { tooDeep } from './http-io.js';
 import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
 import { alreadyExists, badRequest, conflict, failure, invalid, notFound, StatusError } from './status-error.js';
 import type { StrategyLookup } from './strategies/strategy.js';
+import type { AdmissionPoint, WebhookAdmissionPoint } from './admission/webhooks/admission-point.js';
 
 /** `DeleteOptions` fields the server honours. */
 export interface DeleteOptions {
@@ -68,6 +69,8 @@ export class ObjectService {
       readonly admitCreate?: (r: ServedResource, obj: UnstructuredObject) => UnstructuredObject;
       /** Admission on update of the main resource (defaults, validation against the stored object); may throw. */
       readonly admitUpdate?: (r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject) => UnstructuredObject;
+      /** Admission webhooks: mutating before the strategy prepares the object, validating after admission. */
+      readonly webhooks?: WebhookAdmissionPoint;
     },
   ) {}
 
@@ -164,8 +167,10 @@ export class ObjectService {
   }
 
   /** Creates an object (POST). */
-  create(r: ServedResource, namespace: string | undefined, obj: UnstructuredObject, opts: { skipNamespaceCheck?: boolean; keepStatus?: boolean } = {}): StoredEntry {
-    const ns = this.checkNamespace(r, namespace, obj);
+  create(r: ServedResource, namespace: string | undefined, sent: UnstructuredObject, opts: { skipNamespaceCheck?: boolean; keepStatus?: boolean } = {}): StoredEntry {
+    const ns = this.checkNamespace(r, namespace, sent);
+    const point: AdmissionPoint = { r, operation: 'CREATE' };
+    const obj = this.options.webhooks?.mutate(point, sent) ?? sent;
     const meta = metaOf(obj);
     if (opts.keepStatus !== true && meta.resourceVersion !== undefined && meta.resourceVersion !== '') {
       // kube-apiserver answers exactly this (a 500 without a reason).
@@ -175,6 +180,9 @@ export class ObjectService {
     if ((name === undefined || name === '') && typeof meta.generateName === 'string' && meta.generateName !== '') {
       name = `${meta.generateName}${randomSuffix()}`;
     }
+    // What the server sets; the same in every run of one admitted write (webhooks see what is stored).
+    const system = this.options.webhooks?.systemFields(point, { name, uid: randomUUID(), creationTimestamp: now() }) ?? { name, uid: randomUUID(), creationTimestamp: now() };
+    name = system.name;
     this.validateName(r, name);
     const key = objectKey(ns, name ?? '');
     if (ns !== undefined && !opts.skipNamespaceCheck) {
@@ -182,7 +190,7 @@ export class ObjectService {
       if (this.store.get(NAMESPACE_RESOURCE_ID, ns)?.object.metadata?.deletionTimestamp !== undefined) throw namespaceTerminating(ns, r, name ?? '');
     }
     if (this.store.get(resourceId(r), key) !== undefined) throw alreadyExists(this.target(r, name ?? ''));
-    const newMeta: Mutable = { ...meta, name, uid: randomUUID(), creationTimestamp: now() };
+    const newMeta: Mutable = { ...meta, name, uid: system.uid, creationTimestamp: system.creationTimestamp };
     if (ns !== undefined) newMeta['namespace'] = ns;
     else delete newMeta['namespace'];
     delete newMeta['resourceVersion'];
@@ -197,6 +205,7 @@ export class ObjectService {
     }
     this.strategies.for(r).prepareForCreate(stored, opts.keepStatus === true);
     if (this.options.admitCreate !== undefined) stored = { ...this.options.admitCreate(r, stored as UnstructuredObject) };
+    this.options.webhooks?.validate(point, stored as UnstructuredObject);
     return this.put(resourceId(r), key, stored as UnstructuredObject);
   }
 
@@ -228,8 +237,10 @@ export class ObjectService {
    * resource without update admission, as kube-apiserver's pod binding writes `spec.nodeName`
    * straight to storage (a pod update may not change it).
    */
-  writeUpdate(r: ServedResource, current: StoredEntry, obj: UnstructuredObject, subresource?: 'status' | 'binding'): StoredEntry {
+  writeUpdate(r: ServedResource, current: StoredEntry, sent: UnstructuredObject, subresource?: 'status' | 'binding'): StoredEntry {
     const old = current.object;
+    const point: AdmissionPoint = { r, operation: 'UPDATE', old, ...(subresource !== undefined ? { subresource } : {}) };
+    const obj = subresource === 'binding' ? sent : (this.options.webhooks?.mutate(point, sent) ?? sent);
     const oldMeta = metaOf(old);
     let next: Mutable;
     if (subresource === 'status') {
@@ -272,6 +283,7 @@ export class ObjectService {
         }
       }
     }
+    if (subresource !== 'binding') this.options.webhooks?.validate(point, next as UnstructuredObject);
     delete (next['metadata'] as Mutable)['resourceVersion'];
     const nextMeta = next['metadata'] as Mutable;
     if (JSON.stringify({ ...next, metadata: { ...nextMeta, resourceVersion: String(current.rv) } }) === current.json) {
@@ -299,6 +311,9 @@ export class ObjectService {
     if (pre?.resourceVersion !== undefined && pre.resourceVersion !== String(current.rv)) {
       throw new StatusError(failure(409, 'Conflict', `Operation cannot be fulfilled on ${r.kind} "${name}": the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.rv}). The object might have been modified`, { name, ...(r.group !== '' ? { group: r.group } : {}), kind: r.kind }));
     }
+    const point: AdmissionPoint = { r, operation: 'DELETE', old: current.object };
+    this.options.webhooks?.mutate(point, undefined);
+    this.options.webhooks?.validate(point, undefined);
     const id = resourceId(r);
     const plan = planDeletion(r, this.strategies.for(r), current.object, opts);
     if (plan.type === 'unchanged') return { entry: current, deleted: false };

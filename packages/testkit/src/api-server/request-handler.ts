@@ -19,6 +19,8 @@ import { scaleDiscoveryEntry, scaleSpecOf, serveScale, type ScaleSpec } from './
 import { parseRoute, type ResolvedRoute } from './route.js';
 import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unknownPath, unsupportedMediaType } from './status-error.js';
 import type { WatchHub } from './watch-hub.js';
+import { warningHeaders, type WebhookGate } from './admission/webhooks/webhook-gate.js';
+import type { CrdConverter } from './admission/webhooks/crd-conversion.js';
 import { serveWatch } from './watch-request.js';
 import { tableJson, wantsTable } from './table-view.js';
 import { metadataView, notAcceptable, partialListJson, partialObjectJson } from './partial-metadata.js';
@@ -33,6 +35,16 @@ export interface HandlerSettings {
   readonly pageResourceVersionZeroLists?: boolean;
   /** RBAC authorization with token users; off when absent. */
   readonly rbac?: RbacOptions;
+}
+
+/** A write's answer: status code and body (sent once admission is done). */
+interface WriteAnswer {
+  readonly code: number;
+  readonly body: string | object;
+}
+
+function answer(code: number, body: string | object): WriteAnswer {
+  return { code, body };
 }
 
 /** `/openapi/v2`: gnostic protobuf when asked for (kubectl), JSON otherwise. */
@@ -63,6 +75,10 @@ export class RequestHandler {
     private readonly faults: Faults,
     private readonly log: RequestLog,
     private readonly settings: HandlerSettings,
+    /** Admission webhooks of writes; none when absent. */
+    private readonly webhooks?: WebhookGate,
+    /** Conversion of multi-version custom resources to the requested version; none when absent. */
+    private readonly conversion?: CrdConverter,
   ) {
     this.authorizer = settings.rbac === undefined ? allowAll : rbacAuthorizer(service.store);
   }
@@ -179,21 +195,30 @@ export class RequestHandler {
       if (t.name === undefined) {
         if (view === 'object') throw notAcceptable(`you requested PartialObjectMetadata, but the requested object is a list (*v1.${r.kind}List)`);
         if (view === 'list') return this.listMetadata(res, t, q);
-        return this.list(res, t, q, table);
+        return await this.list(res, t, q, table);
       }
       if (view === 'list') throw notAcceptable(`you requested PartialObjectMetadataList, but the requested object is not a list (*v1.${r.kind})`);
       const entry = this.service.get(r, t.namespace, t.name);
       if (view === 'object') return sendJson(res, 200, partialObjectJson(entry.object));
       if (table !== undefined) return sendJson(res, 200, tableJson(r, [entry.object], { resourceVersion: String(entry.rv) }, table));
-      return sendJson(res, 200, entry.json);
+      return sendJson(res, 200, this.conversion !== undefined ? await this.conversion.body(r, t.version, entry.json) : entry.json);
     }
     if (method === 'DELETE' && t.name === undefined) return this.deleteCollection(res, t, q);
     const body = await readBody(req, this.settings.maxBodyBytes);
     const dryRun = q.getAll('dryRun');
     const unsupported = dryRun.find((d) => d !== 'All');
     if (unsupported !== undefined) throw badRequest(`Unsupported value: "${unsupported}": supported values: "All"`);
-    const write = () => this.write(res, t, method, body, bodyType, q, managerOf(q, req.headers['user-agent']));
-    return dryRun.length > 0 ? this.service.dryRun(write) : write();
+    const write = () => this.write(t, method, body, bodyType, q, managerOf(q, req.headers['user-agent']));
+    const out = async (a: WriteAnswer): Promise<WriteAnswer> => (this.conversion !== undefined && a.code < 300 ? { code: a.code, body: await this.conversion.body(r, t.version, a.body) } : a);
+    if (this.webhooks === undefined) {
+      const done = await out(dryRun.length > 0 ? this.service.dryRun(write) : write());
+      return sendJson(res, done.code, done.body);
+    }
+    const fieldManager = q.get('fieldManager') ?? undefined;
+    const request = { r, version: t.version, namespace: t.namespace, name: t.name, dryRun: dryRun.length > 0, user, fieldManager };
+    const { result, warnings } = await this.webhooks.admit(request, write, (fn) => this.service.dryRun(fn));
+    const done = await out(result);
+    return sendJson(res, done.code, done.body, warningHeaders(warnings));
   }
 
   private scaleSpec(r: ServedResource): ScaleSpec | undefined {
@@ -212,13 +237,13 @@ export class RequestHandler {
   }
 
   /** POST, PUT, PATCH and DELETE of one object (synchronous, so a dry run can wrap it). */
-  private write(res: ServerResponse, t: ResolvedRoute, method: string, raw: Buffer, contentType: string, q: URLSearchParams, manager: string): void {
+  private write(t: ResolvedRoute, method: string, raw: Buffer, contentType: string, q: URLSearchParams, manager: string): WriteAnswer {
     const { r } = t;
     const version = t.version;
     if (t.name === undefined) {
       if (method !== 'POST') throw methodNotAllowed(method);
       const obj = withUpdateOwnership(this.service, r, version, undefined, this.service.decode(r, version, parseBody(raw, contentType, r)), manager);
-      return sendJson(res, 201, this.service.create(r, t.namespace, obj).json);
+      return answer(201, this.service.create(r, t.namespace, obj).json);
     }
     if (method === 'POST') throw methodNotAllowed(method);
     const sub = t.subresource === 'status' ? 'status' : undefined;
@@ -227,22 +252,22 @@ export class RequestHandler {
         const decoded = this.service.decode(r, version, parseBody(raw, contentType, r));
         const old = this.service.store.get(resourceId(r), r.namespaced ? `${t.namespace ?? decoded.metadata?.namespace ?? ''}/${t.name}` : t.name)?.object;
         const obj = old === undefined ? decoded : withUpdateOwnership(this.service, r, version, old, decoded, manager, sub);
-        return sendJson(res, 200, this.service.update(r, t.namespace, t.name, obj, sub).json);
+        return answer(200, this.service.update(r, t.namespace, t.name, obj, sub).json);
       }
       case 'PATCH':
         if (contentType === 'application/apply-patch+yaml') {
           const applied = serverSideApply(this.service, t, raw, q, sub);
-          return sendJson(res, applied.code, applied.entry.json);
+          return answer(applied.code, applied.entry.json);
         }
-        return sendJson(res, 200, patchObject(this.service, t, contentType, raw, sub, manager).json);
+        return answer(200, patchObject(this.service, t, contentType, raw, sub, manager).json);
       case 'DELETE': {
         if (sub !== undefined) throw methodNotAllowed(method);
         const parsed = raw.length > 0 ? (parseBody(raw, contentType, undefined) as DeleteOptions) : {};
         const opts = { ...deleteQueryOptions(q), ...(typeof parsed === 'object' && parsed !== null ? parsed : {}) };
         const { entry, deleted } = this.service.delete(r, t.namespace, t.name, opts);
-        if (!deleted || this.service.strategies.for(r).deleteAnswer === 'object') return sendJson(res, 200, entry.json);
+        if (!deleted || this.service.strategies.for(r).deleteAnswer === 'object') return answer(200, entry.json);
         const uid = entry.object.metadata?.uid;
-        return sendJson(res, 200, {
+        return answer(200, {
           kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
           details: { name: t.name, ...(r.group !== '' ? { group: r.group } : {}), kind: r.plural, ...(uid !== undefined ? { uid } : {}) },
         });
@@ -269,11 +294,11 @@ export class RequestHandler {
     sendJson(res, 200, partialListJson(page));
   }
 
-  private list(res: ServerResponse, t: ResolvedRoute, q: URLSearchParams, table: string | undefined): void {
+  private async list(res: ServerResponse, t: ResolvedRoute, q: URLSearchParams, table: string | undefined): Promise<void> {
     const { r } = t;
     const sel = requestSelectors(r, q);
     const limit = optionalInt(q, 'limit');
-    const page = listPage(this.service.store, {
+    let page = listPage(this.service.store, {
       resourceId: resourceId(r),
       namespace: t.namespace,
       matches: sel.matches,
@@ -284,6 +309,7 @@ export class RequestHandler {
       resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
       pageResourceVersionZero: this.settings.pageResourceVersionZeroLists === true,
     });
+    if (this.conversion !== undefined) page = { ...page, items: await this.conversion.entries(r, t.version, page.items) };
     if (table !== undefined) {
       const meta = {
         resourceVersion: String(page.resourceVersion),

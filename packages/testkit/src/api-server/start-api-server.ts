@@ -15,6 +15,8 @@ import { startControllerManager, type ControllerManagerOptions, type RunningCont
 import { generateTlsMaterial } from './tls-certificate.js';
 import { corsPolicy, type CorsOptions } from './cors.js';
 import { staticFileServer, type StaticFilesOptions } from './static-files.js';
+import type { SchedulerLike } from 'rxjs';
+import type { WebhookServiceRef } from './admission/webhooks/webhook-client.js';
 
 /** Options of {@link startApiServer}. */
 export interface ApiServerOptions {
@@ -78,6 +80,22 @@ export interface ApiServerOptions {
    * authentication, so a page and the API it calls share one origin. See {@link StaticFilesOptions}.
    */
   readonly staticFiles?: StaticFilesOptions;
+  /**
+   * How the server reaches admission webhooks (MutatingWebhookConfiguration,
+   * ValidatingWebhookConfiguration): `resolveService` maps a webhook's `clientConfig.service` to
+   * a base URL (kube-apiserver would dial the service's cluster IP, which the embedded server
+   * cannot); `scheduler` runs the call timeouts (`timeoutSeconds`). Webhooks with a
+   * `clientConfig.url` need nothing here.
+   */
+  readonly admissionWebhooks?: AdmissionWebhookOptions;
+}
+
+/** Options of {@link ApiServerOptions.admissionWebhooks}. */
+export interface AdmissionWebhookOptions {
+  /** Base URL (e.g. `https://127.0.0.1:9443`) for a webhook's service; undefined: unreachable. */
+  readonly resolveService?: (service: WebhookServiceRef) => string | undefined;
+  /** Scheduler of webhook call timeouts (default rxjs `asyncScheduler`). */
+  readonly scheduler?: SchedulerLike;
 }
 
 /** Options of the controller manager {@link ApiServerOptions.controllers} starts. */

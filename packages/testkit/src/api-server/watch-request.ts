@@ -12,6 +12,7 @@ import type { ResolvedRoute } from './route.js';
 import { badRequest, failure, StatusError } from './status-error.js';
 import { partialObjectJson } from './partial-metadata.js';
 import { tableJson } from './table-view.js';
+import { conversionOf } from './admission/webhooks/crd-conversion.js';
 import type { WatchHub } from './watch-hub.js';
 
 /** What a watch request needs from the server. */
@@ -66,7 +67,7 @@ export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRout
     bookmarkIntervalMs: deps.bookmarkIntervalMs,
     timeoutMs: timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined,
     maxEvents: deps.faults.takeWatchLimit(method, t.path),
-    ...(table !== undefined ? { renderObject: tableRenderer(r, table) } : metadataOnly ? { renderObject: (e: StoredEntry) => partialObjectJson(e.object) } : {}),
+    ...(table !== undefined ? { renderObject: tableRenderer(r, table) } : metadataOnly ? { renderObject: (e: StoredEntry) => partialObjectJson(e.object) } : noneConversion(store, r, apiVersion)),
     ...(fromRv !== undefined && !sendInitial ? { afterRv: fromRv } : {}),
   });
   if (sendInitialParam !== null && !sendInitial && fromRv === undefined) return; // sendInitialEvents=false: from now, no initial state
@@ -86,6 +87,15 @@ export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRout
     if (e instanceof StatusError) conn.error(e.status);
     else throw e;
   }
+}
+
+/**
+ * A multi-version custom resource with `conversion.strategy: None`: objects in the watched
+ * version (apiVersion set). Webhook conversion is not applied to watch events (see docs).
+ */
+function noneConversion(store: ObjectStore, r: ServedResource, apiVersion: string): { renderObject?: (e: StoredEntry) => string } {
+  if (!r.custom || r.versions.length < 2 || conversionOf(store, r).strategy !== 'None') return {};
+  return { renderObject: (e) => (e.object.apiVersion === apiVersion ? e.json : JSON.stringify({ ...e.object, apiVersion })) };
 }
 
 function tooLargeStatus(asked: number, current: number): Status {

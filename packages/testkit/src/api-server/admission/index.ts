@@ -15,6 +15,9 @@ type Obj = Record<string, unknown>;
 /** The service CIDR cluster IPs come from (kube-apiserver's `--service-cluster-ip-range`). */
 export const SERVICE_CIDR = '10.96.0.0/12';
 
+/** Allocates nothing (the defaults webhooks see): empty values, removed after defaulting. */
+const NO_ALLOCATION: IpAllocator = { clusterIP: () => '', nodePort: () => 0 };
+
 /** Allocates cluster IPs and node ports not used by a stored service. */
 class StoreAllocator implements IpAllocator {
   private nextIp = 10;
@@ -83,6 +86,32 @@ export class BuiltinAdmission {
     strategy.validate(c, o, old);
     const name = ((o['metadata'] as Obj | undefined)?.['name'] as string | undefined) ?? '';
     if (c.list.length > 0) throw invalid(r.kind, r.group, name, c.list);
+  }
+
+  /**
+   * Unknown fields dropped and defaults applied (on create also what the mutating admission
+   * plugins before the webhooks add: default tolerations, priority, protection finalizers),
+   * nothing allocated and nothing validated: the object admission webhooks see. kube-apiserver
+   * defaults on decoding; allocation, the initial status and validation come after mutating admission.
+   */
+  defaultsOnly(r: ServedResource, strategy: ResourceStrategy, obj: UnstructuredObject, old: UnstructuredObject | undefined): UnstructuredObject {
+    if (r.custom) return obj;
+    const o = copyKnown(r, obj);
+    const create = old === undefined;
+    const status = o['status'];
+    strategy.beforeDefaults(r, o, old as Obj | undefined);
+    strategy.defaults(o, create, NO_ALLOCATION);
+    if (create) {
+      const spec = o['spec'] as Obj | undefined;
+      if (spec?.['clusterIP'] === '') delete spec['clusterIP'];
+      if (Array.isArray(spec?.['clusterIPs']) && (spec['clusterIPs'] as unknown[]).every((ip) => ip === '')) delete spec['clusterIPs'];
+      for (const p of Array.isArray(spec?.['ports']) ? (spec['ports'] as Obj[]) : []) if (p['nodePort'] === 0) delete p['nodePort'];
+      // A status the create strategy sets (a pod's, a namespace's phase) comes after admission; the decoded object has the one sent, or an empty one.
+      const probe: Obj = {};
+      strategy.prepareForCreate(probe, false);
+      if (probe['status'] !== undefined) o['status'] = status ?? {};
+    }
+    return o as UnstructuredObject;
   }
 
   /** On create: unknown fields dropped, defaults, then validation. */
