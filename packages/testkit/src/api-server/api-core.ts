@@ -3,6 +3,7 @@ import { lifecycleResources } from './access-review.js';
 import { BuiltinAdmission } from './admission/index.js';
 import { CRD_RESOURCE, CrdController } from './crd-controller.js';
 import { admitCustomResource } from './crd-schema.js';
+import { ruleCausesAfterSchema } from './cel/crd-rules.js';
 import { Faults } from './faults.js';
 import { objectKey, ObjectStore } from './object-store.js';
 import { ObjectService, type DeleteOptions } from './object-service.js';
@@ -78,14 +79,18 @@ function versionOf(apiVersion: string | undefined): string {
   return v.includes('/') ? v.slice(v.indexOf('/') + 1) : v;
 }
 
-/** Defaults, prunes and validates a custom resource against its CRD version's structural schema. */
-function admitCustom(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
+/**
+ * Defaults, prunes and validates a custom resource against its CRD version's structural schema,
+ * then its `x-kubernetes-validations` rules (`old`: the stored object on update).
+ */
+function admitCustom(r: ServedResource, obj: UnstructuredObject, old?: UnstructuredObject): UnstructuredObject {
   const apiVersion = obj.apiVersion ?? '';
   const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
   const schema = r.schemas?.[version];
   if (schema === undefined) return obj;
   const copy = structuredClone(obj) as Record<string, unknown>;
-  const causes = admitCustomResource(copy, schema);
+  const schemaCauses = admitCustomResource(copy, schema);
+  const causes = [...schemaCauses, ...ruleCausesAfterSchema(schemaCauses, copy, schema, old)];
   if (causes.length > 0) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', causes);
   return copy as UnstructuredObject;
 }
@@ -108,7 +113,7 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
   const crds = new CrdController(registry, store, hub);
   const admission = options.strict === false ? undefined : new BuiltinAdmission(store);
   const strategies = new StrategyRegistry();
-  strategies.register(CRD_RESOURCE, { admitCreate: (r, obj) => crds.admitCreate(r, obj) });
+  strategies.register(CRD_RESOURCE, { admitCreate: (r, obj) => crds.admitCreate(r, obj), admitUpdate: (r, obj) => crds.admitUpdate(r, obj) });
   strategies.registerCustom({ admitCreate: admitCustom, admitUpdate: admitCustom });
   const service = new ObjectService(store, strategies, {
     requireNamespace: options.requireNamespace ?? true,
@@ -119,7 +124,7 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
     },
     admitUpdate: (r, obj, old) => {
       const strategy = strategies.for(r);
-      if (strategy.admitUpdate !== undefined) return strategy.admitUpdate(r, obj);
+      if (strategy.admitUpdate !== undefined) return strategy.admitUpdate(r, obj, old);
       return admission !== undefined ? admission.admitUpdate(r, strategy, obj, old) : obj;
     },
   });
