@@ -14,6 +14,10 @@ import { resourceId, ResourceRegistry, type ServedResource } from './resource-re
 import { DirectApiError, UnknownKindError } from './server-errors.js';
 import { invalid, StatusError } from './status-error.js';
 import { StrategyRegistry } from './strategies/registry.js';
+import { policyAttributes, ValidatingPolicyAdmission } from './admission/policy/policy-admission.js';
+import { registerPolicyStrategies } from './admission/policy/policy-strategies.js';
+import { validatingAdmissionPolicyResources } from './admission/policy/policy-resources.js';
+import { AdmissionRequestHolder } from './admission/policy/request-context.js';
 import { WatchHub } from './watch-hub.js';
 
 /** What the server core needs to know, whatever serves it (HTTP, or in process). */
@@ -108,29 +112,36 @@ function rethrow(e: unknown): never {
 export function createApiCore(options: ApiCoreOptions, restart: (downMs: number) => Promise<void>): ApiCore {
   const store = new ObjectStore(options.historyWindow ?? 100_000);
   const registry = new ResourceRegistry();
-  for (const r of [...lifecycleResources(), ...rbacResources()]) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
+  for (const r of [...lifecycleResources(), ...rbacResources(), ...validatingAdmissionPolicyResources()]) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
   const hub = new WatchHub(store);
   const crds = new CrdController(registry, store, hub);
   const admission = options.strict === false ? undefined : new BuiltinAdmission(store);
   const strategies = new StrategyRegistry();
   strategies.register(CRD_RESOURCE, { admitCreate: (r, obj) => crds.admitCreate(r, obj), admitUpdate: (r, obj) => crds.admitUpdate(r, obj) });
   strategies.registerCustom({ admitCreate: admitCustom, admitUpdate: admitCustom });
+  registerPolicyStrategies(strategies);
+  const admissionRequests = new AdmissionRequestHolder();
+  const policies = new ValidatingPolicyAdmission(store, registry, admissionRequests);
   const service = new ObjectService(store, strategies, {
     requireNamespace: options.requireNamespace ?? true,
     admitCreate: (r, obj) => {
       const strategy = strategies.for(r);
-      if (strategy.admitCreate !== undefined) return strategy.admitCreate(r, obj);
-      return admission !== undefined ? admission.admitCreate(r, strategy, obj) : obj;
+      const admitted = strategy.admitCreate !== undefined ? strategy.admitCreate(r, obj) : admission !== undefined ? admission.admitCreate(r, strategy, obj) : obj;
+      policies.admit(policyAttributes('CREATE', r, admitted, undefined));
+      return admitted;
     },
     admitUpdate: (r, obj, old) => {
       const strategy = strategies.for(r);
-      if (strategy.admitUpdate !== undefined) return strategy.admitUpdate(r, obj, old);
-      return admission !== undefined ? admission.admitUpdate(r, strategy, obj, old) : obj;
+      const admitted = strategy.admitUpdate !== undefined ? strategy.admitUpdate(r, obj, old) : admission !== undefined ? admission.admitUpdate(r, strategy, obj, old) : obj;
+      policies.admit(policyAttributes('UPDATE', r, admitted, old));
+      return admitted;
     },
+    admitDelete: (r, old) => policies.admit(policyAttributes('DELETE', r, undefined, old)),
   });
   const requests = new RequestLog(options.requestLogLimit);
   const faults = new Faults(hub, store, restart);
   const handler = new RequestHandler(registry, service, hub, faults, requests, {
+    admissionRequests,
     token: options.token,
     maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,

@@ -68,6 +68,8 @@ export class ObjectService {
       readonly admitCreate?: (r: ServedResource, obj: UnstructuredObject) => UnstructuredObject;
       /** Admission on update of the main resource (defaults, validation against the stored object); may throw. */
       readonly admitUpdate?: (r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject) => UnstructuredObject;
+      /** Validating admission of a delete (the stored object); may throw. */
+      readonly admitDelete?: (r: ServedResource, old: UnstructuredObject) => void;
     },
   ) {}
 
@@ -299,6 +301,7 @@ export class ObjectService {
     if (pre?.resourceVersion !== undefined && pre.resourceVersion !== String(current.rv)) {
       throw new StatusError(failure(409, 'Conflict', `Operation cannot be fulfilled on ${r.kind} "${name}": the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.rv}). The object might have been modified`, { name, ...(r.group !== '' ? { group: r.group } : {}), kind: r.kind }));
     }
+    this.options.admitDelete?.(r, current.object);
     const id = resourceId(r);
     const plan = planDeletion(r, this.strategies.for(r), current.object, opts);
     if (plan.type === 'unchanged') return { entry: current, deleted: false };

@@ -19,6 +19,7 @@ import { scaleDiscoveryEntry, scaleSpecOf, serveScale, type ScaleSpec } from './
 import { parseRoute, type ResolvedRoute } from './route.js';
 import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unknownPath, unsupportedMediaType } from './status-error.js';
 import type { WatchHub } from './watch-hub.js';
+import { warningHeader, type AdmissionRequestContext, type AdmissionRequestHolder } from './admission/policy/request-context.js';
 import { serveWatch } from './watch-request.js';
 import { tableJson, wantsTable } from './table-view.js';
 import { metadataView, notAcceptable, partialListJson, partialObjectJson } from './partial-metadata.js';
@@ -33,6 +34,8 @@ export interface HandlerSettings {
   readonly pageResourceVersionZeroLists?: boolean;
   /** RBAC authorization with token users; off when absent. */
   readonly rbac?: RbacOptions;
+  /** Where admission learns the request's user and sends warnings (validating admission policies). */
+  readonly admissionRequests?: AdmissionRequestHolder;
 }
 
 /** `/openapi/v2`: gnostic protobuf when asked for (kubectl), JSON otherwise. */
@@ -192,8 +195,14 @@ export class RequestHandler {
     const dryRun = q.getAll('dryRun');
     const unsupported = dryRun.find((d) => d !== 'All');
     if (unsupported !== undefined) throw badRequest(`Unsupported value: "${unsupported}": supported values: "All"`);
-    const write = () => this.write(res, t, method, body, bodyType, q, managerOf(q, req.headers['user-agent']));
+    const admissionContext = { user, dryRun: dryRun.length > 0, warn: (text: string) => res.appendHeader('Warning', warningHeader(text)) };
+    const write = () => this.withAdmissionContext(admissionContext, () => this.write(res, t, method, body, bodyType, q, managerOf(q, req.headers['user-agent'])));
     return dryRun.length > 0 ? this.service.dryRun(write) : write();
+  }
+
+  private withAdmissionContext<T>(context: AdmissionRequestContext, fn: () => T): T {
+    const holder = this.settings.admissionRequests;
+    return holder === undefined ? fn() : holder.during(context, fn);
   }
 
   private scaleSpec(r: ServedResource): ScaleSpec | undefined {
