@@ -176,7 +176,7 @@ describe('CRD creation with rules kube-apiserver refuses', () => {
     expect(res.body.details.causes).toHaveLength(1);
     expect(res.body.details.causes[0].field).toBe('spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule');
     expect(res.body.details.causes[0].message).toBe(
-      'Invalid value: apiextensions.ValidationRule{Rule:"isCIDR2(self.ip)", Message:"bad", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:1: undeclared reference to \'isCIDR2\' (in container \'\')\n | isCIDR2(self.ip)\n | ^',
+      'Invalid value: apiextensions.ValidationRule{Rule:"isCIDR2(self.ip)", Message:"bad", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:8: undeclared reference to \'isCIDR2\' (in container \'\')\n | isCIDR2(self.ip)\n | .......^',
     );
   });
 

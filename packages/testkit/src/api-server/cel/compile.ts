@@ -110,7 +110,9 @@ function check(parsed: ParsedExpr, source: string, scope: CompileScope): { probl
         const fn = k.value.function;
         const qualified = k.value.target !== undefined ? qualifiedName(k.value.target) : undefined;
         const isQualifiedCall = qualified !== undefined && KNOWN_FUNCTIONS.has(`${qualified}.${fn}`) && !bound.has(qualified.split('.')[0] ?? '') && !scope.variables.includes(qualified.split('.')[0] ?? '');
-        if (/^[A-Za-z]/.test(fn) && !KNOWN_FUNCTIONS.has(fn) && !isQualifiedCall) problems.push(issue(source, at(e), `undeclared reference to '${fn}' (in container '')`));
+        // cel-go places a call at its opening parenthesis.
+        const open = source.indexOf('(', at(e));
+        if (/^[A-Za-z]/.test(fn) && !KNOWN_FUNCTIONS.has(fn) && !isQualifiedCall) problems.push(issue(source, open < 0 ? at(e) : open, `undeclared reference to '${fn}' (in container '')`));
         if (!isQualifiedCall) visit(k.value.target, bound);
         for (const a of k.value.args) visit(a, bound);
         return;
