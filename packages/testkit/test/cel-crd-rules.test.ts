@@ -84,7 +84,7 @@ describe('CRD validation rules', () => {
     await server?.close();
   });
 
-  it('refuses a custom resource that breaks a rule, as kube-apiserver words it', async () => {
+  it('CEL-3 refuses a custom resource that breaks a rule, as kube-apiserver words it', async () => {
     const res = await call('POST', base, ct('ct-a', { cronSpec: '* * * * */5', image: 'my-awesome-cron-image', minReplicas: 0, replicas: 20, maxReplicas: 10 }));
     expect(res.status).toBe(422);
     expect(res.body.reason).toBe('Invalid');
@@ -92,18 +92,18 @@ describe('CRD validation rules', () => {
     expect(res.body.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "object": replicas should be smaller than or equal to maxReplicas.', field: 'spec' }]);
   });
 
-  it('accepts one that keeps every rule', async () => {
+  it('CEL-1 accepts one that keeps every rule', async () => {
     const res = await call('POST', base, ct('ct-ok', { replicas: 3, ratio: '50%', limits: { cpu: '500m' }, ports: [{ name: 'http', port: 80 }] }));
     expect(res.status, res.text).toBe(201);
   });
 
-  it('lists every broken rule, messageExpression first-class', async () => {
+  it('CEL-3 lists every broken rule, with messageExpression', async () => {
     const res = await call('POST', base, ct('ct-b', { minReplicas: 5, replicas: 1, x: 200 }));
     expect(res.status).toBe(422);
     expect(res.body.message).toBe('CronTab.stable.example.com "ct-b" is invalid: [spec: Invalid value: "object": replicas should be greater than or equal to minReplicas., spec: Invalid value: "object": x exceeded max limit of 100]');
   });
 
-  it('uses reason and fieldPath for the cause', async () => {
+  it('CEL-3 uses reason and fieldPath for the cause', async () => {
     const res = await call('POST', base, ct('ct-c', { mode: 'forbidden' }));
     expect(res.status).toBe(422);
     expect(res.body.details.causes).toEqual([
@@ -112,7 +112,7 @@ describe('CRD validation rules', () => {
     ]);
   });
 
-  it('evaluates rules at the root (with metadata.name), per list element and per map value', async () => {
+  it('CEL-1 CEL-2 evaluates rules at the root (with metadata.name), per list element and per map value', async () => {
     const root = await call('POST', base, ct('bad-name', {}));
     expect(root.body.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "object": name must start with ct-', field: '<nil>' }]);
     const items = await call('POST', base, ct('ct-d', { ports: [{ name: 'a', port: 1 }, { name: 'b', port: 70000 }], limits: { cpu: 'lots' }, ratio: -1 }));
@@ -123,7 +123,7 @@ describe('CRD validation rules', () => {
     ]);
   });
 
-  it('runs transition rules on update only, against the stored object', async () => {
+  it('CEL-4 runs transition rules on update only, against the stored object', async () => {
     const created = await call('POST', base, ct('ct-t', { immutableName: 'one', counter: 5, ports: [{ name: 'http', port: 80 }] }));
     expect(created.status, created.text).toBe(201);
     const obj = created.body;
@@ -138,7 +138,7 @@ describe('CRD validation rules', () => {
     expect(fine.status, fine.text).toBe(200);
   });
 
-  it('reports runtime errors of a rule as a cause', async () => {
+  it('CEL-5 reports runtime errors of a rule as a cause', async () => {
     const res = await call('POST', CRDS, crd('errs', 'Err', { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.a > 0' }] } } }));
     expect(res.status, res.text).toBe(201);
     const bad = await call('POST', '/apis/stable.example.com/v1/namespaces/default/errs', { apiVersion: 'stable.example.com/v1', kind: 'Err', metadata: { name: 'e' }, spec: {} });
@@ -146,7 +146,7 @@ describe('CRD validation rules', () => {
     expect(bad.body.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "object": no such key: a evaluating rule: self.a > 0', field: 'spec' }]);
   });
 
-  it('keeps the rules when the CRD is updated', async () => {
+  it('CEL-7 keeps the rules when the CRD is updated', async () => {
     const current = (await call('GET', `${CRDS}/crontabs.stable.example.com`)).body;
     const res = await call('PUT', `${CRDS}/crontabs.stable.example.com`, { ...current, metadata: { ...current.metadata, labels: { touched: 'yes' } } });
     expect(res.status, res.text).toBe(200);
@@ -167,7 +167,7 @@ describe('CRD creation with rules kube-apiserver refuses', () => {
     await server?.close();
   });
 
-  it('refuses a rule that does not compile (422 on the CRD)', async () => {
+  it('CEL-7 refuses a rule that does not compile (422 on the CRD)', async () => {
     const res = await call('POST', CRDS, crd('widgets', 'Widget', {
       type: 'object',
       properties: { spec: { type: 'object', properties: { ip: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'isCIDR2(self.ip)', message: 'bad' }] } },
@@ -180,7 +180,7 @@ describe('CRD creation with rules kube-apiserver refuses', () => {
     );
   });
 
-  it('refuses a rule naming a field the schema does not declare, a bad fieldPath and reason', async () => {
+  it('CEL-7 refuses a rule naming a field the schema does not declare, a bad fieldPath and reason', async () => {
     const res = await call('POST', CRDS, crd('gadgets', 'Gadget', {
       type: 'object',
       properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.replica > 0', fieldPath: '.nope', reason: 'Wrong' }] } },
@@ -194,7 +194,7 @@ describe('CRD creation with rules kube-apiserver refuses', () => {
     expect(res.body.details.causes[1].message).toContain("undefined field 'replica'");
   });
 
-  it('refuses oldSelf where nothing correlates (items of a list that is not a map)', async () => {
+  it('CEL-7 refuses oldSelf where nothing correlates (items of a list that is not a map)', async () => {
     const res = await call('POST', CRDS, crd('lists', 'List', {
       type: 'object',
       properties: { spec: { type: 'object', properties: { xs: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 5, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } } } },
@@ -203,7 +203,7 @@ describe('CRD creation with rules kube-apiserver refuses', () => {
     expect(res.body.details.causes[0].message).toContain('oldSelf cannot be used on the uncorrelatable portion of the schema');
   });
 
-  it('refuses a rule whose estimated cost is over the limit, and takes it with maxItems', async () => {
+  it('CEL-7 refuses a rule whose estimated cost is over the limit, and takes it with maxItems', async () => {
     const schema = (maxItems?: number) => ({
       type: 'object',
       properties: {

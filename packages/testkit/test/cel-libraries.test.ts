@@ -17,7 +17,7 @@ function evaluate(expr: string, self?: unknown, schema?: SchemaNode): unknown {
   return r.value;
 }
 
-describe('Kubernetes CEL libraries', () => {
+describe('CEL-8 Kubernetes CEL libraries', () => {
   it.each([
     ['[1, 2, 3].isSorted()', true],
     ['[3, 1].isSorted()', false],
@@ -93,7 +93,7 @@ describe('Kubernetes CEL libraries', () => {
   });
 });
 
-describe('schema-typed values', () => {
+describe('CEL-2 schema-typed values', () => {
   const schema: SchemaNode = {
     type: 'object',
     properties: {
@@ -131,7 +131,7 @@ describe('schema-typed values', () => {
   });
 });
 
-describe('compile errors as cel-go words them', () => {
+describe('CEL-7 compile errors as cel-go words them', () => {
   const message = (expr: string, schema?: SchemaNode) => {
     try {
       compileExpression(expr, { variables: ['self', 'oldSelf'], schemaOf: () => schema });
@@ -158,7 +158,7 @@ describe('compile errors as cel-go words them', () => {
   });
 });
 
-describe('cost limits', () => {
+describe('CEL-6 cost limits', () => {
   it('stops an expression over the per-expression limit', () => {
     const list = Array.from({ length: 2000 }, (_, i) => i);
     const schema: SchemaNode = { type: 'array', items: { type: 'integer' } };

@@ -46,13 +46,13 @@ describe('ValidatingAdmissionPolicy', () => {
     await server?.close();
   });
 
-  it('is served in discovery as admissionregistration.k8s.io/v1', async () => {
+  it('VAP-1 is served in discovery as admissionregistration.k8s.io/v1', async () => {
     const res = await call('GET', '/apis/admissionregistration.k8s.io/v1');
     const names = res.body.resources.map((r: { name: string }) => r.name);
     expect(names).toEqual(expect.arrayContaining(['validatingadmissionpolicies', 'validatingadmissionpolicybindings']));
   });
 
-  it('denies what the documentation example denies, in the namespaces its binding selects', async () => {
+  it('VAP-2 VAP-5 denies what the documentation example denies, in the namespaces its binding selects', async () => {
     await created(POLICIES, policy('demo-policy.example.com', { failurePolicy: 'Fail', matchConstraints: DEPLOYMENT_RULES, validations: [{ expression: 'object.spec.replicas <= 5' }] }));
     await created(BINDINGS, binding('demo-binding-test.example.com', { policyName: 'demo-policy.example.com', validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { environment: 'test' } } } }));
     const res = await call('POST', '/apis/apps/v1/namespaces/test/deployments', deployment('nginx', 6));
@@ -72,7 +72,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect((await call('POST', '/apis/apps/v1/namespaces/test/deployments?dryRun=All', deployment('dry', 7))).status).toBe(422);
   });
 
-  it('takes limits from params (paramKind + paramRef), with messageExpression and reason', async () => {
+  it('VAP-3 VAP-4 takes limits from params (paramKind + paramRef), with messageExpression and reason', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'replicalimits.rules.example.com' },
       spec: {
@@ -104,7 +104,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(over.body.details.causes[0].message).toBe("ValidatingAdmissionPolicy 'replicalimit-policy.example.com' with binding 'replicalimit-binding-prod.example.com' denied request: object.spec.replicas must be no greater than 3");
   });
 
-  it('warns instead of denying with validationActions [Warn]', async () => {
+  it('VAP-5 warns instead of denying with validationActions [Warn]', async () => {
     await created(POLICIES, policy('label-policy', {
       matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] },
       validations: [{ expression: "has(object.metadata.labels) && 'team' in object.metadata.labels", message: 'configmaps need a team label' }],
@@ -117,7 +117,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(labelled.headers['warning']).toBeUndefined();
   });
 
-  it('applies only where matchConditions hold, with variables and the request', async () => {
+  it('VAP-4 applies only where matchConditions hold, with variables and the request', async () => {
     await created(POLICIES, policy('name-policy', {
       matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['secrets'] }] },
       matchConditions: [
@@ -134,7 +134,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(res.body.details.causes[0].message).toContain('denied request: demo secrets belong in namespace demo, not default (CREATE)');
   });
 
-  it('follows failurePolicy on evaluation errors, and checks deletes with oldObject', async () => {
+  it('VAP-6 VAP-2 follows failurePolicy on evaluation errors, and checks deletes with oldObject', async () => {
     await created(POLICIES, policy('error-fail', { failurePolicy: 'Fail', matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['serviceaccounts'] }] }, validations: [{ expression: 'object.spec.nothing == 1' }] }));
     await created(BINDINGS, binding('error-fail', { policyName: 'error-fail', validationActions: ['Deny'] }));
     const fails = await call('POST', '/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa' } });
@@ -148,7 +148,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect((await call('DELETE', '/api/v1/namespaces/default/configmaps/nolabel')).status).toBe(200);
   });
 
-  it('refuses policies whose expressions do not compile, and bindings without actions', async () => {
+  it('VAP-1 refuses policies whose expressions do not compile, and bindings without actions', async () => {
     const res = await call('POST', POLICIES, policy('broken', { matchConstraints: DEPLOYMENT_RULES, validations: [{ expression: 'object.spec.replicas <=' }] }));
     expect(res.status).toBe(422);
     expect(res.body.details.causes[0].field).toBe('spec.validations[0].expression');
@@ -158,7 +158,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(b.body.details.causes).toEqual([{ reason: 'FieldValueRequired', field: 'spec.validationActions', message: 'Required value: at least one validation action is required' }]);
   });
 
-  it('leaves policies, bindings and objects no policy matches alone', async () => {
+  it('VAP-1 VAP-2 leaves policies, bindings and objects no policy matches alone', async () => {
     expect((await call('POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 80 }] } })).status).toBe(201);
     const cleanup = await call('DELETE', `${BINDINGS}/demo-binding-test.example.com`);
     expect(cleanup.status).toBe(200);
