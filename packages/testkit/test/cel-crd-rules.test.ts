@@ -146,6 +146,26 @@ describe('CRD validation rules', () => {
     expect(bad.body.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "object": no such key: a evaluating rule: self.a > 0', field: 'spec' }]);
   });
 
+  it('CEL-9 lets an update through that leaves a failing value unchanged, with a warning', async () => {
+    const widgets = (rules: object[]) => crd('ratchets', 'Ratchet', {
+      type: 'object',
+      properties: { spec: { type: 'object', properties: { b: { type: 'string', 'x-kubernetes-validations': rules }, c: { type: 'string' } } } },
+    });
+    const path = '/apis/stable.example.com/v1/namespaces/default/ratchets';
+    expect((await call('POST', CRDS, widgets([]))).status).toBe(201);
+    const stored = (await call('POST', path, { apiVersion: 'stable.example.com/v1', kind: 'Ratchet', metadata: { name: 'r' }, spec: { b: 'old', c: 'one' } })).body;
+    // The rule arrives after the object: `b` breaks it now.
+    const current = (await call('GET', `${CRDS}/ratchets.stable.example.com`)).body;
+    current.spec.versions[0].schema.openAPIV3Schema = widgets([{ rule: "self.startsWith('x')", message: 'b must start with x' }]).spec.versions[0].schema.openAPIV3Schema;
+    expect((await call('PUT', `${CRDS}/ratchets.stable.example.com`, current)).status).toBe(200);
+    const untouched = await call('PUT', `${path}/r`, { ...stored, spec: { b: 'old', c: 'two' } });
+    expect(untouched.status, untouched.text).toBe(200);
+    expect(untouched.headers['warning']).toBe('299 - "spec.b: Invalid value: \\"string\\": b must start with x"');
+    const touched = await call('PUT', `${path}/r`, { ...untouched.body, spec: { b: 'still-bad', c: 'two' } });
+    expect(touched.status).toBe(422);
+    expect(touched.body.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "string": b must start with x', field: 'spec.b' }]);
+  });
+
   it('CEL-7 keeps the rules when the CRD is updated', async () => {
     const current = (await call('GET', `${CRDS}/crontabs.stable.example.com`)).body;
     const res = await call('PUT', `${CRDS}/crontabs.stable.example.com`, { ...current, metadata: { ...current.metadata, labels: { touched: 'yes' } } });

@@ -87,14 +87,14 @@ function versionOf(apiVersion: string | undefined): string {
  * Defaults, prunes and validates a custom resource against its CRD version's structural schema,
  * then its `x-kubernetes-validations` rules (`old`: the stored object on update).
  */
-function admitCustom(r: ServedResource, obj: UnstructuredObject, old?: UnstructuredObject): UnstructuredObject {
+function admitCustom(r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject | undefined, warn: (text: string) => void): UnstructuredObject {
   const apiVersion = obj.apiVersion ?? '';
   const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
   const schema = r.schemas?.[version];
   if (schema === undefined) return obj;
   const copy = structuredClone(obj) as Record<string, unknown>;
   const schemaCauses = admitCustomResource(copy, schema);
-  const causes = [...schemaCauses, ...ruleCausesAfterSchema(schemaCauses, copy, schema, old)];
+  const causes = [...schemaCauses, ...ruleCausesAfterSchema(schemaCauses, copy, schema, old, warn)];
   if (causes.length > 0) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', causes);
   return copy as UnstructuredObject;
 }
@@ -118,9 +118,10 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
   const admission = options.strict === false ? undefined : new BuiltinAdmission(store);
   const strategies = new StrategyRegistry();
   strategies.register(CRD_RESOURCE, { admitCreate: (r, obj) => crds.admitCreate(r, obj), admitUpdate: (r, obj) => crds.admitUpdate(r, obj) });
-  strategies.registerCustom({ admitCreate: admitCustom, admitUpdate: admitCustom });
-  registerPolicyStrategies(strategies);
   const admissionRequests = new AdmissionRequestHolder();
+  const warn = (text: string) => admissionRequests.context.warn(text);
+  strategies.registerCustom({ admitCreate: (r, obj) => admitCustom(r, obj, undefined, warn), admitUpdate: (r, obj, old) => admitCustom(r, obj, old, warn) });
+  registerPolicyStrategies(strategies);
   const policies = new ValidatingPolicyAdmission(store, registry, admissionRequests);
   const service = new ObjectService(store, strategies, {
     requireNamespace: options.requireNamespace ?? true,

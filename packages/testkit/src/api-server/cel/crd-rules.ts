@@ -132,9 +132,28 @@ function causeFor(path: string, type: string, detail: string, reason: string | u
 interface Walk {
   budget: number;
   readonly out: FieldCause[];
+  /** Where ratcheted failures go (warnings of the response). */
+  readonly warn: (text: string) => void;
 }
 
-function evaluateRules(w: Walk, path: string, s: RuleSchema, v: unknown, old: unknown, root: boolean): void {
+/** Deep equality of JSON values (key order ignored). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  if (isObj(a)) {
+    if (!isObj(b)) return false;
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
+  }
+  return false;
+}
+
+/**
+ * `ratchet`: the value (or, where it has no correlated old value, its nearest correlated ancestor)
+ * is unchanged by the update, so failures of rules without `oldSelf` are warnings (kube-apiserver
+ * 1.30's CRD validation ratcheting).
+ */
+function evaluateRules(w: Walk, path: string, s: RuleSchema, v: unknown, old: unknown, root: boolean, ratchet: boolean): void {
   const rules = s['x-kubernetes-validations'];
   if (rules === undefined || rules.length === 0) return;
   const type = s.type ?? '';
@@ -181,7 +200,9 @@ function evaluateRules(w: Walk, path: string, s: RuleSchema, v: unknown, old: un
       const text = m.type === 'value' && typeof m.value === 'string' ? m.value.trim() : '';
       if (text !== '' && !text.includes('\n') && text.length <= 5 * 1024) detail = text;
     }
-    w.out.push(causeFor(path + c.fieldPathSuffix, type, detail, c.rule.reason));
+    const cause = causeFor(path + c.fieldPathSuffix, type, detail, c.rule.reason);
+    if (ratchet && !c.usesOldSelf) w.warn(`${cause.field}: ${cause.message}`);
+    else w.out.push(cause);
   }
 }
 
@@ -191,14 +212,16 @@ function correlatedElement(s: RuleSchema, item: unknown, old: unknown): unknown 
   return old.find((o) => isObj(o) && keys.every((k) => JSON.stringify(o[k]) === JSON.stringify(item[k])));
 }
 
-function walk(w: Walk, path: string, s: RuleSchema | undefined, v: unknown, old: unknown, root: boolean): void {
+/** `ancestorUnchanged`: whether the nearest ancestor with a correlated old value is unchanged. */
+function walk(w: Walk, path: string, s: RuleSchema | undefined, v: unknown, old: unknown, root: boolean, ancestorUnchanged: boolean): void {
   if (s === undefined || v === null || v === undefined || w.budget < 0) return;
-  evaluateRules(w, path, s, v, old, root);
+  const unchanged = old === undefined || old === null ? ancestorUnchanged : sameJson(v, old);
+  evaluateRules(w, path, s, v, old, root, unchanged);
   if (w.budget < 0) return;
   if (Array.isArray(v)) {
     const items = s.items as RuleSchema | undefined;
     if (items === undefined) return;
-    v.forEach((x, i) => walk(w, `${path}[${i}]`, items, x, correlatedElement(s, x, old), false));
+    v.forEach((x, i) => walk(w, `${path}[${i}]`, items, x, correlatedElement(s, x, old), false, unchanged));
     return;
   }
   if (!isObj(v)) return;
@@ -206,9 +229,9 @@ function walk(w: Walk, path: string, s: RuleSchema | undefined, v: unknown, old:
   const additional = typeof s.additionalProperties === 'object' ? (s.additionalProperties as RuleSchema) : undefined;
   for (const [k, x] of Object.entries(v)) {
     if (w.budget < 0) return;
-    if (additional !== undefined) walk(w, `${path}[${k}]`, additional, x, oldObj?.[k], false);
+    if (additional !== undefined) walk(w, `${path}[${k}]`, additional, x, oldObj?.[k], false, unchanged);
     const p = s.properties?.[k] as RuleSchema | undefined;
-    if (p !== undefined && !(root && (k === 'apiVersion' || k === 'kind' || k === 'metadata'))) walk(w, `${path}.${k}`, p, x, oldObj?.[k], false);
+    if (p !== undefined && !(root && (k === 'apiVersion' || k === 'kind' || k === 'metadata'))) walk(w, `${path}.${k}`, p, x, oldObj?.[k], false, unchanged);
   }
 }
 
@@ -221,12 +244,15 @@ export function hasRules(s: RuleSchema | undefined): boolean {
   return Object.values(s.properties ?? {}).some((p) => hasRules(p as RuleSchema));
 }
 
-/** Evaluates the schema's rules on a custom resource (`old`: the stored object on update); returns the causes. */
-export function validateRules(obj: unknown, schema: SchemaNode, old: unknown): FieldCause[] {
+/**
+ * Evaluates the schema's rules on a custom resource (`old`: the stored object on update); returns
+ * the causes. Failures on values an update leaves unchanged go to `warn` instead.
+ */
+export function validateRules(obj: unknown, schema: SchemaNode, old: unknown, warn: (text: string) => void = () => undefined): FieldCause[] {
   const s = schema as RuleSchema;
   if (!hasRules(s)) return [];
-  const w: Walk = { budget: RUNTIME_COST_BUDGET, out: [] };
-  walk(w, '', s, obj, old, true);
+  const w: Walk = { budget: RUNTIME_COST_BUDGET, out: [], warn };
+  walk(w, '', s, obj, old, true, false);
   return w.out;
 }
 
@@ -241,8 +267,8 @@ const RULES_NOT_CHECKED: FieldCause = {
  * The rule causes to add to a custom resource's schema causes: none but a note when the schema
  * found a type error (rules need well-typed values, as in kube-apiserver), else the rules'.
  */
-export function ruleCausesAfterSchema(schemaCauses: readonly FieldCause[], obj: unknown, schema: SchemaNode, old: unknown): FieldCause[] {
+export function ruleCausesAfterSchema(schemaCauses: readonly FieldCause[], obj: unknown, schema: SchemaNode, old: unknown, warn?: (text: string) => void): FieldCause[] {
   if (!hasRules(schema as RuleSchema)) return [];
   if (schemaCauses.some((c) => c.message.includes(' in body must be of type '))) return [RULES_NOT_CHECKED];
-  return validateRules(obj, schema, old);
+  return validateRules(obj, schema, old, warn);
 }
