@@ -156,7 +156,7 @@ describe('CRD validation rules', () => {
     const stored = (await call('POST', path, { apiVersion: 'stable.example.com/v1', kind: 'Ratchet', metadata: { name: 'r' }, spec: { b: 'old', c: 'one' } })).body;
     // The rule arrives after the object: `b` breaks it now.
     const current = (await call('GET', `${CRDS}/ratchets.stable.example.com`)).body;
-    current.spec.versions[0].schema.openAPIV3Schema = widgets([{ rule: "self.startsWith('x')", message: 'b must start with x' }]).spec.versions[0].schema.openAPIV3Schema;
+    current.spec.versions = widgets([{ rule: "self.startsWith('x')", message: 'b must start with x' }]).spec.versions;
     expect((await call('PUT', `${CRDS}/ratchets.stable.example.com`, current)).status).toBe(200);
     const untouched = await call('PUT', `${path}/r`, { ...stored, spec: { b: 'old', c: 'two' } });
     expect(untouched.status, untouched.text).toBe(200);
@@ -164,6 +164,30 @@ describe('CRD validation rules', () => {
     const touched = await call('PUT', `${path}/r`, { ...untouched.body, spec: { b: 'still-bad', c: 'two' } });
     expect(touched.status).toBe(422);
     expect(touched.body.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "string": b must start with x', field: 'spec.b' }]);
+  });
+
+  it('CEL-1 runs the rules on /status writes too (the whole object, against the stored one)', async () => {
+    const def = crd('jobs', 'Job', {
+      type: 'object',
+      properties: {
+        spec: { type: 'object', properties: { size: { type: 'integer' } } },
+        status: { type: 'object', properties: { phase: { type: 'string', 'x-kubernetes-validations': [{ rule: "self in ['Pending', 'Running', 'Done']", message: 'unknown phase' }] }, done: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: '!has(oldSelf.done) || self.done >= oldSelf.done', message: 'done may not go down' }] },
+      },
+    });
+    (def.spec.versions[0] as Record<string, unknown>)['subresources'] = { status: {} };
+    expect((await call('POST', CRDS, def)).status).toBe(201);
+    const path = '/apis/stable.example.com/v1/namespaces/default/jobs';
+    const obj = (await call('POST', path, { apiVersion: 'stable.example.com/v1', kind: 'Job', metadata: { name: 'j' }, spec: { size: 1 } })).body;
+    const running = await call('PUT', `${path}/j/status`, { ...obj, status: { phase: 'Running', done: 2 } });
+    expect(running.status, running.text).toBe(200);
+    const bad = await call('PUT', `${path}/j/status`, { ...running.body, status: { phase: 'Lost', done: 1 } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "object": done may not go down', field: 'status' },
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "string": unknown phase', field: 'status.phase' },
+    ]);
+    const patched = await call('PATCH', `${path}/j/status`, { status: { phase: 'Nope' } }, 'application/merge-patch+json');
+    expect(patched.status).toBe(422);
   });
 
   it('CEL-7 keeps the rules when the CRD is updated', async () => {

@@ -148,6 +148,20 @@ describe('ValidatingAdmissionPolicy', () => {
     expect((await call('DELETE', '/api/v1/namespaces/default/configmaps/nolabel')).status).toBe(200);
   });
 
+  it('VAP-2 sees /status writes as the status subresource', async () => {
+    await created(POLICIES, policy('status-policy', {
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['namespaces/status'] }] },
+      validations: [{ expression: "request.subResource == 'status' && object.status.phase != 'Frozen'", message: 'no frozen namespaces' }],
+    }));
+    await created(BINDINGS, binding('status-binding', { policyName: 'status-policy', validationActions: ['Deny'] }));
+    const ns = (await call('GET', '/api/v1/namespaces/prod')).body;
+    const res = await call('PUT', '/api/v1/namespaces/prod/status', { ...ns, status: { phase: 'Frozen' } });
+    expect(res.status).toBe(422);
+    expect(res.body.details.causes[0].message).toBe("ValidatingAdmissionPolicy 'status-policy' with binding 'status-binding' denied request: no frozen namespaces");
+    // The main resource is not the status subresource.
+    expect((await call('PUT', '/api/v1/namespaces/prod', { ...ns, metadata: { ...ns.metadata, annotations: { a: 'b' } } })).status).toBe(200);
+  });
+
   it('VAP-1 refuses policies whose expressions do not compile, and bindings without actions', async () => {
     const res = await call('POST', POLICIES, policy('broken', { matchConstraints: DEPLOYMENT_RULES, validations: [{ expression: 'object.spec.replicas <=' }] }));
     expect(res.status).toBe(422);

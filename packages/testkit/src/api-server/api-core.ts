@@ -3,7 +3,7 @@ import { lifecycleResources } from './access-review.js';
 import { BuiltinAdmission } from './admission/index.js';
 import { CRD_RESOURCE, CrdController } from './crd-controller.js';
 import { admitCustomResource } from './crd-schema.js';
-import { ruleCausesAfterSchema } from './cel/crd-rules.js';
+import { ruleCausesAfterSchema, validateRules } from './cel/crd-rules.js';
 import { Faults } from './faults.js';
 import { objectKey, ObjectStore } from './object-store.js';
 import { ObjectService, type DeleteOptions } from './object-service.js';
@@ -99,6 +99,19 @@ function admitCustom(r: ServedResource, obj: UnstructuredObject, old: Unstructur
   return copy as UnstructuredObject;
 }
 
+/**
+ * A custom resource's `/status` write: the CRD's validation rules run on the whole new object
+ * against the stored one, as kube-apiserver's status strategy does (rules on unchanged values
+ * ratchet to warnings).
+ */
+function admitCustomStatus(r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject, warn: (text: string) => void): void {
+  const apiVersion = obj.apiVersion ?? '';
+  const schema = r.schemas?.[apiVersion.slice(apiVersion.indexOf('/') + 1)];
+  if (schema === undefined) return;
+  const causes = validateRules(obj, schema, old, warn);
+  if (causes.length > 0) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', causes);
+}
+
 function rethrow(e: unknown): never {
   if (e instanceof StatusError) throw new DirectApiError(e);
   throw e;
@@ -136,6 +149,10 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
       const admitted = strategy.admitUpdate !== undefined ? strategy.admitUpdate(r, obj, old) : admission !== undefined ? admission.admitUpdate(r, strategy, obj, old) : obj;
       policies.admit(policyAttributes('UPDATE', r, admitted, old));
       return admitted;
+    },
+    admitStatusUpdate: (r, obj, old) => {
+      if (r.custom) admitCustomStatus(r, obj, old, warn);
+      policies.admit(policyAttributes('UPDATE', r, obj, old, 'status'));
     },
     admitDelete: (r, old) => policies.admit(policyAttributes('DELETE', r, undefined, old)),
   });

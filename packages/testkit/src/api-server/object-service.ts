@@ -68,6 +68,8 @@ export class ObjectService {
       readonly admitCreate?: (r: ServedResource, obj: UnstructuredObject) => UnstructuredObject;
       /** Admission on update of the main resource (defaults, validation against the stored object); may throw. */
       readonly admitUpdate?: (r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject) => UnstructuredObject;
+      /** Validating admission of a `/status` write (the new state, the stored object); may throw. */
+      readonly admitStatusUpdate?: (r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject) => void;
       /** Validating admission of a delete (the stored object); may throw. */
       readonly admitDelete?: (r: ServedResource, old: UnstructuredObject) => void;
     },
@@ -240,6 +242,7 @@ export class ObjectService {
       if (obj['status'] === undefined) delete next['status'];
       const managedFields = metaOf(obj)['managedFields'];
       if (managedFields !== undefined) next['metadata'] = { ...oldMeta, managedFields };
+      this.options.admitStatusUpdate?.(r, next as UnstructuredObject, old);
     } else {
       const newMeta: Mutable = {
         ...metaOf(obj),

@@ -34,6 +34,8 @@ export interface PolicyAttributes {
   readonly version: string;
   readonly namespace: string;
   readonly name: string;
+  /** `status` for a write of the status subresource, else ''. */
+  readonly subresource: string;
   /** The new object (undefined on delete). */
   readonly object: Obj | undefined;
   /** The stored object (undefined on create). */
@@ -107,7 +109,7 @@ export class ValidatingPolicyAdmission {
     const bindings = this.store.snapshot(BINDING_RESOURCE_ID);
     const nsObject = a.r.namespaced && a.namespace !== '' ? (this.store.get(NAMESPACE_RESOURCE_ID, a.namespace)?.object as Obj | undefined) : undefined;
     const req: MatchRequest = {
-      operation: a.operation, group: a.r.group, version: a.version, versions: a.r.versions, resource: a.r.plural, subresource: '',
+      operation: a.operation, group: a.r.group, version: a.version, versions: a.r.versions, resource: a.r.plural, subresource: a.subresource,
       namespaced: a.r.namespaced, name: a.name, namespace: a.namespace, object: a.object, oldObject: a.oldObject,
       namespaceLabels: nsObject === undefined ? undefined : ((metaOf(nsObject)['labels'] ?? {}) as Record<string, string>),
     };
@@ -229,7 +231,7 @@ export class ValidatingPolicyAdmission {
     const gvk = { group: a.r.group, version: a.version, kind: a.r.kind };
     const gvr = { group: a.r.group, version: a.version, resource: a.r.plural };
     return untypedCelValue({
-      uid: randomUUID(), kind: gvk, resource: gvr, subResource: '', requestKind: gvk, requestResource: gvr, requestSubResource: '',
+      uid: randomUUID(), kind: gvk, resource: gvr, subResource: a.subresource, requestKind: gvk, requestResource: gvr, requestSubResource: a.subresource,
       name: a.name, namespace: a.namespace, operation: a.operation, userInfo: { username: user.username, groups: [...user.groups] },
       dryRun: this.requests.context.dryRun, apiVersion: apiVersionOf(a.r.group, a.version),
     });
@@ -237,10 +239,10 @@ export class ValidatingPolicyAdmission {
 }
 
 /** The attributes of a write to `r`: `object` the new state (undefined on delete), `old` the stored one (undefined on create). */
-export function policyAttributes(operation: PolicyAttributes['operation'], r: ServedResource, object: Obj | undefined, old: Obj | undefined): PolicyAttributes {
+export function policyAttributes(operation: PolicyAttributes['operation'], r: ServedResource, object: Obj | undefined, old: Obj | undefined, subresource = ''): PolicyAttributes {
   const source = object ?? old ?? {};
   const apiVersion = typeof source['apiVersion'] === 'string' ? source['apiVersion'] : '';
   const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion !== '' ? apiVersion : (r.versions[0] ?? '');
   const meta = metaOf(source);
-  return { operation, r, version, namespace: String(meta['namespace'] ?? ''), name: String(meta['name'] ?? ''), object, oldObject: old };
+  return { operation, r, version, namespace: String(meta['namespace'] ?? ''), name: String(meta['name'] ?? ''), subresource, object, oldObject: old };
 }
