@@ -153,6 +153,30 @@ describe('CEL-7 compile errors as cel-go words them', () => {
     expect(message('self.replica > 0', schema)).toContain("undefined field 'replica'");
     expect(message('has(self.spec.b)', schema)).toContain("undefined field 'b'");
   });
+  it('operands of known, incompatible types (schema-typed), as cel-go\'s checker', () => {
+    const schema: SchemaNode = { type: 'object', properties: { replicas: { type: 'integer' }, ratio: { type: 'number' }, name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, any: { 'x-kubernetes-int-or-string': true } } };
+    expect(message("self.replicas == '1'", schema)).toBe("ERROR: <input>:1:15: found no matching overload for '_==_' applied to '(int, string)'\n | self.replicas == '1'\n | ..............^");
+    expect(message('self.ratio == 1', schema)).toContain("found no matching overload for '_==_' applied to '(double, int)'");
+    expect(message('self.name < 3', schema)).toContain("found no matching overload for '_<_' applied to '(string, int)'");
+    expect(message('self.tags.all(t, t > 0)', schema)).toContain("found no matching overload for '_>_' applied to '(string, int)'");
+    expect(message('self.replicas && true', schema)).toContain("expected type 'bool' but found 'int'");
+    // Cross-type numeric ordering, int-or-string and unknown types pass.
+    expect(message('self.ratio > 1 && self.replicas < 2.5 && self.any == 1 && self.any == "a" && self.ratio == 1.0', schema)).toBeUndefined();
+  });
+  it('a rule that is not a bool, a message expression that is not a string', () => {
+    const rule = (expr: string, resultType: 'bool' | 'string') => {
+      try {
+        compileExpression(expr, { variables: ['self'], schemaOf: () => ({ type: 'integer' }), resultType });
+        return undefined;
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(rule('self + 1', 'bool')).toBe('cel expression must evaluate to a bool');
+    expect(rule('self > 1', 'bool')).toBeUndefined();
+    expect(rule('self', 'string')).toBe('messageExpression must evaluate to a string');
+    expect(rule("'got ' + string(self)", 'string')).toBeUndefined();
+  });
   it('syntax errors', () => {
     expect(message('self.x >')).toMatch(/^ERROR: <input>:1:\d+: Syntax error: /);
   });

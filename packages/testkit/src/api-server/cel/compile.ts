@@ -10,6 +10,7 @@ import type { Expr, ParsedExpr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js'
 import type { SchemaNode } from '../crd-schema.js';
 import { instrument, metered, nodeCount } from './cost.js';
 import { KNOWN_FUNCTIONS, kubernetesCelEnv } from './library.js';
+import { checkTypes } from './types.js';
 import { escapeCelName } from './values.js';
 
 /** What an expression may reference: variable names, and the schema of those typed by one. */
@@ -17,6 +18,8 @@ export interface CompileScope {
   readonly variables: readonly string[];
   /** Schema of a variable (fields selected from it are checked against its properties). */
   readonly schemaOf?: (variable: string) => SchemaNode | undefined;
+  /** The type the expression must have when it can be known (a rule: bool; a message expression: string). */
+  readonly resultType?: 'bool' | 'string';
 }
 
 /** The outcome of one evaluation. */
@@ -40,6 +43,13 @@ export interface CompiledExpression {
 /** A compile error, worded as cel-go's. */
 export class CelCompileError extends Error {
   override readonly name = 'CelCompileError';
+  constructor(
+    message: string,
+    /** True for a result of the wrong type (kube-apiserver reports it without `compilation failed: `). */
+    readonly wrongResultType = false,
+  ) {
+    super(message);
+  }
 }
 
 function location(source: string, offset: number): { line: number; column: number; text: string } {
@@ -164,6 +174,14 @@ export function compileExpression(source: string, scope: CompileScope): Compiled
   }
   const { problems, references } = check(parsed, source, scope);
   if (problems.length > 0) throw new CelCompileError(problems.join('\n'));
+  const types = checkTypes(parsed.expr, scope.schemaOf?.('self'));
+  const positions = parsed.sourceInfo?.positions ?? {};
+  // The parser places an operator at the blank before it; cel-go at the operator.
+  const operatorAt = (offset: number) => offset + (/^\s*/.exec(source.slice(offset))?.[0].length ?? 0);
+  if (types.problems.length > 0) throw new CelCompileError(types.problems.map((p) => issue(source, operatorAt(positions[String(p.exprId)] ?? 0), p.message)).join('\n'));
+  if (scope.resultType !== undefined && types.result !== 'dyn' && !types.result.includes('object') && types.result !== scope.resultType) {
+    throw new CelCompileError(scope.resultType === 'bool' ? 'cel expression must evaluate to a bool' : 'messageExpression must evaluate to a string', true);
+  }
   const original = structuredClone(parsed.expr);
   instrument(parsed.expr);
   const run = plan(kubernetesCelEnv(), parsed);

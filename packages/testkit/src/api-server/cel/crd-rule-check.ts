@@ -40,9 +40,9 @@ function checkNode(c: Check, path: string, s: RuleSchema, root: boolean, cardina
       if ((rule.message ?? '').includes('\n')) c.out.push({ reason: 'FieldValueInvalid', field: `${at}.message`, message: `Invalid value: ${JSON.stringify(rule.message)}: message must not contain line breaks` });
       if ((rule.rule ?? '').includes('\n') && (rule.message ?? '') === '') c.out.push({ reason: 'FieldValueRequired', field: `${at}.message`, message: 'Required value: message must be specified if rule contains line breaks' });
       if (cr.error !== undefined) {
-        if (cr.errorIn === 'rule') c.out.push({ reason: 'FieldValueInvalid', field: `${at}.rule`, message: `Invalid value: ${goRule(rule)}: compilation failed: ${cr.error}` });
+        if (cr.errorIn === 'rule') c.out.push({ reason: 'FieldValueInvalid', field: `${at}.rule`, message: `Invalid value: ${goRule(rule)}: ${cr.wrongResultType ? '' : 'compilation failed: '}${cr.error}` });
         else if (cr.errorIn === 'messageExpression') {
-          c.out.push({ reason: 'FieldValueInvalid', field: `${at}.messageExpression`, message: `Invalid value: ${JSON.stringify(rule.messageExpression)}: messageExpression compilation failed: ${cr.error}` });
+          c.out.push({ reason: 'FieldValueInvalid', field: `${at}.messageExpression`, message: `Invalid value: ${JSON.stringify(rule.messageExpression)}: ${cr.wrongResultType ? '' : 'messageExpression compilation failed: '}${cr.error}` });
         } else c.out.push({ reason: 'FieldValueInvalid', field: `${at}.fieldPath`, message: `Invalid value: ${JSON.stringify(rule.fieldPath ?? '')}: fieldPath must be a valid path: ${cr.error}` });
         return;
       }

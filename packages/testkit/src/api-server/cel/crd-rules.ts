@@ -43,6 +43,8 @@ export interface CompiledRule {
   readonly error: string | undefined;
   /** What the error is in. */
   readonly errorIn: 'rule' | 'messageExpression' | 'fieldPath' | undefined;
+  /** The error is the expression's result type, not its compilation. */
+  readonly wrongResultType: boolean;
   readonly usesOldSelf: boolean;
   readonly fieldPathSuffix: string;
 }
@@ -86,25 +88,29 @@ export function compileRules(s: RuleSchema, root: boolean): readonly CompiledRul
   const hit = COMPILED.get(s);
   if (hit !== undefined) return hit;
   const rules = s['x-kubernetes-validations'] ?? [];
-  const scope = { variables: ['self', 'oldSelf'], schemaOf: (v: string) => (v === 'self' || v === 'oldSelf' ? (root ? { ...s, 'x-kubernetes-embedded-resource': false } : s) : undefined) };
+  const schemaOf = (v: string) => (v === 'self' || v === 'oldSelf' ? (root ? { ...s, 'x-kubernetes-embedded-resource': false } : s) : undefined);
+  const scope = { variables: ['self', 'oldSelf'], schemaOf, resultType: 'bool' as const };
+  const messageScope = { ...scope, resultType: 'string' as const };
   const out = rules.map((rule): CompiledRule => {
     let program: CompiledExpression | undefined;
     let message: CompiledExpression | undefined;
     let error: string | undefined;
+    let wrongResultType = false;
     let errorIn: CompiledRule['errorIn'] = 'rule';
     let fieldPathSuffix = '';
     try {
       if ((rule.rule ?? '') === '') throw new CelCompileError('rule is not specified');
       program = compileExpression(rule.rule ?? '', scope);
       errorIn = 'messageExpression';
-      if ((rule.messageExpression ?? '') !== '') message = compileExpression(rule.messageExpression ?? '', scope);
+      if ((rule.messageExpression ?? '') !== '') message = compileExpression(rule.messageExpression ?? '', messageScope);
       errorIn = 'fieldPath';
       if ((rule.fieldPath ?? '') !== '') fieldPathSuffix = normalizeFieldPath(rule.fieldPath ?? '', s);
       errorIn = undefined;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
+      wrongResultType = e instanceof CelCompileError && e.wrongResultType;
     }
-    return { rule, program, message, error, errorIn, usesOldSelf: program?.references.has('oldSelf') === true, fieldPathSuffix };
+    return { rule, program, message, error, errorIn, wrongResultType, usesOldSelf: program?.references.has('oldSelf') === true, fieldPathSuffix };
   });
   COMPILED.set(s, out);
   return out;
