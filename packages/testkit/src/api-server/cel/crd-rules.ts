@@ -241,13 +241,20 @@ function walk(w: Walk, path: string, s: RuleSchema | undefined, v: unknown, old:
   }
 }
 
-/** True when the schema has a rule anywhere. */
+const HAS_RULES = new WeakMap<SchemaNode, boolean>();
+
+/** True when the schema has a rule anywhere (remembered per schema object: a CRD's schemas do not change in place). */
 export function hasRules(s: RuleSchema | undefined): boolean {
   if (s === undefined) return false;
-  if ((s['x-kubernetes-validations'] ?? []).length > 0) return true;
-  if (hasRules(s.items as RuleSchema | undefined)) return true;
-  if (typeof s.additionalProperties === 'object' && hasRules(s.additionalProperties as RuleSchema)) return true;
-  return Object.values(s.properties ?? {}).some((p) => hasRules(p as RuleSchema));
+  const hit = HAS_RULES.get(s);
+  if (hit !== undefined) return hit;
+  const has =
+    (s['x-kubernetes-validations'] ?? []).length > 0 ||
+    hasRules(s.items as RuleSchema | undefined) ||
+    (typeof s.additionalProperties === 'object' && hasRules(s.additionalProperties as RuleSchema)) ||
+    Object.values(s.properties ?? {}).some((p) => hasRules(p as RuleSchema));
+  HAS_RULES.set(s, has);
+  return has;
 }
 
 /**
