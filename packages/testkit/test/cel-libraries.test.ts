@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compileExpression, CelCompileError } from '../src/api-server/cel/compile.js';
 import { PER_CALL_LIMIT } from '../src/api-server/cel/cost.js';
 import { celValue } from '../src/api-server/cel/values.js';
+import { crdRuleProblems } from '../src/api-server/cel/crd-rule-check.js';
 import type { SchemaNode } from '../src/api-server/crd-schema.js';
 
 function evaluate(expr: string, self?: unknown, schema?: SchemaNode): unknown {
@@ -188,5 +189,27 @@ describe('CEL-6 cost limits', () => {
     const schema: SchemaNode = { type: 'array', items: { type: 'integer' } };
     expect(evaluate('self.all(x, self.all(y, x + y >= 0))', list, schema)).toBe('costExceeded');
     expect(evaluate('self.all(x, x >= 0)', list, schema)).toBe(true);
+  });
+});
+
+describe('CEL-7 estimated cost of CRD rules', () => {
+  const spec = (items: object, rule: string) => ({
+    versions: [{ schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { items: { type: 'array', ...items } }, 'x-kubernetes-validations': [{ rule }] } } } } }],
+  });
+  const element = (name: object) => ({ items: { type: 'object', properties: { name: { type: 'string', ...name } } } });
+  it('takes cheap per-element rules over unbounded lists', () => {
+    expect(crdRuleProblems(spec(element({}), "self.items.all(i, i.name.startsWith('x'))"))).toEqual([]);
+  });
+  it('refuses regular expressions over unbounded strings in unbounded lists, and takes them when bounded', () => {
+    const refused = crdRuleProblems(spec(element({}), "self.items.all(i, i.name.matches('^[a-z]+$'))"));
+    // The rule's own limit, then (being that costly) the limit of all rules of the schema.
+    expect(refused.map((c) => c.message.slice(0, 50))).toEqual(['Forbidden: estimated rule cost exceeds budget by f', 'Forbidden: x-kubernetes-validations estimated rule']);
+    expect(refused[0]?.field).toBe('spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule');
+    expect(refused[0]?.message).toMatch(/^Forbidden: estimated rule cost exceeds budget by factor of/);
+    expect(crdRuleProblems(spec({ maxItems: 100, ...element({ maxLength: 63 }) }, "self.items.all(i, i.name.matches('^[a-z]+$'))"))).toEqual([]);
+  });
+  it('multiplies by how often a rule runs (rules under items)', () => {
+    const nested = { versions: [{ schema: { openAPIV3Schema: { type: 'object', properties: { xs: { type: 'array', items: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: "self.all(s, s.contains('a'))" }] } } } } } }] };
+    expect(crdRuleProblems(nested)[0]?.field).toBe('spec.validation.openAPIV3Schema.properties[xs].items.x-kubernetes-validations[0].rule');
   });
 });

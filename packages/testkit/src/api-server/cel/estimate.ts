@@ -55,7 +55,12 @@ function elementOf(s: SchemaNode | undefined): SchemaNode | undefined {
   return undefined;
 }
 
-const TRAVERSING = new Set(['contains', 'startsWith', 'endsWith', 'matches', 'find', 'findAll', 'split', 'replace', 'lowerAscii', 'upperAscii', 'trim', 'indexOf', 'lastIndexOf', 'join', 'isSorted', 'sum', 'min', 'max', 'substring', 'format']);
+/** Functions that traverse their receiver once (cel-go's string traversal factor applies to strings). */
+const TRAVERSING = new Set(['split', 'replace', 'lowerAscii', 'upperAscii', 'trim', 'indexOf', 'lastIndexOf', 'join', 'isSorted', 'sum', 'min', 'max', 'substring', 'format', 'charAt', '@in']);
+/** Functions matching a regular expression against their receiver. */
+const REGEX = new Set(['matches', 'find', 'findAll']);
+const STRING_FACTOR = 0.1;
+const REGEX_FACTOR = 0.25;
 
 /** Estimated largest cost of `e` with `self`/`oldSelf` typed by `schema`. */
 export function estimateCost(e: Expr, schema: SchemaNode): number {
@@ -73,6 +78,10 @@ export function estimateCost(e: Expr, schema: SchemaNode): number {
     }
     return undefined;
   };
+  const sizeOf = (x: Expr | undefined, vars: ReadonlyMap<string, SchemaNode | undefined>): number => {
+    if (x?.exprKind.case === 'constExpr' && x.exprKind.value.constantKind.case === 'stringValue') return x.exprKind.value.constantKind.value.length;
+    return maxSize(schemaOf(x, vars));
+  };
   const cost = (x: Expr | undefined, vars: ReadonlyMap<string, SchemaNode | undefined>): number => {
     if (x === undefined) return 0;
     const k = x.exprKind;
@@ -80,11 +89,18 @@ export function estimateCost(e: Expr, schema: SchemaNode): number {
       case 'selectExpr':
         return 1 + cost(k.value.operand, vars);
       case 'callExpr': {
-        let c = 1 + cost(k.value.target, vars) + k.value.args.reduce((s, a) => s + cost(a, vars), 0);
-        if (TRAVERSING.has(k.value.function)) {
-          const target = schemaOf(k.value.target ?? k.value.args[0], vars);
-          const size = maxSize(target);
-          c += target?.type === 'string' || target === undefined ? Math.ceil(size * 0.1) : size;
+        const fn = k.value.function;
+        const c = 1 + cost(k.value.target, vars) + k.value.args.reduce((s, a) => s + cost(a, vars), 0);
+        // `x in list` traverses its second argument; methods their target; functions their first argument.
+        const receiver = fn === '@in' ? k.value.args[1] : (k.value.target ?? k.value.args[0]);
+        const arg = k.value.target !== undefined ? k.value.args[0] : k.value.args[1];
+        const stringCost = (e: Expr | undefined) => Math.ceil(sizeOf(e, vars) * STRING_FACTOR);
+        if (fn === 'startsWith' || fn === 'endsWith') return c + stringCost(arg);
+        if (fn === 'contains') return c + stringCost(receiver) * stringCost(arg);
+        if (REGEX.has(fn)) return c + stringCost(receiver) * Math.ceil(sizeOf(arg, vars) * REGEX_FACTOR);
+        if (TRAVERSING.has(fn)) {
+          const target = schemaOf(receiver, vars);
+          return c + (target === undefined || target.type === 'string' ? stringCost(receiver) : maxSize(target));
         }
         return c;
       }
