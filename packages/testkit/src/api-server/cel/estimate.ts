@@ -4,7 +4,9 @@
  * times the number of times the rule can run, and `StaticEstimatedCRDCostLimit`, 100,000,000 for
  * all rules of a schema). The estimate follows cel-go's in spirit, not to the unit: every node
  * costs 1, a comprehension costs its range's largest size times its step, functions that
- * traverse a string or list cost its largest size (strings: a tenth of their length). Largest
+ * traverse a list cost its largest size and a string a tenth of its length (`startsWith`/`endsWith`
+ * a tenth of the argument's, `contains` the product of both tenths, regular expressions the
+ * string's tenth times a quarter of the pattern's length), string literals their length. Largest
  * sizes come from `maxItems`, `maxProperties` and `maxLength`; without them from the largest
  * request body (3 MiB) divided by the smallest serialized element, as kube-apiserver does.
  */
