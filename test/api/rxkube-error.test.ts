@@ -48,6 +48,7 @@ import { WatchLineTooLongError } from '../../src/client/watch-line-too-long-erro
 import { resolveListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { ReflectorConfigError, ReflectorFatalError, UnusableWatchEventError, VeryShortWatchError, WatchStalledError } from '../../src/reflector/reflector-errors.js';
 import { ProtobufDecodeError } from '../../packages/testkit/src/api-server/protobuf/codec.js';
+import { CelCompileError } from '../../packages/testkit/src/api-server/cel/compile.js';
 import { StatusError } from '../../packages/testkit/src/api-server/status-error.js';
 import { ApiServerConfigError, DirectApiError, UnknownKindError } from '../../packages/testkit/src/api-server/server-errors.js';
 import { bucketRateLimiter } from '../../src/workqueue/bucket-rate-limiter.js';
@@ -180,6 +181,7 @@ const SAMPLES: Record<string, () => Error> = {
   ManagerConfigError: () => new ManagerConfigError('LeaderElectionID must be configured', { option: 'leaderElection.id' }),
   StatusError: () => new StatusError({ kind: 'Status', code: 404, reason: 'NotFound', message: 'not found' }),
   ProtobufDecodeError: () => new ProtobufDecodeError('malformed protobuf message'),
+  CelCompileError: () => new CelCompileError("ERROR: <input>:1:1: undeclared reference to 'slef' (in container '')"),
   UnknownKindError: () => new UnknownKindError('example.com/v1', 'Widget'),
   DirectApiError: () => new DirectApiError(new StatusError({ kind: 'Status', code: 409, reason: 'AlreadyExists', message: 'configmaps "a" already exists' })),
   ApiServerConfigError: () => new ApiServerConfigError('startApiServer binds loopback only; got host 0.0.0.0', { option: 'host' }),

@@ -6,6 +6,7 @@
  * followed by the source line and a caret).
  */
 import { isCelError, parse, plan, type CelInput, type CelValue } from '@bufbuild/cel';
+import { RxkubeError, type ErrorLayer } from 'rxkube';
 import type { Expr, ParsedExpr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import type { SchemaNode } from '../crd-schema.js';
 import { instrument, metered, nodeCount } from './cost.js';
@@ -40,8 +41,13 @@ export interface CompiledExpression {
   evaluate(bindings: Record<string, CelInput>, limit: number): Evaluation;
 }
 
-/** A compile error, worded as cel-go's. */
-export class CelCompileError extends Error {
+/**
+ * A CEL expression of a CRD rule or an admission policy that does not compile, worded as cel-go's;
+ * the embedded API server answers it as a 422 on the object that carries the expression.
+ */
+export class CelCompileError extends RxkubeError {
+  static override readonly code: string = 'TESTING_CEL_COMPILE';
+  static override readonly layer: ErrorLayer = 'testing';
   override readonly name = 'CelCompileError';
   constructor(
     message: string,
