@@ -7,7 +7,7 @@
  */
 import { isCelError, parse, plan, type CelInput, type CelValue } from '@bufbuild/cel';
 import { RxkubeError, type ErrorLayer } from 'rxkube';
-import type { Expr, ParsedExpr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import type { Expr, ParsedExpr } from './ast.js';
 import type { SchemaNode } from '../crd-schema.js';
 import { instrument, metered, nodeCount } from './cost.js';
 import { KNOWN_FUNCTIONS, kubernetesCelEnv } from './library.js';

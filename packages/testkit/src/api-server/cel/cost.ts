@@ -7,7 +7,7 @@
  * time (see {@link instrument}) so that an expression over budget stops iterating at once.
  */
 import { celFunc, CelScalar, type CelFunc, type CelValue } from '@bufbuild/cel';
-import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import type { Expr } from './ast.js';
 
 /** kube-apiserver's per-expression runtime cost limit (`celconfig.PerCallLimit`). */
 export const PER_CALL_LIMIT = 1_000_000;

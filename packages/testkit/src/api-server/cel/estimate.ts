@@ -10,7 +10,7 @@
  * sizes come from `maxItems`, `maxProperties` and `maxLength`; without them from the largest
  * request body (3 MiB) divided by the smallest serialized element, as kube-apiserver does.
  */
-import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import type { Expr } from './ast.js';
 import type { SchemaNode } from '../crd-schema.js';
 import { escapeCelName } from './values.js';
 

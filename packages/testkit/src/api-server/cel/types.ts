@@ -8,7 +8,7 @@
  * so the check only refuses what cel-go would refuse too. Ordering accepts int, uint and double
  * across types, as Kubernetes' environment (cross-type numeric comparisons) does.
  */
-import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import type { Expr } from './ast.js';
 import type { SchemaNode } from '../crd-schema.js';
 import { escapeCelName } from './values.js';
 
