@@ -208,6 +208,16 @@ describe('CEL-7 estimated cost of CRD rules', () => {
     expect(refused[0]?.message).toMatch(/^Forbidden: estimated rule cost exceeds budget by factor of/);
     expect(crdRuleProblems(spec({ maxItems: 100, ...element({ maxLength: 63 }) }, "self.items.all(i, i.name.matches('^[a-z]+$'))"))).toEqual([]);
   });
+  it('counts list literals by their length and map keys as sharing the request (no false refusals)', () => {
+    // A rule per element of nested bounded lists, with `in` over a literal list.
+    const nested = {
+      versions: [{ schema: { openAPIV3Schema: { type: 'object', properties: { rules: { type: 'array', maxItems: 16, items: { type: 'object', properties: { matches: { type: 'array', maxItems: 64, items: { type: 'object', properties: { kind: { type: 'string' }, value: { type: 'string', maxLength: 1024 } }, 'x-kubernetes-validations': [{ rule: "(self.kind in ['A', 'B']) ? self.value.startsWith('/') && !self.value.contains('//') : true" }] } } } } } } } } }],
+    };
+    expect(crdRuleProblems(nested)).toEqual([]);
+    // A regular expression over the keys of a bounded map.
+    const keys = { versions: [{ schema: { openAPIV3Schema: { type: 'object', properties: { labels: { type: 'object', maxProperties: 16, additionalProperties: { type: 'string', maxLength: 63 }, 'x-kubernetes-validations': [{ rule: "self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9][-A-Za-z0-9_.]{0,61}[A-Za-z0-9]$'))" }] } } } } }] };
+    expect(crdRuleProblems(keys)).toEqual([]);
+  });
   it('multiplies by how often a rule runs (rules under items)', () => {
     const nested = { versions: [{ schema: { openAPIV3Schema: { type: 'object', properties: { xs: { type: 'array', items: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: "self.all(s, s.contains('a'))" }] } } } } } }] };
     expect(crdRuleProblems(nested)[0]?.field).toBe('spec.validation.openAPIV3Schema.properties[xs].items.x-kubernetes-validations[0].rule');

@@ -82,8 +82,12 @@ export function estimateCost(e: Expr, schema: SchemaNode): number {
   };
   const sizeOf = (x: Expr | undefined, vars: ReadonlyMap<string, SchemaNode | undefined>): number => {
     if (x?.exprKind.case === 'constExpr' && x.exprKind.value.constantKind.case === 'stringValue') return x.exprKind.value.constantKind.value.length;
+    if (x?.exprKind.case === 'listExpr') return x.exprKind.value.elements.length;
+    if (x?.exprKind.case === 'identExpr' && keyLength.has(x.exprKind.value.name)) return keyLength.get(x.exprKind.value.name) ?? MAX_REQUEST_BYTES;
     return maxSize(schemaOf(x, vars));
   };
+  /** Iteration variables over map keys, with the longest a key can be (all keys share the request). */
+  const keyLength = new Map<string, number>();
   const cost = (x: Expr | undefined, vars: ReadonlyMap<string, SchemaNode | undefined>): number => {
     if (x === undefined) return 0;
     const k = x.exprKind;
@@ -102,7 +106,8 @@ export function estimateCost(e: Expr, schema: SchemaNode): number {
         if (REGEX.has(fn)) return c + stringCost(receiver) * Math.ceil(sizeOf(arg, vars) * REGEX_FACTOR);
         if (TRAVERSING.has(fn)) {
           const target = schemaOf(receiver, vars);
-          return c + (target === undefined || target.type === 'string' ? stringCost(receiver) : maxSize(target));
+          if (target !== undefined && target.type !== 'string') return c + maxSize(target);
+          return c + (receiver?.exprKind.case === 'listExpr' ? sizeOf(receiver, vars) : stringCost(receiver));
         }
         return c;
       }
@@ -116,6 +121,8 @@ export function estimateCost(e: Expr, schema: SchemaNode): number {
         const n = maxSize(range);
         const inner = new Map(vars);
         inner.set(c.iterVar, elementOf(range));
+        if (range?.type === 'object') keyLength.set(c.iterVar, Math.ceil(MAX_REQUEST_BYTES / Math.max(1, n)));
+        else keyLength.delete(c.iterVar);
         inner.set(c.accuVar, undefined);
         return 1 + cost(c.iterRange, vars) + cost(c.accuInit, vars) + n * (cost(c.loopStep, inner) + cost(c.loopCondition, inner)) + cost(c.result, inner);
       }
