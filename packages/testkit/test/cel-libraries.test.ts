@@ -48,6 +48,7 @@ describe('CEL-8 Kubernetes CEL libraries', () => {
     ["'abc 123 def 456'.findAll('[0-9]+') == ['123', '456']", true],
     ["'abc 123 def 456'.findAll('[0-9]+', 1) == ['123']", true],
     ["'abc'.find('[0-9]+') == ''", true],
+    ["matches('v1.2.3', 'v1\\\\.[0-3]\\\\.\\\\d+') && !matches('v2.0.0', '^v1')", true],
     ["quantity('1Gi').isGreaterThan(quantity('1000Mi'))", true],
     ["quantity('500m').isLessThan(quantity('1'))", true],
     ["quantity('1k').asInteger() == 1000", true],

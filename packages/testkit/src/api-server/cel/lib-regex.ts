@@ -1,5 +1,9 @@
-/** Kubernetes' CEL regex library (k8s.io/apiserver/pkg/cel/library/regex.go): `find`, `findAll`. */
-import { celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
+/**
+ * Kubernetes' CEL regex library (k8s.io/apiserver/pkg/cel/library/regex.go): `find`, `findAll`;
+ * and the function form of the standard `matches` (`matches(s, re)`), which the evaluator only has
+ * as a method: it runs the method, so both forms use the same RE2 engine.
+ */
+import { celEnv, celFunc, celMethod, CelScalar, isCelError, parse, plan, type CelFunc } from '@bufbuild/cel';
 import { chargeItems } from './cost.js';
 import { fail } from './opaque.js';
 
@@ -38,8 +42,15 @@ function findAll(s: string, pattern: string, limit: number): string[] | Error {
   return out;
 }
 
+const matchesMethod = plan(celEnv({ variables: { s: CelScalar.STRING, re: CelScalar.STRING } }), parse('s.matches(re)'));
+
 /** The regex functions. */
 export const REGEX_FUNCS: readonly CelFunc[] = [
+  celFunc('matches', [CelScalar.STRING, CelScalar.STRING], CelScalar.BOOL, (text: string, re: string) => {
+    chargeItems(text.length);
+    const r = matchesMethod({ s: text, re });
+    return isCelError(r) ? fail(r.message) : r === true;
+  }),
   celMethod('find', CelScalar.STRING, [CelScalar.STRING], CelScalar.STRING, function (this: string, pattern: string) {
     const r = findAll(this, pattern, 1);
     return r instanceof Error ? fail(r.message) : (r[0] ?? '');
