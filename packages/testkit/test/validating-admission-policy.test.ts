@@ -52,6 +52,18 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(names).toEqual(expect.arrayContaining(['validatingadmissionpolicies', 'validatingadmissionpolicybindings']));
   });
 
+  it('VAP-1 prints the table columns kube-apiserver 1.30 prints', async () => {
+    await created(POLICIES, policy('table-policy', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, matchConstraints: { resourceRules: [{ apiGroups: ['nothing.example.com'], apiVersions: ['*'], operations: ['*'], resources: ['*'] }] }, validations: [{ expression: 'true' }, { expression: 'true' }] }));
+    await created(BINDINGS, binding('table-binding', { policyName: 'table-policy', validationActions: ['Audit'], paramRef: { name: 'cfg', namespace: 'default', parameterNotFoundAction: 'Allow' } }));
+    const accept = { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
+    const p = await call('GET', `${POLICIES}/table-policy`, undefined, 'application/json', accept);
+    expect(p.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Validations', 'ParamKind', 'Age']);
+    expect(p.body.rows[0].cells.slice(0, 3)).toEqual(['table-policy', 2, 'v1/ConfigMap']);
+    const b = await call('GET', `${BINDINGS}/table-binding`, undefined, 'application/json', accept);
+    expect(b.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'PolicyName', 'ParamRef', 'Age']);
+    expect(b.body.rows[0].cells.slice(0, 3)).toEqual(['table-binding', 'table-policy', 'default/cfg']);
+  });
+
   it('VAP-2 VAP-5 denies what the documentation example denies, in the namespaces its binding selects', async () => {
     await created(POLICIES, policy('demo-policy.example.com', { failurePolicy: 'Fail', matchConstraints: DEPLOYMENT_RULES, validations: [{ expression: 'object.spec.replicas <= 5' }] }));
     await created(BINDINGS, binding('demo-binding-test.example.com', { policyName: 'demo-policy.example.com', validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { environment: 'test' } } } }));

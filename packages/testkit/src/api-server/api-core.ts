@@ -15,7 +15,6 @@ import { DirectApiError, UnknownKindError } from './server-errors.js';
 import { invalid, StatusError } from './status-error.js';
 import { StrategyRegistry } from './strategies/registry.js';
 import { policyAttributes, ValidatingPolicyAdmission } from './admission/policy/policy-admission.js';
-import { registerPolicyStrategies } from './admission/policy/policy-strategies.js';
 import { validatingAdmissionPolicyResources } from './admission/policy/policy-resources.js';
 import { AdmissionRequestHolder } from './admission/policy/request-context.js';
 import { WatchHub } from './watch-hub.js';
@@ -134,7 +133,6 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
   const admissionRequests = new AdmissionRequestHolder();
   const warn = (text: string) => admissionRequests.context.warn(text);
   strategies.registerCustom({ admitCreate: (r, obj) => admitCustom(r, obj, undefined, warn), admitUpdate: (r, obj, old) => admitCustom(r, obj, old, warn) });
-  registerPolicyStrategies(strategies);
   const policies = new ValidatingPolicyAdmission(store, registry, admissionRequests);
   const service = new ObjectService(store, strategies, {
     requireNamespace: options.requireNamespace ?? true,

@@ -88,6 +88,10 @@ export function policyProblems(spec: PolicySpec | undefined): FieldCause[] {
     if ((v.name ?? '') === '') out.push({ reason: 'FieldValueRequired', field: `spec.variables[${i}].name`, message: 'Required value' });
     check(`spec.variables[${i}].expression`, v.expression);
   });
+  (s.auditAnnotations ?? []).forEach((a, i) => {
+    if ((a.key ?? '') === '') out.push({ reason: 'FieldValueRequired', field: `spec.auditAnnotations[${i}].key`, message: 'Required value' });
+    check(`spec.auditAnnotations[${i}].valueExpression`, a.valueExpression);
+  });
   if (s.paramKind !== undefined) {
     if ((s.paramKind.apiVersion ?? '') === '') out.push({ reason: 'FieldValueRequired', field: 'spec.paramKind.apiVersion', message: 'Required value' });
     if ((s.paramKind.kind ?? '') === '') out.push({ reason: 'FieldValueRequired', field: 'spec.paramKind.kind', message: 'Required value' });
