@@ -213,5 +213,7 @@ export function celErrorText(message: string): string {
   if (field !== null) return `no such key: ${field[1] ?? ''}`;
   if (message.startsWith('found no matching overload') || message.startsWith('no such overload')) return 'no such overload';
   if (message === 'unresolved attribute') return 'no such attribute';
+  if (/divide by zero$/.test(message)) return 'division by zero';
+  if (/modulus by zero$/.test(message)) return 'modulus by zero';
   return message;
 }
