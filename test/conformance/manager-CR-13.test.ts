@@ -33,7 +33,9 @@ describe('CR-13 Start order', () => {
     const vt = virtualTime();
     const e = electorStub();
     const mgr = manager({ scheduler: vt.scheduler, leaderElection: { id: 'l', namespace: 'ns', elector: e.factory } });
-    mgr.add({ ...fakeRunnable(vt, 'ctrl'), warmup: () => vt.record(`ctrl:warmup campaign=${e.events.length}`) });
+    mgr.add({ ...fakeRunnable(vt, 'ctrl'), warmup: () => {
+      vt.record(`ctrl:warmup campaign=${e.events.length}`);
+    } });
     mgr.add(fakeRunnable(vt, 'other', { needLeaderElection: false }));
     mgr.add(fakeRunnable(vt, 'cache', { syncAfter: 30 }));
     const ac = new AbortController();
