@@ -49,7 +49,7 @@ function recordingClient(vt: VirtualTime) {
  * A manager with an elector stub and one controller over a fake source whose registrations sync
  * 50 virtual ms after they are made; each reconcile patches its object.
  */
-function setup(warmup: boolean) {
+function setup(warmup: boolean, syncAfterMs = 50) {
   const vt = virtualTime();
   const e = electorStub();
   const lines: { message: string; fields: LogFields | undefined }[] = [];
@@ -59,7 +59,7 @@ function setup(warmup: boolean) {
     resource: CONFIG_MAPS,
     initial: [cm('a'), cm('b'), cm('c')],
     events$,
-    synced$: timer(50, vt.scheduler).pipe(map(() => true)),
+    synced$: timer(syncAfterMs, vt.scheduler).pipe(map(() => true)),
   });
   const reconciled: { at: number; name: string }[] = [];
   const ctrl = controller({
@@ -123,6 +123,19 @@ describe('warm standby (controller option `warmup`)', () => {
     };
     expect(await firstReconcileAfterLeadership(true)).toBe(0);
     expect(await firstReconcileAfterLeadership(false)).toBe(50);
+  });
+
+  it('gaining leadership before the warm registration synced waits only for the rest of its sync', async () => {
+    const { vt, e, lines, reconciled, source, mgr } = setup(true, 500);
+    void outcome(mgr.start());
+    await vt.advance(100);
+    e.leading.next(true);
+    await vt.advance(0);
+    expect(lines.find((l) => l.message === 'Starting warm controller')?.fields).toEqual({ heldRequests: 3, unsyncedSources: 1 });
+    expect(reconciled).toEqual([]);
+    await vt.advance(1_000);
+    expect(reconciled[0]?.at).toBe(500);
+    expect(source.registrations).toBe(1);
   });
 
   it('a manager stopped before it leads releases the warm registration and never reconciles', async () => {
