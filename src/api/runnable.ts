@@ -62,6 +62,15 @@ export interface Runnable {
    * stopped it.
    */
   fence?(reason: unknown): void;
+  /**
+   * Warm-up of a leader-election runnable (a controller built with `warmup: true`): the manager
+   * calls it before campaigning, in its warm-up group, with that group's signal (aborted in the
+   * stop procedure, after the leader-election group stopped). It prepares whatever needs no
+   * leadership (a controller registers on its sources and holds their requests) and must write
+   * nothing; `start` follows once leading. A rejection is a runnable error. Ignored for runnables
+   * that do not need leader election.
+   */
+  warmup?(signal: AbortSignal): RunnableResult;
 }
 
 /**

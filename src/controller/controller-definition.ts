@@ -42,6 +42,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set(
     metricsRegistry: true, metrics: true, workqueueMetrics: true, informers: true, clusters: true, scheduler: true, permissions: true,
     stuckReconcileThresholdMs: true,
     readYourWrites: true,
+    warmup: true,
   } satisfies Record<keyof ControllerOptions, true>),
 );
 

@@ -160,6 +160,14 @@ export interface ControllerOptions<
   readonly shutdownGracePeriodMs?: number;
   /** Start only while leading (default true). */
   readonly needLeaderElection?: boolean;
+  /**
+   * Warm standby (default false; docs/leader-election.md "Warm standbys"): under a manager that is
+   * not leading yet, register on the sources and hold their requests (one per key) without
+   * reconciling, so that on gaining leadership the workers start at once with a filled queue.
+   * Nothing is reconciled or written before leadership. Without a manager, or with
+   * `needLeaderElection: false`, it changes nothing.
+   */
+  readonly warmup?: boolean;
   /** Allow a name that another controller of the same manager already uses (they then share metric labels). */
   readonly skipNameValidation?: boolean;
   /** Client handed to reconciles (`ctx.client`, `ctx.objects()`); default the manager's. */

@@ -14,6 +14,10 @@ import type { Binding } from './source-bindings.js';
 /**
  * The phases of one controller run:
  * - `idle`: built, not started;
+ * - `warming` (warm standby, the `warmup` option): started by the manager before it leads; a
+ *   handler is registered on every source and the requests are held (coalesced per key) without
+ *   being reconciled, and no sync timeout runs. `start` (leadership gained) goes on to `running` at
+ *   once when every registration synced, else to `waitingForCaches`;
  * - `waitingForCaches`: a handler is registered on every source and its requests are held until
  *   every registration synced (CR-5), bounded by `cacheSyncTimeoutMs`;
  * - `running`: the workers reconcile from the work queue (`ready$` is true);
@@ -24,11 +28,12 @@ import type { Binding } from './source-bindings.js';
  *   without waiting (writes through `ctx` are refused from then on, see `fencedClient`);
  * - `stopped`: final; the handlers, timer and queue input are released.
  */
-export type ControllerRunState = 'idle' | 'waitingForCaches' | 'running' | 'draining' | 'stopped';
+export type ControllerRunState = 'idle' | 'warming' | 'waitingForCaches' | 'running' | 'draining' | 'stopped';
 
 /** Every transition a run can take; any other is ignored (e.g. a sync arriving after the stop). */
 const TRANSITIONS: { readonly [S in ControllerRunState]: readonly ControllerRunState[] } = {
-  idle: ['waitingForCaches', 'stopped'],
+  idle: ['warming', 'waitingForCaches', 'stopped'],
+  warming: ['waitingForCaches', 'running', 'stopped'],
   waitingForCaches: ['running', 'stopped'],
   running: ['draining', 'stopped'],
   draining: ['stopped'],
@@ -58,17 +63,47 @@ export class ControllerRun<T extends KubeObject> {
   private readonly shutdown = new AbortController();
   /** Aborted (with the leadership-loss reason) to halt the work queue without grace. */
   private readonly halt = new AbortController();
+  /** Set by {@link start}: where outcomes go; its completion or error ends the run. */
+  private out: Subscriber<ReconcileOutcome> | undefined;
+  private signal: AbortSignal | undefined;
+  private registered = false;
+  /** Where a source error goes while warming (no subscriber yet). */
+  private warmFailed: ((err: unknown) => void) | undefined;
 
   constructor(
     private readonly def: ControllerDefinition<T>,
     private readonly ready: BehaviorSubject<boolean>,
-    private readonly out: Subscriber<ReconcileOutcome>,
-    private readonly signal: AbortSignal | undefined,
   ) {}
 
-  /** Registers the handlers and waits for the caches; from then on, the signal stops the run. */
-  start(): void {
-    this.enter('waitingForCaches');
+  /** True while warming: {@link start} takes this run over instead of building a new one. */
+  get isWarming(): boolean {
+    return this.state === 'warming';
+  }
+
+  /**
+   * Warm standby: registers the handlers and holds their requests without reconciling, until
+   * {@link start} or {@link endWarmup}. A source error while warming goes to `failed`.
+   */
+  warm(failed: (err: unknown) => void): void {
+    this.warmFailed = failed;
+    this.enter('warming');
+  }
+
+  /** The warm-up ended (its signal aborted) before {@link start}: releases the registrations. */
+  endWarmup(): void {
+    if (this.state === 'warming') this.enter('stopped');
+  }
+
+  /**
+   * Registers the handlers (unless warming did) and waits for the caches — not at all when a warm
+   * run's registrations all synced; from then on, `signal` stops the run.
+   */
+  start(out: Subscriber<ReconcileOutcome>, signal: AbortSignal | undefined): void {
+    this.out = out;
+    this.signal = signal;
+    const warm = this.state === 'warming';
+    if (warm) this.def.logger.info('Starting warm controller', { heldRequests: this.requests.heldCount, unsyncedSources: this.unsynced.size });
+    this.enter(warm && this.unsynced.size === 0 ? 'running' : 'waitingForCaches');
     this.listenForStop();
   }
 
@@ -93,6 +128,9 @@ export class ControllerRun<T extends KubeObject> {
     if (!TRANSITIONS[this.state].includes(next)) return;
     this.state = next;
     switch (next) {
+      case 'warming':
+        this.registerSources();
+        break;
       case 'waitingForCaches':
         this.waitForCaches();
         break;
@@ -111,7 +149,7 @@ export class ControllerRun<T extends KubeObject> {
 
   private synced(index: number): void {
     this.unsynced.delete(index);
-    if (this.unsynced.size === 0) this.enter('running');
+    if (this.unsynced.size === 0 && this.state === 'waitingForCaches') this.enter('running');
   }
 
   private syncTimedOut(): void {
@@ -129,12 +167,13 @@ export class ControllerRun<T extends KubeObject> {
 
   private fail(error: unknown): void {
     if (this.state === 'stopped') return;
-    this.out.error(error);
+    if (this.out !== undefined) this.out.error(error);
+    else this.warmFailed?.(error);
     this.enter('stopped');
   }
 
   private complete(): void {
-    this.out.complete();
+    this.out?.complete();
     this.enter('stopped');
   }
 
@@ -146,8 +185,18 @@ export class ControllerRun<T extends KubeObject> {
 
   // ---- phases ----------------------------------------------------------------------------------
 
-  /** `waitingForCaches`: register, subscribe, wait for every registration to sync (CR-5). */
+  /** `waitingForCaches`: register (unless warming did), wait for every registration to sync (CR-5). */
   private waitForCaches(): void {
+    if (!this.registered) this.registerSources();
+    if (this.unsynced.size > 0 && this.state === 'waitingForCaches') {
+      this.def.logger.info('Waiting for caches to sync', { sources: this.registrations.map((r) => sourceName(r.binding.source)) });
+      this.syncTimer = this.def.scheduler.schedule(() => this.syncTimedOut(), this.def.cacheSyncTimeoutMs);
+    }
+  }
+
+  /** Registers a handler on every source; their requests are held until the workers start. */
+  private registerSources(): void {
+    this.registered = true;
     // Register every handler first, so the initial lists are queued while the caches sync.
     this.registrations = this.def.bindings.map((binding) => ({ binding, registration: binding.source.register() }));
     for (const { binding, registration } of this.registrations) {
@@ -167,10 +216,6 @@ export class ControllerRun<T extends KubeObject> {
         }),
       );
     });
-    if (this.unsynced.size > 0 && this.state === 'waitingForCaches') {
-      this.def.logger.info('Waiting for caches to sync', { sources: this.registrations.map((r) => sourceName(r.binding.source)) });
-      this.syncTimer = this.def.scheduler.schedule(() => this.syncTimedOut(), this.def.cacheSyncTimeoutMs);
-    }
   }
 
   /** `running`: the held requests, then every new one, go through the work queue to the workers. */
@@ -193,7 +238,7 @@ export class ControllerRun<T extends KubeObject> {
     );
     if (metrics !== undefined) outcomes$ = outcomes$.pipe(recordReconcileMetrics(metrics, name, concurrency));
     // Subscribed with `out` itself: the queue's completion or error ends the run.
-    outcomes$.subscribe(this.out);
+    if (this.out !== undefined) outcomes$.subscribe(this.out);
   }
 
   /** `stopped`. */

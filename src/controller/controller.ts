@@ -50,6 +50,14 @@ export interface Controller<T extends KubeObject = KubeObject> extends Runnable 
   inject(deps: RunnableDeps): void;
   /** The `permissions` of its options, for the manager's derived RBAC rules. */
   permissions(): readonly Permission[];
+  /**
+   * Warm standby (present with the `warmup: true` option): the manager calls it before it campaigns.
+   * Registers a handler on every source and holds their requests, coalesced per key, without
+   * reconciling or writing anything, until `start` (leadership gained) releases them to the workers
+   * — at once, without waiting for a sync that already happened. Settles when `signal` aborts
+   * (releasing the registrations if `start` never came); rejects when a source fails meanwhile.
+   */
+  warmup?(signal: AbortSignal): Promise<void>;
   /** Leadership was lost: abort the running reconciles now (reason `reason`), dequeue nothing more, fence their writes. */
   fence?(reason: unknown): void;
   /** Its stuck reconciles, one line each (see `stuckReconcileThresholdMs`); backs the manager's `/healthz` check `reconciles`. */
@@ -108,16 +116,34 @@ export function controller<
         return;
       }
       started = true;
-      const controllerRun = new ControllerRun(def, ready, subscriber, signal);
+      const controllerRun = current?.isWarming === true ? current : new ControllerRun(def, ready);
       current = controllerRun;
-      controllerRun.start();
+      controllerRun.start(subscriber, signal);
       return () => controllerRun.stop();
+    });
+  /** Warm standby (`warmup` option): registers on the sources and holds their requests until `run`. */
+  const warmup = (signal: AbortSignal): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      if (started || current !== undefined) return resolve(); // running or warming already
+      const warmRun = new ControllerRun(def, ready);
+      current = warmRun;
+      const end = (): void => {
+        warmRun.endWarmup();
+        resolve();
+      };
+      if (signal.aborted) return end();
+      signal.addEventListener('abort', end, { once: true });
+      warmRun.warm((err) => {
+        signal.removeEventListener('abort', end);
+        reject(err);
+      });
     });
 
   return {
     name: def.name,
     ...(options.skipNameValidation === true ? {} : { controllerName: def.name }),
     needLeaderElection: def.needLeaderElection,
+    ...(options.warmup === true ? { warmup } : {}),
     store: def.forStore,
     ready$: ready.pipe(distinctUntilChanged()),
     readyCheck: () => {
@@ -125,7 +151,7 @@ export function controller<
     },
     run,
     inject: (deps) => {
-      if (!started) def = withInjectedParts(def, options, injectedParts(deps, def.name));
+      if (!started && current === undefined) def = withInjectedParts(def, options, injectedParts(deps, def.name));
     },
     permissions: () => options.permissions ?? [],
     livenessProblems: () => def.stuck.problems(),

@@ -3,28 +3,42 @@ import { requestKey, type WorkQueueAdd } from '../workqueue/request.js';
 
 /**
  * The requests of one controller run on their way to the work queue: held while the caches sync
- * (CR-5), released when the workers start — the held ones first, coalesced per key — and passed
- * straight through from then on.
+ * (CR-5) or while a warm standby waits for leadership, released when the workers start, and
+ * passed straight through from then on.
+ *
+ * Held requests coalesce per key as they arrive (highest priority wins, first arrival keeps its
+ * place), as they would in the queue: a fast reconcile must not finish a key before its duplicate
+ * from another source's initial list arrives and runs it again, and a standby that waits for
+ * hours holds at most one request per key, however many events arrive.
  */
 export class RequestGate {
-  private held: WorkQueueAdd[] | null = [];
+  private held: Map<string, WorkQueueAdd> | null = new Map();
   private readonly live = new Subject<WorkQueueAdd>();
 
+  /** How many requests are held (one per key); 0 once open. */
+  get heldCount(): number {
+    return this.held?.size ?? 0;
+  }
+
   push(add: WorkQueueAdd): void {
-    if (this.held !== null) this.held.push(add);
-    else this.live.next(add);
+    if (this.held === null) {
+      this.live.next(add);
+      return;
+    }
+    const key = typeof add.request === 'string' ? add.request : requestKey(add.request);
+    const seen = this.held.get(key);
+    if (seen === undefined || (add.priority ?? 0) > (seen.priority ?? 0)) this.held.set(key, add);
   }
 
   /** The work queue's input: subscribing (once) releases the held requests and opens the gate. */
   open(): Observable<WorkQueueAdd> {
     return new Observable<WorkQueueAdd>((s) => {
       const sub = this.live.subscribe(s);
-      // Requests queued while the caches synced coalesce per key (highest priority wins), as
-      // they would in the queue: a fast reconcile must not finish a key before its duplicate
-      // from another source's initial list arrives and runs it again.
-      const pending = this.held ?? [];
-      while (pending.length > 0) {
-        const batch = coalesce(pending.splice(0));
+      // Requests pushed while the held ones are released are held (and coalesced) in turn.
+      const pending = this.held ?? new Map<string, WorkQueueAdd>();
+      while (pending.size > 0) {
+        const batch = [...pending.values()];
+        pending.clear();
         for (const add of batch) s.next(add);
       }
       this.held = null;
@@ -36,14 +50,4 @@ export class RequestGate {
   close(): void {
     this.live.complete();
   }
-}
-
-function coalesce(adds: readonly WorkQueueAdd[]): WorkQueueAdd[] {
-  const byKey = new Map<string, WorkQueueAdd>();
-  for (const add of adds) {
-    const key = typeof add.request === 'string' ? add.request : requestKey(add.request);
-    const seen = byKey.get(key);
-    if (seen === undefined || (add.priority ?? 0) > (seen.priority ?? 0)) byKey.set(key, add);
-  }
-  return [...byKey.values()];
 }

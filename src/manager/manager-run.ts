@@ -3,7 +3,7 @@ import type { RunnableLike } from '../api/runnable.js';
 import { toRunnable } from '../api/runnable.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import type { Logger } from '../logging/logger.js';
-import { classifyRunnable, type RunnableGroupName } from './classify-runnable.js';
+import { classifyRunnable, type RunnableGroupName, warmupOf } from './classify-runnable.js';
 import type { HttpServerRunnable } from './http-server.js';
 import { type CacheMonitor, describeUnsynced } from './cache-monitor.js';
 import { Candidacy, type CandidacyOptions } from './manager-candidacy.js';
@@ -27,6 +27,8 @@ import { shutdownDeadline } from './shutdown-deadline.js';
  * - `startingWebhooks`: webhook servers start, until listening;
  * - `startingCaches`: caches start; the run waits until all synced;
  * - `startingOthers`: runnables with `needLeaderElection: false` start;
+ * - `warmingUp`: the warm-up group starts (the `warmup` of leader-election runnables that offer
+ *   one, e.g. controllers built with `warmup: true`); the run does not wait for it;
  * - `electing`: campaigning; the leader-election runnables wait;
  * - `running`: elected (at once without leader election), the leader-election runnables run;
  * - `stopping`: the stop procedure is engaged: groups stop in order within the grace period;
@@ -41,6 +43,7 @@ export type ManagerPhase =
   | 'startingWebhooks'
   | 'startingCaches'
   | 'startingOthers'
+  | 'warmingUp'
   | 'electing'
   | 'running'
   | 'stopping'
@@ -51,7 +54,8 @@ const TRANSITIONS: Readonly<Record<ManagerPhase, readonly ManagerPhase[]>> = {
   startingHttpServers: ['startingWebhooks', 'stopping'],
   startingWebhooks: ['startingCaches', 'stopping'],
   startingCaches: ['startingOthers', 'stopping'],
-  startingOthers: ['electing', 'stopping'],
+  startingOthers: ['warmingUp', 'stopping'],
+  warmingUp: ['electing', 'stopping'],
   electing: ['running', 'stopping'],
   running: ['stopping'],
   stopping: ['stopped'],
@@ -59,7 +63,7 @@ const TRANSITIONS: Readonly<Record<ManagerPhase, readonly ManagerPhase[]>> = {
 };
 
 /** Groups in stop order (CR-14); each stops after the previous one ended (or the deadline passed). */
-const STOP_ORDER: readonly RunnableGroupName[] = ['others', 'leaderElection', 'caches', 'webhooks', 'httpServers'];
+const STOP_ORDER: readonly RunnableGroupName[] = ['others', 'leaderElection', 'warmup', 'caches', 'webhooks', 'httpServers'];
 
 /** What a {@link ManagerRun} needs from the manager's options. */
 export interface ManagerRunOptions {
@@ -118,6 +122,7 @@ export class ManagerRun {
       webhooks: group('webhooks'),
       caches: group('caches'),
       others: group('others'),
+      warmup: group('warmup'),
       leaderElection: group('leaderElection'),
     };
     this.candidacy =
@@ -163,6 +168,9 @@ export class ManagerRun {
   add(runnable: RunnableLike): void {
     if (this.stopEngaged) throw new StopEngagedError();
     const r = toRunnable(runnable);
+    const warmup = warmupOf(r);
+    // Warm-up first: when both groups already started, `start` then finds the warm run to take over.
+    if (warmup !== undefined) this.groups.warmup.add(warmup);
     this.groups[classifyRunnable(r)].add(r);
   }
 
@@ -239,7 +247,7 @@ export class ManagerRun {
     throwOutcome(this.failure, stopError);
   }
 
-  /** HTTP servers → webhooks → caches until synced → others → electing; a stop request ends it early. */
+  /** HTTP servers → webhooks → caches until synced → others → warm-up → electing; a stop request ends it early. */
   private async startSequence(): Promise<void> {
     for (const server of this.o.probeServers) this.groups.httpServers.add(server);
     await this.untilStopRequested(this.groups.httpServers.start());
@@ -258,6 +266,9 @@ export class ManagerRun {
     this.o.logger.info('caches synced', { ...this.o.caches.summary(), durationMs: this.o.scheduler.now() - cachesStartedAt });
     this.enter('startingOthers');
     await this.untilStopRequested(this.groups.others.start());
+    if (this.stopRequested) return;
+    this.enter('warmingUp');
+    await this.untilStopRequested(this.groups.warmup.start());
     if (this.stopRequested) return;
     this.enter('electing');
     if (this.candidacy === undefined) this.lead();

@@ -2,7 +2,7 @@
 import { Subject } from 'rxjs';
 import { httpServerRunnable } from '../../src/manager/http-server.js';
 import { toRunnable } from '../../src/api/runnable.js';
-import { classifyRunnable } from '../../src/manager/classify-runnable.js';
+import { classifyRunnable, warmupOf } from '../../src/manager/classify-runnable.js';
 import { webhookServer } from '../../src/webhook/webhook-server.js';
 import { describe, expect, it } from 'vitest';
 
@@ -24,5 +24,20 @@ describe('CR-12 Runnable classification', () => {
     expect(classifyRunnable({ start, isWebhookServer: true })).toBe('webhooks');
     expect(classifyRunnable({ start, isWebhookServer: true, needLeaderElection: false, listening: Promise.resolve() })).toBe('webhooks');
     expect(classifyRunnable(webhookServer({ tls: { cert: '', key: '' }, webhooks: [] }))).toBe('webhooks');
+  });
+
+  it('a leader-election runnable with `warmup` also goes to the Warmup group; other runnables do not', async () => {
+    const calls: string[] = [];
+    const warmup = (signal: AbortSignal) => {
+      calls.push(`warmup aborted=${signal.aborted}`);
+    };
+    const w = warmupOf({ start, name: 'ctrl', warmup });
+    expect(w?.name).toBe('ctrl warmup');
+    expect(classifyRunnable({ start, warmup })).toBe('leaderElection');
+    await w?.start(new AbortController().signal);
+    expect(calls).toEqual(['warmup aborted=false']);
+    expect(warmupOf({ start })).toBeUndefined();
+    expect(warmupOf({ start, warmup, needLeaderElection: false })).toBeUndefined();
+    expect(warmupOf({ start, warmup, synced$: new Subject<boolean>() })).toBeUndefined();
   });
 });

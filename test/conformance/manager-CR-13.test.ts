@@ -29,6 +29,27 @@ describe('CR-13 Start order', () => {
     expect(o.settled).toBe(true);
   });
 
+  it('the Warmup group starts after the others and before campaigning; its runnables start once elected', async () => {
+    const vt = virtualTime();
+    const e = electorStub();
+    const mgr = manager({ scheduler: vt.scheduler, leaderElection: { id: 'l', namespace: 'ns', elector: e.factory } });
+    mgr.add({ ...fakeRunnable(vt, 'ctrl'), warmup: () => {
+      vt.record(`ctrl:warmup campaign=${e.events.length}`);
+    } });
+    mgr.add(fakeRunnable(vt, 'other', { needLeaderElection: false }));
+    mgr.add(fakeRunnable(vt, 'cache', { syncAfter: 30 }));
+    const ac = new AbortController();
+    const o = outcome(mgr.start(ac.signal));
+    await vt.advance(100);
+    expect(e.events).toEqual(['campaign']);
+    e.leading.next(true);
+    await vt.advance(1);
+    expect(vt.log).toEqual(['0 cache:start', '30 cache:synced', '30 other:start', '30 ctrl:warmup campaign=0', '100 ctrl:start']);
+    ac.abort();
+    await vt.advance(1);
+    expect(o.settled).toBe(true);
+  });
+
   it('webhook servers start after the HTTP servers and before the caches, which wait until they listen', async () => {
     const vt = virtualTime();
     const mgr = manager({ scheduler: vt.scheduler });

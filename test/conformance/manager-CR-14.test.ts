@@ -51,6 +51,27 @@ describe('CR-14 Stop order & grace', () => {
     expect(o.settled && o.error === undefined).toBe(true);
   });
 
+  it('the Warmup group stops after the leader-election runnables and before the caches', async () => {
+    const vt = virtualTime();
+    const e = electorStub();
+    const mgr = manager({ scheduler: vt.scheduler, leaderElection: { id: 'l', namespace: 'ns', elector: e.factory } });
+    mgr.add(fakeRunnable(vt, 'cache', { syncAfter: 0, stopAfter: 1 }));
+    const warm = fakeRunnable(vt, 'ctrl-warmup', { stopAfter: 1 });
+    mgr.add({ ...fakeRunnable(vt, 'ctrl', { stopAfter: 1 }), warmup: (signal: AbortSignal) => warm.start(signal) });
+    const ac = new AbortController();
+    const o = outcome(mgr.start(ac.signal));
+    await vt.advance(1);
+    e.leading.next(true);
+    await vt.advance(9);
+    vt.log.length = 0;
+    ac.abort();
+    await vt.advance(10);
+    expect(vt.log).toEqual([
+      '10 ctrl:abort', '11 ctrl:stopped', '11 ctrl-warmup:abort', '12 ctrl-warmup:stopped', '12 cache:abort', '13 cache:stopped',
+    ]);
+    expect(o.settled && o.error === undefined).toBe(true);
+  });
+
   it('timeout > 0 is an error when exceeded; 0 does not wait; < 0 waits forever', async () => {
     for (const [timeout, expectAt, message] of [[5_000, 5_000, 'failed waiting for all runnables to end within grace period of 5s'], [0, 0, undefined]] as const) {
       const vt = virtualTime();
