@@ -9,6 +9,7 @@ import { CacheSyncTimeoutError } from './controller-errors.js';
 import { controllerReconciler } from './controller-reconciler.js';
 import { sourceName, type SourceRegistration } from './controller-source.js';
 import { RequestGate } from './request-gate.js';
+import { ClusterFleet } from './cluster-fleet.js';
 import type { Binding } from './source-bindings.js';
 
 /**
@@ -58,13 +59,29 @@ export class ControllerRun<T extends KubeObject> {
   private readonly shutdown = new AbortController();
   /** Aborted (with the leadership-loss reason) to halt the work queue without grace. */
   private readonly halt = new AbortController();
+  /** The clusters of a controller over a changing fleet (`clusters` given as an Observable). */
+  private readonly fleet: ClusterFleet<T> | undefined;
 
   constructor(
     private readonly def: ControllerDefinition<T>,
     private readonly ready: BehaviorSubject<boolean>,
     private readonly out: Subscriber<ReconcileOutcome>,
     private readonly signal: AbortSignal | undefined,
-  ) {}
+  ) {
+    const stream = def.clusterStream;
+    this.fleet =
+      stream === undefined
+        ? undefined
+        : new ClusterFleet({
+            controller: def.name,
+            stream,
+            push: (add) => this.requests.push(add),
+            scheduler: def.scheduler,
+            cacheSyncTimeoutMs: def.cacheSyncTimeoutMs,
+            logger: def.logger,
+            forget: (cluster) => def.readYourWrites?.forgetCluster(cluster),
+          });
+  }
 
   /** Registers the handlers and waits for the caches; from then on, the signal stops the run. */
   start(): void {
@@ -158,6 +175,11 @@ export class ControllerRun<T extends KubeObject> {
         }),
       );
     }
+    // A controller over a changing fleet has no sources of its own: each cluster waits for its caches.
+    if (this.registrations.length === 0) {
+      this.enter('running');
+      return;
+    }
     this.registrations.forEach((_, i) => this.unsynced.add(i));
     this.registrations.forEach(({ registration }, i) => {
       this.handlers.add(
@@ -184,16 +206,18 @@ export class ControllerRun<T extends KubeObject> {
         ...this.def.queue,
         shutdown: this.shutdown.signal,
         halt: this.halt.signal,
+        ...(this.fleet === undefined ? {} : { drop: this.fleet.drops }),
       }),
       tap((o) => {
         if (o.kind === 'error' || o.kind === 'terminal_error') {
-          logger.error('Reconciler error', { object: o.key, err: o.error, terminal: o.kind === 'terminal_error' });
+          logger.error('Reconciler error', { object: o.key, err: o.error, terminal: o.kind === 'terminal_error', ...(o.request.cluster === undefined ? {} : { cluster: o.request.cluster }) });
         }
       }),
     );
     if (metrics !== undefined) outcomes$ = outcomes$.pipe(recordReconcileMetrics(metrics, name, concurrency));
     // Subscribed with `out` itself: the queue's completion or error ends the run.
     outcomes$.subscribe(this.out);
+    this.fleet?.start();
   }
 
   /** `stopped`. */
@@ -202,6 +226,7 @@ export class ControllerRun<T extends KubeObject> {
     this.syncTimer?.unsubscribe();
     this.signal?.removeEventListener('abort', this.stopRequested);
     this.handlers.unsubscribe();
+    this.fleet?.stop();
     this.requests.close();
   }
 }
