@@ -1,6 +1,7 @@
 import { first, type Observable, type SchedulerLike, Subject, Subscription } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { Logger } from '../logging/logger.js';
+import type { ControllerMetricsRecorder } from '../metrics/controller-metrics.js';
 import type { WorkQueueAdd } from '../workqueue/request.js';
 import type { DropRequests } from '../workqueue/work-queue-options.js';
 import { ClusterEventError, ClusterRemovedError } from './cluster-errors.js';
@@ -34,6 +35,8 @@ export interface FleetDeps<T extends KubeObject> {
   readonly logger: Logger;
   /** Called when a cluster is gone (read-your-writes forgets its caches and writes). */
   readonly forget?: (cluster: string) => void;
+  /** Cluster counts and departed clusters' series (`rxkube_multicluster_*`). */
+  readonly metrics?: ControllerMetricsRecorder | undefined;
 }
 
 /** One engagement of a cluster: a `changed` event makes a new one. */
@@ -123,6 +126,7 @@ export class ClusterFleet<T extends KubeObject> {
     }
     const c = new EngagedCluster(name, bound, { client: bound.client, forStore: bound.forStore });
     this.engaged.set(name, c);
+    this.count();
     this.deps.logger.info('cluster engaged, waiting for its caches', { cluster: name });
     // Register every handler first, so the initial lists are held while the caches sync.
     const registrations = bound.bindings.map((binding) => ({ binding, registration: binding.source.register() }));
@@ -160,6 +164,7 @@ export class ClusterFleet<T extends KubeObject> {
     c.state = 'serving';
     c.syncTimer?.unsubscribe();
     this.deps.stream.serving.set(c.name, c.parts);
+    this.count();
     this.deps.logger.info('cluster serving: caches synced', { cluster: c.name });
     c.handlers.add(c.gate.open().subscribe((add) => this.deps.push(add)));
   }
@@ -184,7 +189,15 @@ export class ClusterFleet<T extends KubeObject> {
       this.dropOrders.next({ matches: (r) => r.cluster === c.name, reason: new ClusterRemovedError(this.deps.controller, c.name, why) });
     }
     this.deps.forget?.(c.name);
+    if (why !== 'replaced') this.deps.metrics?.clusterLeft?.(this.deps.controller, c.name);
+    this.count();
     this.deps.logger.info('cluster let go', { cluster: c.name, why });
+  }
+
+  private count(): void {
+    let syncing = 0;
+    for (const c of this.engaged.values()) if (c.state === 'syncing') syncing++;
+    this.deps.metrics?.clusters?.(this.deps.controller, { syncing, serving: this.engaged.size - syncing });
   }
 
   private report(err: Error, cluster?: string, note?: string): void {

@@ -80,6 +80,7 @@ export class ControllerRun<T extends KubeObject> {
             cacheSyncTimeoutMs: def.cacheSyncTimeoutMs,
             logger: def.logger,
             forget: (cluster) => def.readYourWrites?.forgetCluster(cluster),
+            metrics: def.metrics,
           });
   }
 

@@ -4,6 +4,7 @@
  * are dropped, its running reconcile is aborted with a ClusterRemovedError, and no reconcile of it
  * starts after; a rejoined cluster is served again; `changed` replaces; a bad event is skipped.
  */
+import { Registry } from 'prom-client';
 import { Subject, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { resources } from '../../src/api/builtin-resources.js';
@@ -11,6 +12,7 @@ import type { KubeObject } from '../../src/api/kube-object.js';
 import { ClusterEventError, ClusterRemovedError } from '../../src/controller/cluster-errors.js';
 import { clusterSetChanges } from '../../src/controller/cluster-set-changes.js';
 import { controller } from '../../src/controller/controller.js';
+import { fakeSource } from '../../src/testing/controller-harness.js';
 import type { ClusterEvent, ClusterTarget } from '../../src/controller/controller-options.js';
 import type { Logger } from '../../src/logging/logger.js';
 import type { ReconcileOutcome } from '../../src/workqueue/reconcile-result.js';
@@ -46,7 +48,11 @@ describe('clusters as a stream', () => {
         const abortedWith: unknown[] = [];
         const outcomes: ReconcileOutcome[] = [];
         const lines: { msg: string; fields: Record<string, unknown> }[] = [];
+        const registry = new Registry();
+        const series = async (name: string): Promise<string[]> =>
+          ((await registry.getSingleMetric(name)?.get())?.values ?? []).filter((v) => v.value > 0).map((v) => Object.values(v.labels).join(' ') + ` ${v.value}`).sort();
         const ctl = controller({
+          metricsRegistry: registry,
           name: 'fleet',
           for: resources.configMaps,
           clusters: events,
@@ -98,6 +104,10 @@ describe('clusters as a stream', () => {
         expect(started.filter((s) => s.startsWith('west/'))).toEqual([expect.stringMatching(/^west\/w@/)]);
         const eastOutcomes = outcomes.filter((o) => o.request.cluster === 'east');
         expect(eastOutcomes.map((o) => o.kind)).toEqual(['aborted']);
+        // Per-cluster metrics: a family of its own; the departed cluster's series are gone.
+        expect(await series('rxkube_multicluster_reconcile_total')).toEqual(['fleet west success 1']);
+        expect(await series('rxkube_multicluster_clusters')).toEqual(['fleet serving 1']);
+        expect(await series('controller_runtime_reconcile_total')).toEqual(['fleet success 1']);
 
         // east rejoins: served again, with everything it holds now
         events.next({ type: 'added', name: 'east', cluster: target(east) });
@@ -121,6 +131,25 @@ describe('clusters as a stream', () => {
       },
       { assertDeepEqual },
     );
+  });
+
+  it('a single-cluster controller has no per-cluster metric families', async () => {
+    const registry = new Registry();
+    const stop = new AbortController();
+    const ctl = controller({
+      name: 'single',
+      for: fakeSource({ resource: resources.configMaps, initial: [cm('a')] }),
+      metricsRegistry: registry,
+      needLeaderElection: false,
+      reconcile: () => undefined,
+    });
+    const done = ctl.start(stop.signal);
+    await new Promise((r) => setTimeout(r, 20));
+    stop.abort();
+    await done;
+    expect((await registry.getSingleMetric('controller_runtime_reconcile_total')?.get())?.values.some((v) => v.value > 0)).toBe(true);
+    expect(registry.getSingleMetric('rxkube_multicluster_reconcile_total')).toBeUndefined();
+    expect(registry.getSingleMetric('rxkube_multicluster_clusters')).toBeUndefined();
   });
 
   it('clusterSetChanges diffs successive sets into added, changed and removed', () => {
