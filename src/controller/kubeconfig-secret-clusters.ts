@@ -61,8 +61,8 @@ interface Known {
  * subscription ends.
  *
  * ```ts
- * const fleet = kubeconfigSecretClusters(homeInformers, { namespace: 'fleet-system' });
- * const c = controller({ for: resources.configMaps, clusters: fleet, reconcile: … });
+ * const fleet = kubeconfigSecretClusters(informers, { namespace: 'fleet-system' });   // the home cluster's informers
+ * const c = controller({ for: resources.configMaps, clusters: fleet, reconcile: (req) => console.log(req.cluster) });
  * ```
  * @throws ControllerBuildError for a missing namespace or empty key.
  */
