@@ -79,11 +79,6 @@ export class ClusterFleet<T extends KubeObject> {
     });
   }
 
-  /** The names of the clusters engaged (syncing or serving), with their state. */
-  states(): ReadonlyMap<string, EngagedClusterState> {
-    return new Map([...this.engaged].map(([name, c]) => [name, c.state]));
-  }
-
   /** Acts on one cluster event; a bad event is logged (`ClusterEventError`) and skipped. */
   apply(event: ClusterEvent): void {
     if (this.stopped) return;
