@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { resources } from '../../src/api/builtin-resources.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { ClusterEventError, ClusterRemovedError } from '../../src/controller/cluster-errors.js';
+import { CacheSyncTimeoutError } from '../../src/controller/controller-errors.js';
 import { clusterSetChanges } from '../../src/controller/cluster-set-changes.js';
 import { controller } from '../../src/controller/controller.js';
 import { fakeSource } from '../../src/testing/controller-harness.js';
@@ -128,6 +129,45 @@ describe('clusters as a stream', () => {
         expect(east.openWatches() + west.openWatches()).toBe(0);
         east.close();
         west.close();
+      },
+      { assertDeepEqual },
+    );
+  });
+
+  it('a cluster whose caches do not sync is reported after cacheSyncTimeoutMs and served once they do; the others are served meanwhile', async () => {
+    await virtualTime(
+      async ({ scheduler, advance }) => {
+        const slow = inProcessCluster({ scheduler });
+        const fine = inProcessCluster({ scheduler });
+        slow.seed([cm('s')]);
+        fine.seed([cm('f')]);
+        slow.faults.failNext({ method: 'GET', count: 4, code: 503 }); // its lists fail a while (with backoff)
+        const events = new Subject<ClusterEvent>();
+        const started: string[] = [];
+        const lines: { msg: string; fields: Record<string, unknown> }[] = [];
+        const ctl = controller({
+          name: 'fleet-sync',
+          for: resources.configMaps,
+          clusters: events,
+          scheduler,
+          cacheSyncTimeoutMs: 50,
+          needLeaderElection: false,
+          logger: recordingLogger(lines),
+          reconcile: (req) => void started.push(`${req.cluster}/${req.name}`),
+        });
+        const sub = ctl.run().subscribe();
+        events.next({ type: 'added', name: 'slow', cluster: slow.client });
+        events.next({ type: 'added', name: 'fine', cluster: fine.client });
+        await advance(60);
+        expect(started).toEqual(['fine/f']);
+        const timeout = lines.find((l) => l.fields['err'] instanceof CacheSyncTimeoutError);
+        expect(timeout?.fields['cluster']).toBe('slow');
+        expect((timeout?.fields['err'] as CacheSyncTimeoutError).sources).toEqual([expect.stringMatching(/^slow\//)]);
+        await advance(60_000);
+        expect(started).toEqual(['fine/f', 'slow/s']);
+        sub.unsubscribe();
+        slow.close();
+        fine.close();
       },
       { assertDeepEqual },
     );
