@@ -16,7 +16,9 @@ import type { Binding } from './source-bindings.js';
  * The phases of one controller run:
  * - `idle`: built, not started;
  * - `waitingForCaches`: a handler is registered on every source and its requests are held until
- *   every registration synced (CR-5), bounded by `cacheSyncTimeoutMs`;
+ *   every registration synced (CR-5), bounded by `cacheSyncTimeoutMs`; a controller over a
+ *   changing fleet (`clusters` as an Observable) has no sources of its own and goes straight on:
+ *   its `ClusterFleet` holds each cluster's requests until that cluster synced;
  * - `running`: the workers reconcile from the work queue (`ready$` is true);
  * - `draining`: the stop signal aborted; the work queue lets running reconciles finish (up to
  *   `shutdownGracePeriodMs`), then completes the run. When the signal aborted with a
