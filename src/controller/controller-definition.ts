@@ -1,4 +1,4 @@
-import { asyncScheduler, map, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, isObservable, map, NEVER, type Observable, type SchedulerLike } from 'rxjs';
 import type { Cached, KubeObject } from '../api/kube-object.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import { Indexer } from '../cache/indexer.js';
@@ -18,7 +18,7 @@ import { workqueueMetrics } from '../metrics/workqueue-metrics.js';
 import type { WorkQueueMetrics } from '../workqueue/metrics.js';
 import type { WorkQueueOptions } from '../workqueue/work-queue.js';
 import { ControllerBuildError } from './controller-errors.js';
-import type { ClusterTarget, ControllerOptions, ControllerReconciler } from './controller-options.js';
+import type { ClusterEvent, ClusterTarget, ControllerOptions, ControllerReconciler } from './controller-options.js';
 import { splitApiVersion, type ResourceType } from '../api/resource.js';
 import { noopEventRecorder } from './noop-event-recorder.js';
 import { resolveSources, type ResolvedSources } from './resolve-sources.js';
@@ -73,14 +73,42 @@ export interface ControllerDefinition<T extends KubeObject> {
   readonly metrics: ControllerMetricsRecorder | undefined;
   /** The work queue's options, but for `shutdown` (each run's signal). */
   readonly queue: Omit<WorkQueueOptions, 'shutdown'>;
-  /** A multi-cluster controller's clusters, by name: each one's client and `for` store. */
-  readonly clusters?: ReadonlyMap<string, { readonly client: KubeClient; readonly forStore: Store<Cached<T>> }>;
+  /**
+   * A multi-cluster controller's clusters, by name: each one's client and `for` store. With a
+   * cluster stream, the clusters serving now (synced, not removed), kept by the run's fleet.
+   */
+  readonly clusters?: ReadonlyMap<string, ClusterParts<T>>;
+  /** A multi-cluster controller over a changing fleet (`clusters` given as an Observable). */
+  readonly clusterStream?: ClusterStream<T>;
   /** The logger event-mapping failures go to (follows `logger` when a manager injects one). */
   readonly eventLog: { current: Logger };
   /** Reconciles running longer than `stuckReconcileThresholdMs`. */
   readonly stuck: StuckReconciles;
   /** Read-your-writes of the writes through `ctx` (undefined: `readYourWrites: false`). */
   readonly readYourWrites: ReadYourWrites | undefined;
+}
+
+/** What a reconcile of a cluster reads and writes through: the cluster's client and `for` store. */
+export interface ClusterParts<T extends KubeObject> {
+  readonly client: KubeClient;
+  readonly forStore: Store<Cached<T>>;
+}
+
+/** One cluster of a multi-cluster controller, bound: its parts and the bindings of its sources (requests tagged with it). */
+export interface BoundCluster<T extends KubeObject> extends ClusterParts<T> {
+  readonly bindings: readonly Binding[];
+}
+
+/** The cluster events of a multi-cluster controller over a changing fleet, and how a cluster is bound. */
+export interface ClusterStream<T extends KubeObject> {
+  readonly events$: Observable<ClusterEvent>;
+  /**
+   * Binds cluster `name` (its informers are created, not started).
+   * @throws ControllerBuildError for a bad name or target.
+   */
+  readonly bind: (name: string, target: ClusterTarget) => BoundCluster<T>;
+  /** The clusters serving now, by name: `def.clusters`, kept by the run's fleet. */
+  readonly serving: Map<string, ClusterParts<T>>;
 }
 
 /** What a manager offers a controller (see `Runnable.inject`); each is used only when the options lack it. */
@@ -161,9 +189,17 @@ export function defineController<T extends KubeObject>(options: ControllerOption
       { option: unknown[0] as string },
     );
   }
-  const clusters = clusterTargets(options);
+  const stream$ = isObservable(options.clusters) ? options.clusters : undefined;
+  const clusters = isObservable(options.clusters) ? undefined : clusterTargets(options.clusters, options.scheduler);
   const perCluster = clusters?.map((c) => ({ ...c, sources: resolveSources(options, c) }));
-  const sources = perCluster === undefined ? resolveSources(options) : (perCluster[0] as { sources: ResolvedSources<T> }).sources;
+  // A changing fleet: the definition is checked against sources resolved through a probe factory
+  // whose informers never run; each cluster is resolved for real when it joins.
+  const sources =
+    stream$ !== undefined
+      ? resolveSources(options, { name: 'probe', informers: new InformerFactory(() => ({ list: () => NEVER, watch: () => NEVER })) })
+      : perCluster === undefined
+        ? resolveSources(options)
+        : (perCluster[0] as { sources: ResolvedSources<T> }).sources;
   if (sources.owns.length > 0 && sources.for === undefined) throw new ControllerBuildError('owns can only be used together with for');
   const ownerType = sources.for?.source.resource;
   if (sources.owns.length > 0 && typeof ownerType?.namespaced !== 'boolean') {
@@ -212,10 +248,28 @@ export function defineController<T extends KubeObject>(options: ControllerOption
       ? s
       : { ...s, owns: s.owns.map((o) => ({ ...o, source: expectations.observe(o.source, controllerOwnerKey(owner)) })) };
   // Over clusters: each cluster's sources, their requests tagged with the cluster.
+  const bindCluster = (name: string, s: ResolvedSources<T>): Binding[] =>
+    watched(bindSources(observed(s), common, reportEventError), name).map((b) => inCluster(b, name));
+  if (stream$ !== undefined) bindSources(sources, common, reportEventError); // checks the watches entries
   const bindings =
-    perCluster === undefined
-      ? watched(bindSources(observed(sources), common, reportEventError))
-      : perCluster.flatMap((c) => watched(bindSources(observed(c.sources), common, reportEventError), c.name).map((b) => inCluster(b, c.name)));
+    stream$ !== undefined
+      ? []
+      : perCluster === undefined
+        ? watched(bindSources(observed(sources), common, reportEventError))
+        : perCluster.flatMap((c) => bindCluster(c.name, c.sources));
+  const serving = new Map<string, ClusterParts<T>>();
+  const clusterStream: ClusterStream<T> | undefined =
+    stream$ === undefined
+      ? undefined
+      : {
+          events$: stream$,
+          serving,
+          bind: (clusterName, target) => {
+            const entry = clusterEntry(clusterName, target, options.scheduler);
+            const resolved = resolveSources(options, entry);
+            return { client: entry.client, forStore: cachedStore(resolved.for?.source.store), bindings: bindCluster(clusterName, resolved) };
+          },
+        };
 
   return {
     name,
@@ -246,6 +300,7 @@ export function defineController<T extends KubeObject>(options: ControllerOption
       ...(options.shutdownGracePeriodMs === undefined ? {} : { shutdownGracePeriodMs: options.shutdownGracePeriodMs }),
       ...(queueMetrics === undefined ? {} : { metrics: queueMetrics }),
     },
+    ...(clusterStream === undefined ? {} : { clusterStream, clusters: serving }),
     ...(perCluster === undefined
       ? {}
       : {
@@ -271,19 +326,25 @@ interface ClusterEntry {
 }
 
 /** The `clusters` option checked, each with its informer factory; `undefined` for a single-cluster controller. */
-function clusterTargets(options: Pick<ControllerOptions, 'clusters' | 'scheduler'>): ClusterEntry[] | undefined {
-  const given = options.clusters;
+function clusterTargets(given: Readonly<Record<string, ClusterTarget>> | undefined, scheduler: SchedulerLike | undefined): ClusterEntry[] | undefined {
   if (given === undefined) return undefined;
   const names = Object.keys(given);
   if (names.length === 0) throw new ControllerBuildError('clusters must name at least one cluster');
-  return names.map((name) => {
-    if (name === '' || name.includes('/') || name.includes(':')) throw new ControllerBuildError(`cluster name must be non-empty without '/' or ':', got ${JSON.stringify(name)}`);
-    const target = given[name] as ClusterTarget;
-    const client = target instanceof KubeClientBase ? target : target?.client;
-    if (!(client instanceof KubeClientBase)) throw new ControllerBuildError(`cluster ${name}: needs a KubeClient (or { client, informers })`);
-    const informers = target instanceof KubeClientBase ? undefined : target.informers;
-    return { name, client, informers: informers ?? new InformerFactory(client, options.scheduler === undefined ? {} : { scheduler: options.scheduler }) };
-  });
+  return names.map((name) => clusterEntry(name, given[name] as ClusterTarget, scheduler));
+}
+
+/**
+ * One cluster checked, with its informer factory (a new one for a bare client).
+ * @throws ControllerBuildError for a bad name or a target without a client.
+ */
+function clusterEntry(name: string, target: ClusterTarget, scheduler: SchedulerLike | undefined): ClusterEntry {
+  if (typeof name !== 'string' || name === '' || name.includes('/') || name.includes(':')) {
+    throw new ControllerBuildError(`cluster name must be non-empty without '/' or ':', got ${JSON.stringify(name)}`);
+  }
+  const client = target instanceof KubeClientBase ? target : target?.client;
+  if (!(client instanceof KubeClientBase)) throw new ControllerBuildError(`cluster ${name}: needs a KubeClient (or { client, informers })`);
+  const informers = target instanceof KubeClientBase ? undefined : target.informers;
+  return { name, client, informers: informers ?? new InformerFactory(client, scheduler === undefined ? {} : { scheduler }) };
 }
 
 /** A binding whose requests carry `cluster`. */

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { Permission } from '../api/permission.js';
-import type { SchedulerLike } from 'rxjs';
+import type { Observable, SchedulerLike } from 'rxjs';
 import type { CachedEntry, KubeObject } from '../api/kube-object.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { EventRecorder } from '../events/event-recorder.js';
@@ -87,6 +87,16 @@ export interface WatchSpec<U extends KubeObject = KubeObject> {
  * the client, started by the controller's registrations).
  */
 export type ClusterTarget = KubeClient | { readonly client: KubeClient; readonly informers?: InformerFactory };
+
+/**
+ * A change of a multi-cluster controller's fleet (multicluster-runtime's engage / disengage):
+ * `added` engages a cluster, `changed` replaces it (the old one is let go first, as if removed),
+ * `removed` lets it go. An `added` for a name already engaged counts as `changed`, a `changed` for
+ * an unknown name as `added`, a `removed` for an unknown name is ignored.
+ */
+export type ClusterEvent =
+  | { readonly type: 'added' | 'changed'; readonly name: string; readonly cluster: ClusterTarget }
+  | { readonly type: 'removed'; readonly name: string };
 
 /** The reconcile function of a controller. */
 export type ControllerReconciler<T extends KubeObject> = (request: Request, ctx: ReconcileContext<T>) => ReconcileReturn;
@@ -197,12 +207,20 @@ export interface ControllerOptions<
    * `ctx.objects()` are the request's cluster's. `client` and `informers` are then not used.
    * Names must not contain `/` or `:`.
    *
+   * Or a fleet that changes while the controller runs: an Observable of {@link ClusterEvent}s (e.g.
+   * `kubeconfigSecretClusters(...)`, or `clusterSetChanges(sets$)`). Each cluster is engaged when
+   * added: its informers start, its requests wait for its caches (CR-5, per cluster), then join
+   * the queue; the controller itself is ready at once. When it is removed (or replaced) its
+   * informers stop, its queued keys are dropped, its running reconciles' signals abort with a
+   * `ClusterRemovedError` (reported `aborted`, not requeued), and no reconcile of it starts after.
+   * See docs/multi-cluster.md.
+   *
    * ```ts
    * controller({ for: resources.configMaps, clusters: { east: eastClient, west: westClient },
    *   reconcile: (req, ctx) => sync(req.cluster, ctx.client) });   // req.cluster: 'east' or 'west'
    * ```
    */
-  readonly clusters?: Readonly<Record<string, ClusterTarget>>;
+  readonly clusters?: Readonly<Record<string, ClusterTarget>> | Observable<ClusterEvent>;
   /** Timers and clock; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /**

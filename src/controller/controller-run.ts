@@ -9,6 +9,7 @@ import { CacheSyncTimeoutError } from './controller-errors.js';
 import { controllerReconciler } from './controller-reconciler.js';
 import { sourceName, type SourceRegistration } from './controller-source.js';
 import { RequestGate } from './request-gate.js';
+import { ClusterFleet } from './cluster-fleet.js';
 import type { Binding } from './source-bindings.js';
 
 /**
@@ -19,7 +20,9 @@ import type { Binding } from './source-bindings.js';
  *   being reconciled, and no sync timeout runs. `start` (leadership gained) goes on to `running` at
  *   once when every registration synced, else to `waitingForCaches`;
  * - `waitingForCaches`: a handler is registered on every source and its requests are held until
- *   every registration synced (CR-5), bounded by `cacheSyncTimeoutMs`;
+ *   every registration synced (CR-5), bounded by `cacheSyncTimeoutMs`; a controller over a
+ *   changing fleet (`clusters` as an Observable) has no sources of its own and goes straight on:
+ *   its `ClusterFleet` holds each cluster's requests until that cluster synced;
  * - `running`: the workers reconcile from the work queue (`ready$` is true);
  * - `draining`: the stop signal aborted; the work queue lets running reconciles finish (up to
  *   `shutdownGracePeriodMs`), then completes the run. When the signal aborted with a
@@ -69,11 +72,28 @@ export class ControllerRun<T extends KubeObject> {
   private registered = false;
   /** Where a source error goes while warming (no subscriber yet). */
   private warmFailed: ((err: unknown) => void) | undefined;
+  /** The clusters of a controller over a changing fleet (`clusters` given as an Observable). */
+  private readonly fleet: ClusterFleet<T> | undefined;
 
   constructor(
     private readonly def: ControllerDefinition<T>,
     private readonly ready: BehaviorSubject<boolean>,
-  ) {}
+  ) {
+    const stream = def.clusterStream;
+    this.fleet =
+      stream === undefined
+        ? undefined
+        : new ClusterFleet({
+            controller: def.name,
+            stream,
+            push: (add) => this.requests.push(add),
+            scheduler: def.scheduler,
+            cacheSyncTimeoutMs: def.cacheSyncTimeoutMs,
+            logger: def.logger,
+            forget: (cluster) => def.readYourWrites?.forgetCluster(cluster),
+            metrics: def.metrics,
+          });
+  }
 
   /** True while warming: {@link start} takes this run over instead of building a new one. */
   get isWarming(): boolean {
@@ -207,6 +227,11 @@ export class ControllerRun<T extends KubeObject> {
         }),
       );
     }
+    // A controller over a changing fleet has no sources of its own: each cluster waits for its caches.
+    if (this.registrations.length === 0) {
+      this.enter('running');
+      return;
+    }
     this.registrations.forEach((_, i) => this.unsynced.add(i));
     this.registrations.forEach(({ registration }, i) => {
       this.handlers.add(
@@ -229,16 +254,18 @@ export class ControllerRun<T extends KubeObject> {
         ...this.def.queue,
         shutdown: this.shutdown.signal,
         halt: this.halt.signal,
+        ...(this.fleet === undefined ? {} : { drop: this.fleet.drops }),
       }),
       tap((o) => {
         if (o.kind === 'error' || o.kind === 'terminal_error') {
-          logger.error('Reconciler error', { object: o.key, err: o.error, terminal: o.kind === 'terminal_error' });
+          logger.error('Reconciler error', { object: o.key, err: o.error, terminal: o.kind === 'terminal_error', ...(o.request.cluster === undefined ? {} : { cluster: o.request.cluster }) });
         }
       }),
     );
     if (metrics !== undefined) outcomes$ = outcomes$.pipe(recordReconcileMetrics(metrics, name, concurrency));
     // Subscribed with `out` itself: the queue's completion or error ends the run.
     if (this.out !== undefined) outcomes$.subscribe(this.out);
+    this.fleet?.start();
   }
 
   /** `stopped`. */
@@ -247,6 +274,7 @@ export class ControllerRun<T extends KubeObject> {
     this.syncTimer?.unsubscribe();
     this.signal?.removeEventListener('abort', this.stopRequested);
     this.handlers.unsubscribe();
+    this.fleet?.stop();
     this.requests.close();
   }
 }

@@ -26,3 +26,10 @@ export type { OwnsEntry } from './controller-options.js';
 export { ReadYourWritesTimeoutError } from './read-your-writes.js';
 export { DEFAULT_READ_YOUR_WRITES_TIMEOUT_MS, DEFAULT_MAX_TRACKED_WRITES } from './read-your-writes-options.js';
 export type { ReadYourWritesOptions } from './read-your-writes-options.js';
+// Clusters that come and go (docs/multi-cluster.md): cluster events, the kubeconfig Secret provider, their errors.
+export type { ClusterEvent } from './controller-options.js';
+export { clusterSetChanges } from './cluster-set-changes.js';
+export type { ClusterSet } from './cluster-set-changes.js';
+export { DEFAULT_KUBECONFIG_SECRET_SELECTOR, kubeconfigSecretClusters } from './kubeconfig-secret-clusters.js';
+export type { KubeconfigSecretClustersOptions } from './kubeconfig-secret-clusters.js';
+export { ClusterEventError, ClusterRemovedError, KubeconfigSecretError } from './cluster-errors.js';

@@ -238,6 +238,16 @@ export class OwnWrites {
     return true;
   }
 
+  /** Forgets a cluster that left: its caches and its writes not yet shown. */
+  forgetCluster(cluster: string): void {
+    const prefix = `${cluster}\u0000`;
+    for (const [k, bucket] of [...this.buckets]) {
+      if (!k.startsWith(prefix)) continue;
+      for (const write of [...bucket.writes.values()]) this.drop(write);
+      this.buckets.delete(k);
+    }
+  }
+
   /** Forgets `write` (shown, given up on, or past its deadline). */
   drop(write: OwnWrite): void {
     if (!this.all.delete(write)) return;

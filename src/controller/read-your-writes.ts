@@ -105,6 +105,11 @@ export class ReadYourWrites {
     });
   }
 
+  /** A cluster left: its caches and pending writes are forgotten (a rejoin watches it afresh). */
+  forgetCluster(cluster: string): void {
+    this.writes.forgetCluster(cluster);
+  }
+
   /** Where the reconcile of queue key `origin` (in `cluster`) reports its writes. */
   recorder(cluster: string | undefined, origin: string): WriteListener {
     return (write) => this.writes.record({ ...write, cluster }, origin, this.scheduler.now());

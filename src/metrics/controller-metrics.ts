@@ -32,6 +32,15 @@ export interface ControllerMetricsRecorder {
   workerStopped(controller: string): void;
   /** How many of the controller's reconciles run longer than its stuck threshold (rxkube's own gauge). */
   stuckReconciles?(controller: string, count: number): void;
+  /**
+   * Multi-cluster controllers only: one finished reconcile of `cluster` (the per-cluster
+   * breakdown of `reconciled`, in a family of its own so single-cluster series keep their labels).
+   */
+  clusterReconciled?(controller: string, cluster: string, result: ReconcileResultLabel): void;
+  /** Multi-cluster controllers over a changing fleet: how many clusters are syncing and serving. */
+  clusters?(controller: string, counts: { readonly syncing: number; readonly serving: number }): void;
+  /** A cluster left a multi-cluster controller's fleet: its per-cluster series are removed. */
+  clusterLeft?(controller: string, cluster: string): void;
 }
 
 /**
@@ -60,6 +69,13 @@ export function controllerMetrics(registry: Registry): ControllerMetricsRecorder
     'Number of currently used workers per controller', ['controller']);
   const stuck = gaugeIn(registry, 'rxkube_controller_stuck_reconciles',
     'Number of reconciles running longer than the controller\'s stuck threshold', ['controller']);
+
+  // Multi-cluster families, registered on first use: a registry without multi-cluster controllers
+  // never has them, and a departed cluster's series are removed (cardinality: live clusters × results).
+  const byCluster = (): ReturnType<typeof counterIn<'controller' | 'cluster' | 'result'>> =>
+    counterIn(registry, 'rxkube_multicluster_reconcile_total', 'Total number of reconciliations per controller and cluster (multi-cluster controllers)', ['controller', 'cluster', 'result']);
+  const clusterCount = (): ReturnType<typeof gaugeIn<'controller' | 'state'>> =>
+    gaugeIn(registry, 'rxkube_multicluster_clusters', 'Clusters of a multi-cluster controller over a changing fleet, by state (syncing, serving)', ['controller', 'state']);
 
   return {
     init(controller, maxConcurrentReconciles) {
@@ -92,6 +108,19 @@ export function controllerMetrics(registry: Registry): ControllerMetricsRecorder
     },
     stuckReconciles(controller, count) {
       stuck.set({ controller }, count);
+    },
+    clusterReconciled(controller, cluster, result) {
+      byCluster().inc({ controller, cluster, result });
+    },
+    clusters(controller, counts) {
+      const g = clusterCount();
+      g.set({ controller, state: 'syncing' }, counts.syncing);
+      g.set({ controller, state: 'serving' }, counts.serving);
+    },
+    clusterLeft(controller, cluster) {
+      if (registry.getSingleMetric('rxkube_multicluster_reconcile_total') === undefined) return;
+      const c = byCluster();
+      for (const result of ['error', 'requeue_after', 'requeue', 'success'] as const) c.remove({ controller, cluster, result });
     },
   };
 }

@@ -28,8 +28,10 @@ export function recordReconcileMetrics(
         tap((o) => {
           if (o.kind === 'aborted' || o.kind === 'superseded') return;
           const terminal = o.kind === 'terminal_error';
+          const result = terminal ? 'error' : o.kind;
+          if (o.request.cluster !== undefined) recorder.clusterReconciled?.(controller, o.request.cluster, result);
           recorder.reconciled(controller, {
-            result: terminal ? 'error' : o.kind,
+            result,
             seconds: o.duration / 1000,
             terminal,
             timeout: o.timedOut,

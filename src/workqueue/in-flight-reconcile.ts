@@ -20,9 +20,12 @@ import type { ReconcileReturn, Reconciler } from './reconciler.js';
  * - `superseded`: a newer add of its key aborted its signal (`supersede` on). An Observable
  *   reconcile is unsubscribed and ends at once; a Promise keeps the key until it settles, and then
  *   counts as superseded whatever it returned.
+ * - `dropped`: its key was dropped (`WorkQueueOptions.drop`, e.g. its cluster left): its signal is
+ *   aborted with the drop's reason; an Observable reconcile is unsubscribed and ends at once, a
+ *   Promise keeps the key until it settles, and then counts as aborted whatever it returned.
  * - `ended`: settled, or ended from outside (aborted or abandoned); anything it does later is ignored.
  */
-export type ReconcileState = 'running' | 'timedOut' | 'superseded' | 'ended';
+export type ReconcileState = 'running' | 'timedOut' | 'superseded' | 'dropped' | 'ended';
 
 /**
  * Called once when a reconcile settles: `failed` with `value` as the error, or not with `value`
@@ -120,10 +123,36 @@ export class InFlightReconcile {
     return true;
   }
 
+  /** Whether its key was dropped while it ran (see `drop`). */
+  get dropped(): boolean {
+    return this.wasDropped;
+  }
+
+  private wasDropped = false;
+
+  /**
+   * running | timedOut | superseded → dropped: aborts the signal with `reason` (unless aborted
+   * already); an Observable reconcile is unsubscribed and settles at once, a Promise when it
+   * settles. Returns false when it had ended.
+   */
+  drop(reason: unknown): boolean {
+    if (this.state === 'ended' || this.state === 'dropped') return false;
+    this.state = 'dropped';
+    this.wasDropped = true;
+    this.deadline?.unsubscribe();
+    this.controller.abort(reason);
+    if (this.subscription !== undefined) {
+      this.subscription.unsubscribe();
+      this.settle(true, reason);
+    }
+    return true;
+  }
+
   private settle(failed: boolean, value: unknown): void {
     const was = this.end();
     if (was === undefined) return;
-    if (was === 'timedOut') this.onSettled(this, true, this.controller.signal.reason, true);
+    if (was === 'dropped') this.onSettled(this, true, this.controller.signal.reason, false);
+    else if (was === 'timedOut') this.onSettled(this, true, this.controller.signal.reason, true);
     else if (was === 'superseded') this.onSettled(this, true, this.controller.signal.reason, false);
     else this.onSettled(this, failed, value, false);
   }

@@ -19,3 +19,4 @@ export { fastSlowRateLimiter } from './fast-slow-rate-limiter.js';
 export type { FastSlowRateLimiterOptions } from './fast-slow-rate-limiter.js';
 export { maxOfRateLimiter } from './max-of-rate-limiter.js';
 export { withMaxWaitRateLimiter } from './with-max-wait-rate-limiter.js';
+export type { DropRequests } from './work-queue-options.js';

@@ -208,6 +208,29 @@ export class KeyQueue<V = undefined> {
   }
 
   /**
+   * Drops every waiting or ready key for which `matches(key, value)` is true (a key being processed
+   * keeps running, but a re-add of it waiting for `done` is dropped). Returns the dropped keys.
+   */
+  removeWhere(matches: (key: string, value: V | undefined) => boolean): string[] {
+    const removed: string[] = [];
+    for (const e of [...this.entries.values()]) {
+      if (e.state === IDLE || !matches(e.key, e.value)) continue;
+      if (e.state === READY) {
+        this.dueCount--;
+        if (e.inFifo) {
+          e.inFifo = false; // the FIFO skips it (lazy deletion)
+          this.readyCount--;
+        }
+      }
+      e.state = IDLE; // a WAITING entry left in the heap is skipped by `promote`
+      if (!e.processing) this.entries.delete(e.key);
+      removed.push(e.key);
+    }
+    if (removed.length > 0) this.metrics.depth?.(this.dueCount);
+    return removed;
+  }
+
+  /**
    * Stops accepting adds and drops waiting keys (DQ-2). Ready keys can still be taken with `get`
    * (WQ-2); keys being processed finish with `done`. Idempotent.
    */

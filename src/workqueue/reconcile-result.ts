@@ -16,7 +16,7 @@ export interface ReconcileResult {
 /**
  * How a reconcile ended, named like controller-runtime's `reconcile_total{result}` label plus:
  * `terminal_error` (a {@link TerminalError}, not requeued), `aborted` (still running when the
- * queue stopped; its signal was aborted and nothing was requeued) and `superseded` (with
+ * queue stopped, or when its key was dropped; its signal was aborted and nothing was requeued) and `superseded` (with
  * `supersede` on: a newer add of its key aborted it; the key runs again at once, and the rate
  * limiter is not consulted).
  */

@@ -1,6 +1,7 @@
-import { asyncScheduler, type ObservableInput, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, type Observable, type ObservableInput, type SchedulerLike } from 'rxjs';
 import type { WorkQueueMetrics } from './metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
+import type { Request } from './request.js';
 import { WorkQueueOptionsError } from './work-queue-options-error.js';
 
 /** Options of `workQueue`. */
@@ -60,6 +61,21 @@ export interface WorkQueueOptions {
   readonly halt?: AbortSignal;
   /** Metric hooks (client-go names); see {@link WorkQueueMetrics}. */
   readonly metrics?: WorkQueueMetrics;
+  /**
+   * Orders to let go of some keys (a multi-cluster controller's cluster left). On each, every
+   * waiting or ready key whose request `matches` is dropped and its failure count forgotten; every
+   * running reconcile whose request matches gets its signal aborted with `reason`, is reported
+   * `aborted` once it settles (an Observable reconcile at once) and is not requeued. Nothing the
+   * order matched is handed out afterwards, unless added again.
+   */
+  readonly drop?: Observable<DropRequests>;
+}
+
+/** An order to a work queue to let go of the keys whose request `matches` (see {@link WorkQueueOptions.drop}). */
+export interface DropRequests {
+  readonly matches: (request: Request) => boolean;
+  /** The abort reason handed to the running reconciles it matches. */
+  readonly reason: unknown;
 }
 
 /** The longest delay a timer can hold (2³¹−1 ms ≈ 24.8 days); Node clamps longer ones to 1 ms. */
@@ -82,6 +98,7 @@ export interface ResolvedWorkQueueOptions {
   readonly shutdown: AbortSignal | ObservableInput<unknown> | undefined;
   readonly halt: AbortSignal | undefined;
   readonly metrics: WorkQueueMetrics;
+  readonly drop: Observable<DropRequests> | undefined;
 }
 
 /** @throws WorkQueueOptionsError naming the first option that is not valid. */
@@ -102,6 +119,7 @@ export function resolveWorkQueueOptions(options: WorkQueueOptions): ResolvedWork
     shutdown: options.shutdown,
     halt: options.halt,
     metrics: options.metrics ?? {},
+    drop: options.drop,
   };
 }
 

@@ -12,7 +12,7 @@ import { onShutdownTrigger } from './shutdown-trigger.js';
 import { isTerminalError } from './terminal-error.js';
 import { WakeTimer } from './wake-timer.js';
 import type { Reconciler } from './reconciler.js';
-import type { ResolvedWorkQueueOptions } from './work-queue-options.js';
+import type { DropRequests, ResolvedWorkQueueOptions } from './work-queue-options.js';
 
 /**
  * Where a work queue is:
@@ -38,7 +38,8 @@ type Verdict =
   | { readonly kind: 'requeue' | 'requeue_after'; readonly result: ReconcileResult; readonly requeueAfter: number }
   | { readonly kind: 'error'; readonly error: unknown; readonly requeueAfter: number }
   | { readonly kind: 'terminal_error'; readonly error: unknown }
-  | { readonly kind: 'superseded'; readonly error: unknown };
+  | { readonly kind: 'superseded'; readonly error: unknown }
+  | { readonly kind: 'aborted'; readonly error: unknown };
 
 /**
  * The work queue's state machine for one subscription of `workQueue()`. Internal: the public
@@ -56,6 +57,7 @@ export class WorkQueueRun {
   private inputSub: Subscription | undefined;
   private triggerSub: Subscription | undefined;
   private haltSub: Subscription | undefined;
+  private dropSub: Subscription | undefined;
   private graceTimer: Subscription | undefined;
   /** Re-entrancy guard of `pump`: a reconcile may settle, and pump again, while it is started. */
   private pumping = false;
@@ -79,6 +81,7 @@ export class WorkQueueRun {
       this.haltSub = onShutdownTrigger(halt, () => this.halt(halt.reason));
     }
     if (this.phase !== 'running') return;
+    this.dropSub = this.o.drop?.subscribe({ next: (order) => this.onDrop(order), error: () => undefined });
     const trigger = this.o.shutdown;
     if (trigger !== undefined) this.triggerSub = onShutdownTrigger(trigger, () => this.beginShutdown());
     if (this.phase !== 'running') return;
@@ -111,6 +114,7 @@ export class WorkQueueRun {
     if (this.phase !== 'draining' && this.phase !== 'shuttingDown') return;
     this.phase = 'stopped';
     this.haltSub?.unsubscribe(); // the halt is listened to while draining too
+    this.dropSub?.unsubscribe();
     if (this.stopError !== undefined) this.out.error(this.stopError.error);
     else this.out.complete();
   }
@@ -138,6 +142,7 @@ export class WorkQueueRun {
     this.phase = 'stopped';
     this.stopListening();
     this.haltSub?.unsubscribe();
+    this.dropSub?.unsubscribe();
     this.wakeTimer.cancel();
     this.graceTimer?.unsubscribe();
     for (const run of this.running) {
@@ -169,6 +174,22 @@ export class WorkQueueRun {
       // queue until it settles) runs again right after, never concurrently.
       this.running.byKey(add.key)?.supersede(new ReconcileAbortedError('superseded'));
     }
+    this.pump();
+  }
+
+  /** Drops the matching keys and aborts the matching running reconciles (see `WorkQueueOptions.drop`). */
+  private onDrop(order: DropRequests): void {
+    if (this.phase === 'stopped') return;
+    const matches = (key: string, value: Request | undefined): boolean => {
+      try {
+        return order.matches(value ?? parseRequestKey(key)) === true;
+      } catch {
+        return false; // a throwing matcher drops nothing
+      }
+    };
+    for (const key of this.queue.removeWhere(matches)) this.limiter.forget(key);
+    for (const run of this.running.snapshot()) if (matches(run.item.key, run.request)) run.drop(order.reason);
+    this.armWake();
     this.pump();
   }
 
@@ -231,7 +252,9 @@ export class WorkQueueRun {
     if (this.phase === 'stopped' || !this.running.delete(run)) return;
     const { item } = run;
     const duration = this.now() - item.startedAt;
-    const verdict: Verdict = run.superseded
+    const verdict: Verdict = run.dropped
+      ? this.judgeDropped(item, value)
+      : run.superseded
       ? { kind: 'superseded', error: value }
       : failed
         ? this.judgeFailure(item, value)
@@ -254,6 +277,12 @@ export class WorkQueueRun {
     });
     this.pump();
   };
+
+  /** A dropped key's reconcile is reported `aborted`, never requeued; its failure count is forgotten. */
+  private judgeDropped(item: QueueItem<Request>, reason: unknown): Verdict {
+    this.limiter.forget(item.key);
+    return { kind: 'aborted', error: reason };
+  }
 
   /** An error requeues with the rate limiter; a `TerminalError` is only reported. */
   private judgeFailure(item: QueueItem<Request>, error: unknown): Verdict {

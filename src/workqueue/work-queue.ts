@@ -33,6 +33,9 @@ import { WorkQueueRun } from './work-queue-run.js';
  *   reconciles are aborted (`ReconcileAbortedError('unsubscribed')`) and all timers cleared.
  * - Halt (`halt` aborts): as a shutdown with no grace period at all — running reconciles are
  *   aborted with the halt signal's reason at that moment, nothing more is handed out.
+ * - Drop (`drop` emits an order, e.g. a multi-cluster controller's cluster left): the waiting and
+ *   ready keys it matches are dropped and their failure counts forgotten; the running reconciles
+ *   it matches are aborted with its reason and reported `aborted`, never requeued.
  * - `supersede`: a new add of a key being reconciled aborts that reconcile (reported as
  *   `superseded`), and the key runs again once it settled:
  *   ```
@@ -56,7 +59,7 @@ export function workQueue(
 }
 
 export type { ReconcileReturn, Reconciler } from './reconciler.js';
-export type { WorkQueueOptions } from './work-queue-options.js';
+export type { DropRequests, WorkQueueOptions } from './work-queue-options.js';
 export type { Request, WorkQueueAdd, WorkQueueInput } from './request.js';
 export type { ReconcileOutcome, ReconcileOutcomeKind, ReconcileResult } from './reconcile-result.js';
 export type { RateLimiter } from './rate-limiter.js';

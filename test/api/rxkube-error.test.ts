@@ -32,6 +32,7 @@ import { LeaderElectionHealthError } from '../../src/leader-election/leader-elec
 import { LeaseNotInitializedError } from '../../src/leader-election/lease-lock.js';
 import { LeadershipLostError } from '../../src/leader-election/leadership-lost-error.js';
 import { FencedWriteError } from '../../src/controller/fenced-client.js';
+import { ClusterEventError, ClusterRemovedError, KubeconfigSecretError } from '../../src/controller/cluster-errors.js';
 import {
   CacheSyncError,
   CheckerAfterStartError,
@@ -168,6 +169,9 @@ const SAMPLES: Record<string, () => Error> = {
   LeaderElectionHealthError: () => new LeaderElectionHealthError('my-lease'),
   LeaseNotInitializedError: () => new LeaseNotInitializedError(),
   LeadershipLostError: () => new LeadershipLostError(),
+  ClusterRemovedError: () => new ClusterRemovedError('c', 'east', 'removed'),
+  ClusterEventError: () => new ClusterEventError('c', 'east', 'needs a KubeClient'),
+  KubeconfigSecretError: () => new KubeconfigSecretError('fleet', 'east', 'kubeconfig', 'has no data under key kubeconfig'),
   FencedWriteError: () => new FencedWriteError('PATCH', '/api/v1/namespaces/default/configmaps/a', { cause: new LeadershipLostError() }),
   ControllerError: () => new ControllerError('controller c is not running'),
   ControllerBuildError: () => new ControllerBuildError('must provide a reconcile function', { option: 'reconcile' }),
