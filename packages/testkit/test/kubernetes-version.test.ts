@@ -49,6 +49,10 @@ describe('embedded API server: emulated Kubernetes version', () => {
     expect(g134['resource.k8s.io']).toEqual(['v1']);
     for (const versions of Object.values(g134)) for (const v of versions) expect(v).not.toMatch(/beta|alpha/);
     expect((await json(v134, '/apis/policy/v1beta1')).status).toBe(404);
+    // ValidatingAdmissionPolicy (1.30) registers itself through the registry's version gate.
+    const admissionV1 = async (s: ApiServer) => ((await json(s, '/apis/admissionregistration.k8s.io/v1')).body as { resources: { name: string }[] }).resources.map((r) => r.name);
+    expect(await admissionV1(v134)).toContain('validatingadmissionpolicies');
+    expect(await admissionV1(v120)).not.toContain('validatingadmissionpolicies');
     const policy = (await json(v134, '/apis/policy/v1')).body as { resources: { name: string }[] };
     expect(policy.resources.map((r) => r.name)).toEqual(['poddisruptionbudgets', 'poddisruptionbudgets/status']);
   });
