@@ -58,11 +58,12 @@ describe('embedded API server: emulated Kubernetes version', () => {
   });
 
   it('serves CRUD on a GA version added after 1.20 (batch/v1 CronJob) only where the version has it', async () => {
-    const cronJob = { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'nightly' }, spec: { schedule: '0 0 * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'a', image: 'busybox' }] } } } } } };
+    const cronJob = { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'nightly' }, spec: { schedule: '0 0 * * *', timeZone: 'Etc/UTC', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'a', image: 'busybox' }] } } } } } };
     const post = (s: ApiServer) => fetch(`${s.url}/apis/batch/v1/namespaces/default/cronjobs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cronJob) });
     const created = await post(v134);
     expect(created.status).toBe(201);
-    expect(await created.json()).toMatchObject({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'nightly' } });
+    // 1.20's CronJob defaulting applies (concurrencyPolicy); timeZone, new after 1.20, is kept as sent.
+    expect(await created.json()).toMatchObject({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'nightly' }, spec: { timeZone: 'Etc/UTC', concurrencyPolicy: 'Allow' } });
     expect((await post(v120)).status).toBe(404);
   });
 
