@@ -2,8 +2,11 @@
  * Initial sync: time, CPU and peak memory from start to synced for 10k and 100k realistic pods
  * (~3.3 KB of JSON each, with managedFields).
  *
- * Paged server (lists in pages of 500): rxkube's informer (pipelined pages, parsed together at
- * the end), rxkube with pages fetched and parsed one after another (client-go's pager order),
+ * Paged server (lists in pages of 500; the embedded server emulating Kubernetes 1.34, which
+ * serves streaming lists): rxkube's informer starting with a streaming list (`sendInitialEvents`,
+ * the reflector's default: the initial state comes as watch events on the watch that carries on),
+ * rxkube's informer with a paged list then a watch (`streamingList: false`; pipelined pages,
+ * parsed together at the end), rxkube with pages fetched and parsed one after another (client-go's pager order),
  * @kubernetes/client-node's `makeInformer` (one unpaged list), client-go's SharedIndexInformer
  * (when a Go toolchain and the kubernetes source are there, see `support/client-go.ts`), the
  * floor (the same HTTP requests as client-go's pager, one after another, bodies `JSON.parse`d,
@@ -37,13 +40,14 @@ const SIZES: ReadonlyArray<{ n: number; runs: number }> = process.env.RXKUBE_BEN
     ];
 const ONLY = process.env.RXKUBE_BENCH_SYNC_CONTENDERS?.split(',');
 const pick = (names: readonly Name[]): Name[] => names.filter((n) => ONLY === undefined || ONLY.includes(n));
-const PAGED: readonly Name[] = pick(['server', 'floor', 'rxkube', 'rxkube-fetch', 'rxkube-sequential', 'client-node', 'client-go']);
+const PAGED: readonly Name[] = pick(['server', 'floor', 'rxkube-paged', 'rxkube-streaming', 'rxkube-fetch', 'rxkube-sequential', 'client-node', 'client-go']);
 /** The unpaged part runs at the largest size only. */
 const UNPAGED: readonly Name[] = process.env.RXKUBE_BENCH_SYNC_UNPAGED === '0' ? [] : pick(['server-unpaged', 'floor-unpaged', 'rxkube-unpaged', 'rxkube-unpaged-items']);
 const LABEL: Record<string, string> = {
   server: 'server alone (bodies read, not parsed)',
   floor: 'floor (same requests, one after another + JSON.parse)',
-  rxkube: 'rxkube informer (pipelined pages, parsed at the end)',
+  'rxkube-paged': 'rxkube (paged list + watch): informer, pipelined pages parsed at the end',
+  'rxkube-streaming': 'rxkube (streaming list): informer, initial state as watch events (sendInitialEvents)',
   'rxkube-fetch': 'rxkube informer over fetch (fetchClient, the browser transport)',
   'rxkube-sequential': 'rxkube, pages one after another, each parsed as it arrives',
   'client-node': '@kubernetes/client-node makeInformer (one unpaged list)',
@@ -147,11 +151,13 @@ export async function run(): Promise<string[]> {
     table(paged, SIZES);
     lines.push('', row(['ratio (of medians)', ...SIZES.flatMap(({ n }) => [`${k(n)}: time`, `${k(n)}: CPU`, `${k(n)}: settled CPU`, `${k(n)}: peak memory`])]));
     lines.push(row(['---', ...SIZES.flatMap(() => ['---', '---', '---', '---'])]));
-    if (has('rxkube') && has('floor')) lines.push(row(['rxkube / floor (target at 100k ≤ 0.60× time)', ...ratios('rxkube', 'floor', SIZES)]));
-    if (has('rxkube') && has('rxkube-fetch')) lines.push(row(['rxkube over fetch / rxkube over node:http', ...ratios('rxkube-fetch', 'rxkube', SIZES)]));
-    if (has('rxkube') && has('client-node')) lines.push(row(['rxkube / client-node (target ≤ 1×)', ...ratios('rxkube', 'client-node', SIZES)]));
-    if (has('rxkube') && has('client-go')) lines.push(row(['rxkube / client-go', ...ratios('rxkube', 'client-go', SIZES)]));
-    if (has('rxkube') && has('rxkube-sequential')) lines.push(row(['rxkube / rxkube one page after another', ...ratios('rxkube', 'rxkube-sequential', SIZES)]));
+    if (has('rxkube-paged') && has('floor')) lines.push(row(['rxkube (paged) / floor (target at 100k ≤ 0.60× time)', ...ratios('rxkube-paged', 'floor', SIZES)]));
+    if (has('rxkube-streaming') && has('rxkube-paged')) lines.push(row(['rxkube streaming list / rxkube paged list + watch', ...ratios('rxkube-streaming', 'rxkube-paged', SIZES)]));
+    if (has('rxkube-streaming') && has('floor')) lines.push(row(['rxkube (streaming list) / floor', ...ratios('rxkube-streaming', 'floor', SIZES)]));
+    if (has('rxkube-paged') && has('rxkube-fetch')) lines.push(row(['rxkube over fetch / rxkube over node:http (both paged)', ...ratios('rxkube-fetch', 'rxkube-paged', SIZES)]));
+    if (has('rxkube-paged') && has('client-node')) lines.push(row(['rxkube (paged) / client-node (target ≤ 1×)', ...ratios('rxkube-paged', 'client-node', SIZES)]));
+    if (has('rxkube-paged') && has('client-go')) lines.push(row(['rxkube (paged) / client-go', ...ratios('rxkube-paged', 'client-go', SIZES)]));
+    if (has('rxkube-paged') && has('rxkube-sequential')) lines.push(row(['rxkube (paged) / rxkube one page after another', ...ratios('rxkube-paged', 'rxkube-sequential', SIZES)]));
     if (has('floor') && has('server')) lines.push(row(['floor / server alone', ...ratios('floor', 'server', SIZES)]));
 
     if (UNPAGED.length > 0) {

@@ -20,7 +20,10 @@
  * - `rxkube`: rxkube's informer (see `rxkube-informer.ts`), default options;
  *   `rxkube-no-transform`: the same without the default transform (managedFields kept);
  *   `rxkube-metadata`: a metadata-only informer (PartialObjectMetadata lists and watches);
- *   `rxkube-fetch`: the default informer over the `fetch` transport (`fetchClient`, the browser's).
+ *   `rxkube-fetch`: the informer over the `fetch` transport (`fetchClient`, the browser's), listing;
+ *   `rxkube-streaming`: the informer starting with a streaming list (`sendInitialEvents`);
+ *   `rxkube-paged`: the informer with `streamingList: false` (paged list, then watch). The page
+ *   variants (`rxkube-sequential`, `rxkube-unpaged`…) list and watch too.
  * - `floor-pipelined`, `floor-deferred`, `floor-batch20`, `floor-batch50` (side experiments behind the
  *   findings in BENCHMARKS.md, not in the default runs): the floor with pipelined page requests,
  *   parsing each page on arrival, all pages once at the end, or every 20 / 50 pages.
@@ -63,7 +66,9 @@ export type ContenderName =
   | 'floor-batch20'
   | 'floor-batch50'
   | 'rxkube-metadata'
-  | 'rxkube-fetch';
+  | 'rxkube-fetch'
+  | 'rxkube-streaming'
+  | 'rxkube-paged';
 
 const PATH = '/api/v1/pods';
 const PAGE = 500;
@@ -91,6 +96,10 @@ export function makeContender(name: ContenderName, url: string): Contender {
       return rxkubeContender(url, 'fetch');
     case 'rxkube-sequential':
       return rxkubeContender(url, 'sequential');
+    case 'rxkube-streaming':
+      return rxkubeContender(url, 'streaming');
+    case 'rxkube-paged':
+      return rxkubeContender(url, 'paged');
     case 'rxkube-per-page':
       return rxkubeContender(url, 'per-page');
     case 'rxkube-unpaged':

@@ -7,7 +7,10 @@
  * resourceVersion 0 from its watch cache), parsed at its end; 'unpaged-items' the same, each
  * item parsed as soon as it has arrived; 'metadata' lists and watches PartialObjectMetadata (the
  * default transform on top); 'fetch' is 'default' over the `fetch` transport (`fetchClient`, the
- * browser's) instead of node:http.
+ * browser's) instead of node:http. 'streaming' starts with a streaming list (`sendInitialEvents`,
+ * the reflector's default; the benchmark server emulates Kubernetes 1.34, which serves it);
+ * 'paged' and the page variants above ('sequential', 'per-page', 'unpaged', 'unpaged-items',
+ * 'fetch') set `streamingList: false`: a paged list, then a watch.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
@@ -17,7 +20,10 @@ import { HttpListWatcher } from '../../src/client/http-list-watcher.js';
 import type { ListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 
-export type InformerVariant = 'default' | 'no-transform' | 'sequential' | 'per-page' | 'unpaged' | 'unpaged-items' | 'metadata' | 'fetch';
+export type InformerVariant = 'default' | 'no-transform' | 'sequential' | 'per-page' | 'unpaged' | 'unpaged-items' | 'metadata' | 'fetch' | 'streaming' | 'paged';
+
+/** Variants about how list pages are fetched or parsed: they list and watch even where the server serves streaming lists. */
+const LISTING: ReadonlySet<InformerVariant> = new Set(['sequential', 'per-page', 'unpaged', 'unpaged-items', 'fetch', 'paged']);
 
 /** A page size larger than any list of the benchmarks: one page. */
 const ONE_PAGE = 10_000_000;
@@ -33,6 +39,7 @@ export function rxkubeInformer(kc: KubeConfig, variant: InformerVariant): BenchI
   const client = variant === 'fetch' ? fetchClient({ server: kc.getCurrentCluster()!.server }) : KubeClient.fromKubeConfig(kc);
   const resource = { apiVersion: 'v1', kind: 'Pod' } as const;
   const listWatch: ListWatchOptions = {
+    ...(LISTING.has(variant) ? { streamingList: false } : variant === 'streaming' ? { streamingList: true } : {}),
     ...(variant === 'sequential' ? { pagesInFlight: 1 } : {}),
     ...(variant === 'per-page' ? { listParse: 'perPage' as const } : {}),
     ...(variant === 'unpaged' || variant === 'unpaged-items' ? { pageSize: ONE_PAGE } : {}),

@@ -24,7 +24,8 @@ serveCommands({
   async start(args: { historyWindow?: number }) {
     // Lenient: the realistic pods are stored as the fixture shapes them (the size the client benchmarks state);
     // what strict admission costs the server is measured in bench/api-server.ts.
-    server = await startApiServer({ historyWindow: args.historyWindow ?? 50_000, bookmarkIntervalMs: 3_600_000, pageResourceVersionZeroLists: true, strict: false });
+    // Kubernetes 1.34: streaming lists (sendInitialEvents) are served.
+    server = await startApiServer({ historyWindow: args.historyWindow ?? 50_000, bookmarkIntervalMs: 3_600_000, pageResourceVersionZeroLists: true, strict: false, kubernetesVersion: '1.34' });
     return { url: server.url };
   },
   /** Seeds pods number `from` … `to - 1`. */

@@ -125,7 +125,7 @@ describe.skipIf(!hasCluster)('a protobuf client-go (leaderelection on a Lease) o
     let server: ApiServer | undefined;
     try {
       // Bookmarks every 200 ms: the informer's watch (allowWatchBookmarks) gets some, as protobuf frames.
-      server = await startApiServer({ strict: true, tls: true, token: true, bookmarkIntervalMs: 200 });
+      server = await startApiServer({ strict: true, tls: true, token: true, bookmarkIntervalMs: 200, kubernetesVersion: '1.20' });
       server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
       const kubeconfig = join(dir, 'kubeconfig');
       await server.writeKubeconfig(kubeconfig);

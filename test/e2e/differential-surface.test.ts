@@ -398,7 +398,7 @@ describe('differential: API surface of the embedded server vs kube-apiserver 1.2
   let theirs: Map<string, unknown> | undefined;
 
   beforeAll(async () => {
-    embedded = await startApiServer({ token: true, tls: true, strict: true });
+    embedded = await startApiServer({ token: true, tls: true, strict: true, kubernetesVersion: '1.20' });
     const dir = mkdtempSync(join(tmpdir(), 'rxkube-surface-embedded-'));
     await embedded.writeKubeconfig(join(dir, 'kubeconfig'));
     const ca = embedded.caPem;

@@ -307,7 +307,7 @@ describe('differential: admission webhooks, embedded server vs kube-apiserver 1.
 
   beforeAll(async () => {
     wh = await startFakeWebhook(handler);
-    embedded = await startApiServer({ token: true, tls: true });
+    embedded = await startApiServer({ token: true, tls: true, kubernetesVersion: '1.20' });
     const embeddedTarget = target('embedded', embedded.url, embedded.token, embedded.caPem);
     mine = new Map([...(await scenario(embeddedTarget, wh)), ...(await conversionScenario(embeddedTarget, wh))]);
     const real = realTarget();

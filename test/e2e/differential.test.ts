@@ -383,7 +383,7 @@ describe('differential: embedded API server vs a real kube-apiserver', () => {
   let realSeen: Observation[] | undefined;
 
   beforeAll(async () => {
-    embedded = await startApiServer({ token: true, tls: true, bookmarkIntervalMs: 1000 });
+    embedded = await startApiServer({ token: true, tls: true, bookmarkIntervalMs: 1000, kubernetesVersion: '1.20' });
     const et = httpTarget('embedded', embedded.url, embedded.token, embedded.caPem, async (churn) => {
       await churn();
       embedded.faults.compact();

@@ -154,7 +154,7 @@ describe('lifecycle: rxkube-controller-manager on the embedded server and on kub
   });
 
   it('runs the scenario on the embedded server', async () => {
-    server = await startApiServer();
+    server = await startApiServer({ kubernetesVersion: '1.20' }); // compared with a real 1.20
     const client = KubeClient.fromKubeConfig(server.kubeConfig);
     clients.push(client);
     embedded = await withControllerManager(client, ['lc-node-1', 'lc-node-2'], () => scenario(client, 'lifecycle'));

@@ -62,7 +62,7 @@ describe.skipIf(!hasCluster)('metadata-only lists and watches on a real kube-api
   beforeAll(async () => {
     real = KubeClient.fromDefault();
     await real.objects(resources.namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-    server = await startApiServer();
+    server = await startApiServer({ kubernetesVersion: '1.20' }); // compared with a real 1.20
     embedded = KubeClient.fromKubeConfig(server.kubeConfig);
     server.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   });

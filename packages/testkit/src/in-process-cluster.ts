@@ -3,6 +3,7 @@ import { KubeClient } from 'rxkube';
 import type { RetryPolicy } from 'rxkube';
 import { InformerFactory, type InformerFactoryOptions } from 'rxkube';
 import { type ApiCore, createApiCore, type DirectApi } from './api-server/api-core.js';
+import type { KubernetesVersion } from './api-server/kubernetes-version.js';
 import type { Faults } from './api-server/faults.js';
 import type { RequestLog } from './api-server/request-log.js';
 import { InProcessConnection } from './in-process-connection.js';
@@ -26,6 +27,11 @@ export interface InProcessClusterOptions {
    * `strict` option: default true; `false` is lenient mode (built-in objects stored as sent).
    */
   readonly strict?: boolean;
+  /**
+   * The Kubernetes version to emulate, as `startApiServer`'s `kubernetesVersion`: `'1.34'`
+   * (default: streaming lists served) or `'1.20'` (a watch with `resourceVersionMatch` is 422).
+   */
+  readonly kubernetesVersion?: KubernetesVersion;
 }
 
 /** An embedded API server in this process, with a client and informers wired to it without HTTP. */
@@ -70,6 +76,7 @@ export function inProcessCluster(options: InProcessClusterOptions = {}): InProce
       ...(options.historyWindow === undefined ? {} : { historyWindow: options.historyWindow }),
       ...(options.requireNamespace === undefined ? {} : { requireNamespace: options.requireNamespace }),
       ...(options.strict === undefined ? {} : { strict: options.strict }),
+      ...(options.kubernetesVersion === undefined ? {} : { kubernetesVersion: options.kubernetesVersion }),
     },
     async () => void connection.endWatches(),
   );

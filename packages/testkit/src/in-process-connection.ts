@@ -8,7 +8,8 @@ import { type KubeConnectionOptions } from 'rxkube';
 import type { KubeConfigLike } from 'rxkube';
 import { ResponseDecodeError } from 'rxkube/client';
 import type { ApiCore } from './api-server/api-core.js';
-import { isTrue, optionalInt } from './api-server/http-io.js';
+import { optionalInt } from './api-server/http-io.js';
+import { watchListParams } from './api-server/watch-options.js';
 import type { StoreEvent, StoredEntry } from './api-server/object-store.js';
 import { requestSelectors } from './api-server/request-selectors.js';
 import { apiVersionOf, resourceId } from './api-server/resource-registry.js';
@@ -244,7 +245,7 @@ export class InProcessConnection extends KubeConnection {
     const ns = route.namespace;
     const inScope = (e: StoredEntry): boolean => ns === undefined || e.key.startsWith(`${ns}/`);
     const rvParam = q.get('resourceVersion') ?? '';
-    const sendInitial = isTrue(q.get('sendInitialEvents'));
+    const { sendInitial } = watchListParams(q, registry.kubernetesVersion);
     const line = (type: string, e: StoredEntry): string => `{"type":"${type}","object":${e.json}}\n`;
     let afterRv = 0;
     if (sendInitial || rvParam === '' || rvParam === '0') {

@@ -1,5 +1,5 @@
 /**
- * `@rxkube/testkit`: the embedded API server (a kube-apiserver 1.20 look-alike over HTTP(S) that
+ * `@rxkube/testkit`: the embedded API server (a kube-apiserver 1.34 (or 1.20) look-alike over HTTP(S) that
  * kubectl, client-go and client-node talk to), the in-process cluster (the same server reached
  * without a socket, so a whole controller runs in virtual time), `virtualTime`, and the
  * `rxkube-apiserver` CLI. A devDependency: nothing here belongs in a controller's production
@@ -21,6 +21,8 @@ export type { RbacOptions, TokenUser } from './api-server/rbac.js';
 export type { DirectApi } from './api-server/api-core.js';
 export type { CorsOptions } from './api-server/cors.js';
 export type { StaticFilesOptions } from './api-server/static-files.js';
+export { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS } from './api-server/kubernetes-version.js';
+export type { KubernetesVersion } from './api-server/kubernetes-version.js';
 // Async reconciles in virtual time: an embedded API server reached in process, and a virtual
 // clock that also runs Promises.
 export { inProcessCluster } from './in-process-cluster.js';

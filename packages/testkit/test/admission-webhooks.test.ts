@@ -22,7 +22,9 @@ describe('embedded API server: admission webhooks', () => {
 
   beforeAll(async () => {
     wh = await startFakeWebhook((review) => answer(review, { allowed: true }));
+    // 1.20: it still serves admissionregistration.k8s.io/v1beta1, whose defaults are tested here.
     server = await startApiServer({
+      kubernetesVersion: '1.20',
       admissionWebhooks: { scheduler, resolveService: (s) => (s.name === 'hooks' ? wh.url : undefined) },
     });
     call = makeClient(server.url);

@@ -7,7 +7,7 @@ describe('API surface of Kubernetes 1.20', () => {
   let server: ApiServer;
   let call: ReturnType<typeof makeClient>;
   beforeAll(async () => {
-    server = await startApiServer();
+    server = await startApiServer({ kubernetesVersion: '1.20' });
     call = makeClient(server.url);
   });
   afterAll(async () => {

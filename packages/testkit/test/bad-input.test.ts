@@ -114,7 +114,7 @@ describe('embedded API server: ill-typed fields and deep nesting get 400 and cha
   let snapshot: () => Promise<string>;
 
   beforeAll(async () => {
-    server = await startApiServer();
+    server = await startApiServer({ kubernetesVersion: '1.20' }); // 1.20: coordination.k8s.io/v1beta1 is served
     call = makeClient(server.url);
     await call('POST', cms, { metadata: { name: 'keep' }, data: { k: 'v' } });
     await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {

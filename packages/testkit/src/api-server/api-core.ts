@@ -18,6 +18,7 @@ import { policyAttributes, ValidatingPolicyAdmission } from './admission/policy/
 import { validatingAdmissionPolicyResources } from './admission/policy/policy-resources.js';
 import { AdmissionRequestHolder } from './admission/policy/request-context.js';
 import { WatchHub } from './watch-hub.js';
+import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from './kubernetes-version.js';
 import { WebhookGate } from './admission/webhooks/webhook-gate.js';
 import { CrdConverter } from './admission/webhooks/crd-conversion.js';
 import { webhookConfigurationStrategy } from './admission/webhooks/webhook-configuration-strategy.js';
@@ -41,6 +42,8 @@ export interface ApiCoreOptions {
   readonly rbac?: RbacOptions;
   /** How admission webhooks are reached (services, timeout scheduler). */
   readonly admissionWebhooks?: WebhookCallSettings;
+  /** The emulated Kubernetes version (see `ApiServerOptions.kubernetesVersion`); default 1.34. */
+  readonly kubernetesVersion?: KubernetesVersion;
 }
 
 /** Reads and writes of the store without HTTP (test setup, benchmarks). */
@@ -139,8 +142,11 @@ function rethrow(e: unknown): never {
  */
 export function createApiCore(options: ApiCoreOptions, restart: (downMs: number) => Promise<void>): ApiCore {
   const store = new ObjectStore(options.historyWindow ?? 100_000);
-  const registry = new ResourceRegistry();
-  for (const r of [...lifecycleResources(), ...rbacResources(), ...validatingAdmissionPolicyResources()]) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
+  const kubernetesVersion = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+  const registry = new ResourceRegistry(undefined, kubernetesVersion);
+  for (const r of [...lifecycleResources(), ...rbacResources()]) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
+  // ValidatingAdmissionPolicy and its binding: admissionregistration.k8s.io/v1 from 1.30.
+  for (const r of validatingAdmissionPolicyResources()) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.addIfServed(r, { since: 30 });
   const hub = new WatchHub(store);
   const crds = new CrdController(registry, store, hub);
   const admission = options.strict === false ? undefined : new BuiltinAdmission(store);
@@ -197,6 +203,7 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
     defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds,
     pageResourceVersionZeroLists: options.pageResourceVersionZeroLists,
+    kubernetesVersion,
     ...(options.rbac !== undefined ? { rbac: options.rbac } : {}),
   }, webhooks, new CrdConverter(store, webhookSettings));
   const nsType = resolveKind(registry, 'v1', 'Namespace');

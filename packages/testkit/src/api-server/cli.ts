@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiServerConfigError } from './server-errors.js';
 import { startApiServer, type ApiServerOptions } from './start-api-server.js';
+import { DEFAULT_KUBERNETES_VERSION, isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from './kubernetes-version.js';
 
 const USAGE = `rxkube-apiserver: an embedded Kubernetes API server on loopback, for development and tests.
 
 Usage: rxkube-apiserver [--port N] [--host 127.0.0.1] [--token [VALUE]] [--tls]
                         [--history-window N] [--bookmark-interval-ms N] [--kubeconfig PATH] [--lenient]
-                        [--page-rv0-lists] [--controllers] [--stand-in-nodes N]
+                        [--page-rv0-lists] [--controllers] [--stand-in-nodes N] [--kubernetes-version 1.34]
                         [--cors-origin ORIGIN]... [--static DIR [--static-prefix /ui/]]
 
   --port N                 TCP port (default: a free port)
@@ -30,8 +31,15 @@ Usage: rxkube-apiserver [--port N] [--host 127.0.0.1] [--token [VALUE]] [--tls]
   --static-prefix P        URL path of --static (default /ui/)
   --page-rv0-lists         page resourceVersion=0 lists by limit (default: one response, as
                            kube-apiserver's watch cache)
+  --kubernetes-version V   the Kubernetes version to emulate: ${KUBERNETES_VERSIONS.join(' or ')}
+                           (default ${DEFAULT_KUBERNETES_VERSION}): /version, served APIs, streaming lists
 
 Prints the URL and the kubeconfig path, then serves until SIGINT or SIGTERM.`;
+
+function kubernetesVersion(v: string | undefined): KubernetesVersion | undefined {
+  if (v === undefined || isKubernetesVersion(v)) return v;
+  throw new ApiServerConfigError(`--kubernetes-version needs one of ${KUBERNETES_VERSIONS.join(', ')}, got "${v}"`, { option: 'kubernetes-version' });
+}
 
 function int(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -60,6 +68,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         'cors-origin': { type: 'string', multiple: true },
         static: { type: 'string' },
         'static-prefix': { type: 'string' },
+        'kubernetes-version': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: false,
@@ -88,6 +97,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       historyWindow: int('history-window', values['history-window']),
       bookmarkIntervalMs: int('bookmark-interval-ms', values['bookmark-interval-ms']),
       pageResourceVersionZeroLists: values['page-rv0-lists'] === true,
+      kubernetesVersion: kubernetesVersion(values['kubernetes-version']),
       ...(values['cors-origin'] === undefined ? {} : { cors: { origins: values['cors-origin'] } }),
       ...(values.static === undefined ? {} : { staticFiles: { directory: values.static, pathPrefix: values['static-prefix'] } }),
       ...(values.controllers === true ? { controllers: { standInNodes: int('stand-in-nodes', values['stand-in-nodes']) ?? 0 } } : {}),

@@ -1,19 +1,6 @@
-import { EMULATED_VERSION, GROUP_ORDER } from './builtin-resources.js';
+import { GROUP_ORDER } from './builtin-resources.js';
 import type { ResourceRegistry, ServedResource } from './resource-registry.js';
 import { apiVersionOf } from './resource-registry.js';
-
-/** The Kubernetes version the embedded server reports at `/version`. */
-export const SERVER_VERSION = {
-  major: EMULATED_VERSION.major,
-  minor: EMULATED_VERSION.minor,
-  gitVersion: `${EMULATED_VERSION.gitVersion}+rxkube`,
-  gitCommit: '0000000000000000000000000000000000000000',
-  gitTreeState: 'clean',
-  buildDate: '2026-01-01T00:00:00Z',
-  goVersion: 'go1.15.5',
-  compiler: 'gc',
-  platform: 'linux/amd64',
-} as const;
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 

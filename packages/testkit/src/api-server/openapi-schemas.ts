@@ -5,28 +5,31 @@
  */
 import data from './data/kube-openapi.json' with { type: 'json' };
 
-type Schema = Record<string, unknown>;
+/** One OpenAPI v2 definition. */
+export type Schema = Record<string, unknown>;
 
 const DEFINITIONS = data.definitions as unknown as Readonly<Record<string, Schema>>;
-
-/** The `info` of the emulated version's document. */
-export const OPENAPI_INFO = { title: 'Kubernetes', version: 'v1.20.2' } as const;
 
 /** All v2 definitions. */
 export function v2Definitions(): Readonly<Record<string, Schema>> {
   return DEFINITIONS;
 }
 
-let byGvk: Map<string, string> | undefined;
+const byGvkOf = new WeakMap<object, Map<string, string>>();
 
-/** The definition name of a group/version/kind, if the emulated version has one. */
-export function definitionFor(group: string, version: string, kind: string): string | undefined {
+/**
+ * The definition name of a group/version/kind, if the emulated version has one (`definitions`:
+ * another version's set, default the data's 1.20 definitions).
+ */
+export function definitionFor(group: string, version: string, kind: string, definitions: Readonly<Record<string, Schema>> = DEFINITIONS): string | undefined {
+  let byGvk = byGvkOf.get(definitions);
   if (byGvk === undefined) {
     byGvk = new Map();
-    for (const [name, def] of Object.entries(DEFINITIONS)) {
+    for (const [name, def] of Object.entries(definitions)) {
       const gvks = (def['x-kubernetes-group-version-kind'] ?? []) as readonly { group: string; version: string; kind: string }[];
       for (const g of gvks) if (!byGvk.has(`${g.group}/${g.version}/${g.kind}`)) byGvk.set(`${g.group}/${g.version}/${g.kind}`, name);
     }
+    byGvkOf.set(definitions, byGvk);
   }
   return byGvk.get(`${group}/${version}/${kind}`);
 }
@@ -52,24 +55,31 @@ function toV3(v: unknown): unknown {
 }
 
 const v3Cache = new Map<string, Record<string, unknown>>();
+const definitionSetIds = new WeakMap<object, number>();
+let definitionSets = 0;
 
 /** The v3 component schemas reachable from the given definitions (refs rewritten to `#/components/schemas/`). */
-export function v3Schemas(roots: readonly string[]): Record<string, unknown> {
-  const key = [...roots].sort().join(',');
+export function v3Schemas(roots: readonly string[], definitions: Readonly<Record<string, Schema>> = DEFINITIONS): Record<string, unknown> {
+  let setId = definitionSetIds.get(definitions);
+  if (setId === undefined) {
+    setId = ++definitionSets;
+    definitionSetIds.set(definitions, setId);
+  }
+  const key = `${setId}:${[...roots].sort().join(',')}`;
   const hit = v3Cache.get(key);
   if (hit !== undefined) return hit;
   const seen = new Set<string>();
   const todo = [...roots];
   while (todo.length > 0) {
     const name = todo.pop() ?? '';
-    if (seen.has(name) || DEFINITIONS[name] === undefined) continue;
+    if (seen.has(name) || definitions[name] === undefined) continue;
     seen.add(name);
     const refs = new Set<string>();
-    refsOf(DEFINITIONS[name], refs);
+    refsOf(definitions[name], refs);
     todo.push(...refs);
   }
   const out: Record<string, unknown> = {};
-  for (const name of [...seen].sort()) out[name] = toV3(DEFINITIONS[name]);
+  for (const name of [...seen].sort()) out[name] = toV3(definitions[name]);
   if (v3Cache.size > 100) v3Cache.clear();
   v3Cache.set(key, out);
   return out;

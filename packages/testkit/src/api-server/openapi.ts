@@ -1,4 +1,5 @@
-import { definitionFor, OPENAPI_INFO, v2Definitions, v3Schemas } from './openapi-schemas.js';
+import { definitionFor, v3Schemas } from './openapi-schemas.js';
+import { definitionsOf, openApiInfo } from './openapi-versions.js';
 import type { ResourceRegistry } from './resource-registry.js';
 import { apiVersionOf } from './resource-registry.js';
 
@@ -41,6 +42,7 @@ export function openApiV3Document(registry: ResourceRegistry, path: string): obj
   if ((kind === 'api' && parts.length !== 2) || (kind === 'apis' && parts.length !== 3) || (kind !== 'api' && kind !== 'apis')) return undefined;
   const rs = registry.all().filter((r) => r.group === group && r.versions.includes(version));
   if (rs.length === 0) return undefined;
+  const definitions = definitionsOf(registry.kubernetesVersion);
   const prefix = `/${gvPath(group, version)}`;
   const paths: Record<string, object> = {};
   const roots: string[] = [];
@@ -63,15 +65,15 @@ export function openApiV3Document(registry: ResourceRegistry, path: string): obj
       };
       roots.push('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
     }
-    const def = r.custom ? undefined : definitionFor(group, version, r.kind);
-    if (def !== undefined) roots.push(def, ...[definitionFor(group, version, `${r.kind}List`)].filter((d): d is string => d !== undefined));
+    const def = r.custom ? undefined : definitionFor(group, version, r.kind, definitions);
+    if (def !== undefined) roots.push(def, ...[definitionFor(group, version, `${r.kind}List`, definitions)].filter((d): d is string => d !== undefined));
     const gvk = { group, version, kind: r.kind };
     const op = (verb: string) => ({ operationId: `${verb}${r.kind}`, parameters: PARAMS, 'x-kubernetes-action': verb, 'x-kubernetes-group-version-kind': gvk, responses: {} });
     const base = r.namespaced ? `${prefix}/namespaces/{namespace}/${r.plural}` : `${prefix}/${r.plural}`;
     paths[base] = { post: op('post'), get: op('list') };
     paths[`${base}/{name}`] = { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes (rxkube embedded)', version: apiVersionOf(group, version) }, paths, components: { schemas: { ...v3Schemas(roots), ...custom } } };
+  return { openapi: '3.0.0', info: { title: 'Kubernetes (rxkube embedded)', version: apiVersionOf(group, version) }, paths, components: { schemas: { ...v3Schemas(roots, definitions), ...custom } } };
 }
 
 /** The `/openapi/v2` document. */
@@ -98,5 +100,5 @@ export function openApiV2Document(registry: ResourceRegistry): OpenApiV2Doc {
       paths[`${base}/{name}`] = { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
     }
   }
-  return { swagger: '2.0', info: OPENAPI_INFO, paths, definitions: v2Definitions() };
+  return { swagger: '2.0', info: openApiInfo(registry.kubernetesVersion), paths, definitions: definitionsOf(registry.kubernetesVersion) };
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import { versionInfo, type KubernetesVersion } from './kubernetes-version.js';
 import type { Faults } from './faults.js';
 import { isTrue, optionalInt, parseBody, parseJsonBody, readBody, sendJson, sendStatus } from './http-io.js';
 import { negotiate, PROTOBUF } from './protobuf/negotiation.js';
@@ -36,6 +37,8 @@ export interface HandlerSettings {
   readonly pageResourceVersionZeroLists?: boolean;
   /** RBAC authorization with token users; off when absent. */
   readonly rbac?: RbacOptions;
+  /** The emulated Kubernetes version (`/version`, OpenAPI, streaming lists). */
+  readonly kubernetesVersion: KubernetesVersion;
   /** Where admission learns the request's user and sends warnings (validating admission policies). */
   readonly admissionRequests?: AdmissionRequestHolder;
 }
@@ -133,7 +136,7 @@ export class RequestHandler {
       case 'root':
         return sendJson(res, 200, { paths: ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/version'] });
       case 'version':
-        return sendJson(res, 200, SERVER_VERSION);
+        return sendJson(res, 200, versionInfo(this.settings.kubernetesVersion));
       case 'health':
         res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
         return void res.end('ok');

@@ -3,6 +3,7 @@ import { compareVersions, openApiResources } from './builtin-resources.js';
 import type { PrinterColumn, SchemaNode } from './crd-schema.js';
 import { COMMON_FIELDS, fieldPath, type FieldGetter } from './field-selector.js';
 import type { ServedResource } from './served-resource.js';
+import { DEFAULT_KUBERNETES_VERSION, isServedIn, type KubernetesVersion, type ServedLifetime } from './kubernetes-version.js';
 
 export type { ServedResource } from './served-resource.js';
 
@@ -58,8 +59,8 @@ const eventFields: Record<string, FieldGetter> = Object.fromEntries(
  * The built-in resources: the hand-described ones below (field selectors, short names), then every
  * other resource of the emulated Kubernetes version's OpenAPI document (see builtin-resources.ts).
  */
-export function builtinResources(): ServedResource[] {
-  return withOpenApiResources([
+export function builtinResources(kubernetesVersion: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): ServedResource[] {
+  return withOpenApiResources(kubernetesVersion, [
     builtin('', 'v1', { plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], hasStatus: true, fields: { 'status.phase': fieldPath('status.phase') } }),
     builtin('', 'v1', { plural: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], hasStatus: true, fields: podFields }),
     builtin('', 'v1', { plural: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] }),
@@ -76,8 +77,8 @@ export function builtinResources(): ServedResource[] {
 }
 
 /** Adds the resources of the OpenAPI data not described by hand, and the other versions of those that are. */
-function withOpenApiResources(listed: ServedResource[]): ServedResource[] {
-  const fromData = openApiResources();
+function withOpenApiResources(kubernetesVersion: KubernetesVersion, listed: ServedResource[]): ServedResource[] {
+  const fromData = openApiResources(kubernetesVersion);
   const byId = new Map(fromData.map((r) => [resourceId(r), r]));
   const known = new Set(listed.map(resourceId));
   const merged = listed.map((r) => {
@@ -156,8 +157,25 @@ export function resourceFromCrd(crd: UnstructuredObject): ServedResource {
 export class ResourceRegistry {
   private readonly byId = new Map<string, ServedResource>();
 
-  constructor(initial: readonly ServedResource[] = builtinResources()) {
-    for (const r of initial) this.add(r);
+  /**
+   * `kubernetesVersion`: the emulated version (default {@link DEFAULT_KUBERNETES_VERSION}); the
+   * built-in resources are those it serves unless `initial` is given.
+   */
+  constructor(
+    initial?: readonly ServedResource[],
+    readonly kubernetesVersion: KubernetesVersion = DEFAULT_KUBERNETES_VERSION,
+  ) {
+    for (const r of initial ?? builtinResources(kubernetesVersion)) this.add(r);
+  }
+
+  /**
+   * Registers a built-in resource only when the emulated version serves it (e.g.
+   * `addIfServed(r, { since: 30 })` for an API that 1.30 added); returns whether it did.
+   */
+  addIfServed(r: ServedResource, lifetime: ServedLifetime): boolean {
+    if (!isServedIn(this.kubernetesVersion, lifetime)) return false;
+    this.add(r);
+    return true;
   }
 
   add(r: ServedResource): void {

@@ -17,6 +17,7 @@ import { corsPolicy, type CorsOptions } from './cors.js';
 import { staticFileServer, type StaticFilesOptions } from './static-files.js';
 import type { SchedulerLike } from 'rxjs';
 import type { WebhookServiceRef } from './admission/webhooks/webhook-client.js';
+import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from './kubernetes-version.js';
 
 /** Options of {@link startApiServer}. */
 export interface ApiServerOptions {
@@ -88,6 +89,16 @@ export interface ApiServerOptions {
    * `clientConfig.url` need nothing here.
    */
   readonly admissionWebhooks?: AdmissionWebhookOptions;
+  /**
+   * The Kubernetes version the server emulates: `'1.34'` (default) or `'1.20'`. It decides what
+   * `/version` reports, which built-in group versions discovery and OpenAPI list (1.34 no longer
+   * serves the betas removed in 1.22–1.26 and serves their GA successors, e.g. batch/v1
+   * CronJob, policy/v1 PodDisruptionBudget, autoscaling/v2) and whether watches serve streaming
+   * lists (`sendInitialEvents`, from 1.27; 1.20 answers 422 to `resourceVersionMatch` on a
+   * watch). Defaulting and validation stay 1.20's in both. Tests that compare the server with
+   * a real kube-apiserver 1.20 select `'1.20'`. See docs/embedded-api-server.md.
+   */
+  readonly kubernetesVersion?: KubernetesVersion;
 }
 
 /** Options of {@link ApiServerOptions.admissionWebhooks}. */
@@ -163,6 +174,9 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host)) throw new ApiServerConfigError(`startApiServer binds loopback only; got host ${host}`, { option: 'host' });
+  if (options.kubernetesVersion !== undefined && !isKubernetesVersion(options.kubernetesVersion)) {
+    throw new ApiServerConfigError(`startApiServer emulates Kubernetes ${KUBERNETES_VERSIONS.join(' or ')}; got kubernetesVersion ${String(options.kubernetesVersion)}`, { option: 'kubernetesVersion' });
+  }
   // With RBAC on, the kubeconfig's user is an admin with a token of its own.
   const token = options.token === true || (options.token === undefined && options.rbac !== undefined) ? randomBytes(16).toString('hex') : options.token;
   const tls = options.tls === true ? await generateTlsMaterial() : undefined;

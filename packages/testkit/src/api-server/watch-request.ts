@@ -1,8 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { Status } from 'rxkube';
 import type { Faults } from './faults.js';
-import { isTrue, optionalInt } from './http-io.js';
-import { invalidListOptions } from './list-operation.js';
+import { optionalInt } from './http-io.js';
+import type { KubernetesVersion } from './kubernetes-version.js';
+import { watchListParams } from './watch-options.js';
 import { messageFor } from './protobuf/codec.js';
 import { watchResponse } from './protobuf/watch-stream.js';
 import type { ObjectStore, StoredEntry } from './object-store.js';
@@ -22,11 +23,14 @@ export interface WatchDeps {
   readonly faults: Faults;
   readonly bookmarkIntervalMs: number;
   readonly defaultWatchTimeoutSeconds: number | undefined;
+  /** The emulated version: whether streaming lists are served (see watch-options.ts). */
+  readonly kubernetesVersion: KubernetesVersion;
 }
 
 /**
  * Serves a watch: validates the parameters (422 / 400 before any byte is sent), answers 200 with a
- * chunked stream, then sends the initial state (resourceVersion unset or 0, or sendInitialEvents)
+ * chunked stream, then sends the initial state (resourceVersion unset or 0, or sendInitialEvents
+ * where the emulated version serves streaming lists)
  * or replays the history after the given version (an ERROR event with 410 when it is compacted),
  * and hands the connection to the hub for live events.
  */
@@ -36,16 +40,7 @@ export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRout
   const store = deps.store;
   const sel = requestSelectors(r, q, name);
   const rvParam = q.get('resourceVersion') ?? '';
-  const match = q.get('resourceVersionMatch') ?? '';
-  const bookmarks = isTrue(q.get('allowWatchBookmarks'));
-  const sendInitialParam = q.get('sendInitialEvents');
-  const sendInitial = isTrue(sendInitialParam);
-  if (sendInitialParam !== null) {
-    if (match !== 'NotOlderThan') throw invalidListOptions('sendInitialEvents', 'Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan');
-    if (sendInitial && !bookmarks) throw invalidListOptions('allowWatchBookmarks', 'Forbidden: allowWatchBookmarks must be set to true when sendInitialEvents is set to true');
-  } else if (match !== '') {
-    throw invalidListOptions('resourceVersionMatch', 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
-  }
+  const { sendInitialParam, sendInitial, bookmarks } = watchListParams(q, deps.kubernetesVersion);
   let fromRv: number | undefined;
   if (rvParam !== '' && rvParam !== '0') {
     if (!/^\d+$/.test(rvParam)) throw badRequest(`invalid resource version: ${rvParam}`);
