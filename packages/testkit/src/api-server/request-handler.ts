@@ -188,7 +188,7 @@ export class RequestHandler {
     if (watch) {
       const tableMode = wantsTable(req.headers.accept) ? (q.get('includeObject') ?? 'Metadata') : undefined;
       if (view === 'list') throw notAcceptable('you requested PartialObjectMetadataList, but the requested object is not a list (*v1.WatchEvent)');
-      return serveWatch({ store: this.service.store, hub: this.hub, faults: this.faults, ...this.settings }, res, t, q, method, tableMode, view === 'object');
+      return serveWatch({ store: this.service.store, hub: this.hub, faults: this.faults, ...this.settings, ...(this.conversion !== undefined ? { conversion: this.conversion } : {}) }, res, t, q, method, tableMode, view === 'object');
     }
     const table = wantsTable(req.headers.accept) ? (q.get('includeObject') ?? 'Metadata') : undefined;
     if (method === 'GET') {
