@@ -16,6 +16,7 @@ import { StrategyRegistry } from './strategies/registry.js';
 import { WatchHub } from './watch-hub.js';
 import { WebhookGate } from './admission/webhooks/webhook-gate.js';
 import { CrdConverter } from './admission/webhooks/crd-conversion.js';
+import { StorageVersionWrites } from './admission/webhooks/storage-version.js';
 import { webhookConfigurationStrategy } from './admission/webhooks/webhook-configuration-strategy.js';
 import type { WebhookCallSettings } from './admission/webhooks/webhook-client.js';
 
@@ -166,7 +167,7 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
     defaultWatchTimeoutSeconds: options.defaultWatchTimeoutSeconds,
     pageResourceVersionZeroLists: options.pageResourceVersionZeroLists,
     ...(options.rbac !== undefined ? { rbac: options.rbac } : {}),
-  }, webhooks, new CrdConverter(store, webhookSettings));
+  }, webhooks, new CrdConverter(store, webhookSettings), new StorageVersionWrites(store, webhookSettings));
   const nsType = resolveKind(registry, 'v1', 'Namespace');
   for (const ns of options.namespaces ?? ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
     service.create(nsType, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });

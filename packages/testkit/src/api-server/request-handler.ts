@@ -21,6 +21,8 @@ import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unkn
 import type { WatchHub } from './watch-hub.js';
 import { warningHeaders, type WebhookGate } from './admission/webhooks/webhook-gate.js';
 import type { CrdConverter } from './admission/webhooks/crd-conversion.js';
+import type { StorageVersionWrites, StorageWrite } from './admission/webhooks/storage-version.js';
+import type { StoredEntry } from './object-store.js';
 import { serveWatch } from './watch-request.js';
 import { tableJson, wantsTable } from './table-view.js';
 import { metadataView, notAcceptable, partialListJson, partialObjectJson } from './partial-metadata.js';
@@ -62,6 +64,9 @@ function sendOpenApiV2(req: IncomingMessage, res: ServerResponse, doc: OpenApiV2
 
 const ADMIN_USER: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
 
+/** How many times a patch through another version is prepared again when a write got in between. */
+const MAX_STORAGE_ATTEMPTS = 5;
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -79,6 +84,8 @@ export class RequestHandler {
     private readonly webhooks?: WebhookGate,
     /** Conversion of multi-version custom resources to the requested version; none when absent. */
     private readonly conversion?: CrdConverter,
+    /** Writes of custom resources in their storage version; none when absent (kept as written). */
+    private readonly storage?: StorageVersionWrites,
   ) {
     this.authorizer = settings.rbac === undefined ? allowAll : rbacAuthorizer(service.store);
   }
@@ -208,14 +215,34 @@ export class RequestHandler {
     const dryRun = q.getAll('dryRun');
     const unsupported = dryRun.find((d) => d !== 'All');
     if (unsupported !== undefined) throw badRequest(`Unsupported value: "${unsupported}": supported values: "All"`);
-    const write = () => this.write(t, method, body, bodyType, q, managerOf(q, req.headers['user-agent']));
     const out = async (a: WriteAnswer): Promise<WriteAnswer> => (this.conversion !== undefined && a.code < 300 ? { code: a.code, body: await this.conversion.body(r, t.version, a.body) } : a);
+    // A custom resource written through another version than its storage version: written in that one.
+    for (let attempt = 1; ; attempt++) {
+      const asked: StorageWrite = { t, method, body, contentType: bodyType, retryOnConflict: false };
+      const w = this.storage === undefined ? asked : await this.storage.prepare(asked, () => this.storedEntry(t));
+      try {
+        return await this.admitAndWrite(res, w, t.version, q, managerOf(q, req.headers['user-agent']), dryRun.length > 0, user, out);
+      } catch (e) {
+        if (!(w.retryOnConflict && attempt < MAX_STORAGE_ATTEMPTS && e instanceof StatusError && e.status.code === 409)) throw e;
+      }
+    }
+  }
+
+  private storedEntry(t: ResolvedRoute): StoredEntry | undefined {
+    return t.name === undefined ? undefined : this.service.store.get(resourceId(t.r), t.r.namespaced ? `${t.namespace ?? ''}/${t.name}` : t.name);
+  }
+
+  /** Runs one write (with the admission webhooks, when configured) and answers it. */
+  private async admitAndWrite(res: ServerResponse, w: StorageWrite, requestVersion: string, q: URLSearchParams, manager: string, dryRun: boolean, user: UserInfo, out: (a: WriteAnswer) => Promise<WriteAnswer>): Promise<void> {
+    const { t } = w;
+    const write = () => this.write(t, w.method, w.body, w.contentType, q, manager);
     if (this.webhooks === undefined) {
-      const done = await out(dryRun.length > 0 ? this.service.dryRun(write) : write());
+      const done = await out(dryRun ? this.service.dryRun(write) : write());
       return sendJson(res, done.code, done.body);
     }
     const fieldManager = q.get('fieldManager') ?? undefined;
-    const request = { r, version: t.version, namespace: t.namespace, name: t.name, dryRun: dryRun.length > 0, user, fieldManager };
+    // Admission sees the request's version (the objects are converted for each webhook).
+    const request = { r: t.r, version: requestVersion, namespace: t.namespace, name: t.name, dryRun, user, fieldManager };
     const { result, warnings } = await this.webhooks.admit(request, write, (fn) => this.service.dryRun(fn));
     const done = await out(result);
     return sendJson(res, done.code, done.body, warningHeaders(warnings));

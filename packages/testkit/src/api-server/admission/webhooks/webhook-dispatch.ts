@@ -44,13 +44,15 @@ async function toVersion(ctx: DispatchContext, obj: Obj | undefined, apiVersion:
 }
 
 /**
- * The attributes as the webhook sees them: with `matchPolicy: Equivalent` matching another version
- * of a custom resource, object and oldObject converted to that version (kube-apiserver converts
- * through the CRD's converter).
+ * The attributes as the webhook sees them: object and oldObject of a custom resource converted to
+ * the version the webhook matched (with `matchPolicy: Equivalent` another version than the
+ * request's; the objects themselves are in the storage version), as kube-apiserver converts
+ * through the CRD's converter.
  */
 async function inWebhookVersion(inv: WebhookInvocation, a: AdmissionAttributes, ctx: DispatchContext): Promise<AdmissionAttributes> {
   const target = apiVersionOf(inv.resource.group, inv.resource.version);
-  if (ctx.convert === undefined || target === apiVersionOf(a.resource.group, a.resource.version)) return a;
+  // By the objects' own version: a custom resource may be in its storage version, not the request's.
+  if (ctx.convert === undefined) return a;
   return { ...a, object: await toVersion(ctx, a.object, target), oldObject: await toVersion(ctx, a.oldObject, target) };
 }
 
