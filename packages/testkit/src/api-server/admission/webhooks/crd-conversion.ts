@@ -4,7 +4,8 @@
  * (`apiextensions.k8s.io/v1` or `v1beta1`, the first the CRD lists) with every object not yet in
  * the desired version and checks the answer (count, apiVersion, kind, name, namespace, uid; only
  * labels and annotations of the metadata may change). Objects are converted on their way out
- * (reads, lists, write answers) from the version they were written in.
+ * (reads, lists, write answers, watch events) from the storage version they are kept in
+ * (storage-version.ts converts writes through other versions).
  */
 import { randomUUID } from 'node:crypto';
 import type { ObjectStore, StoredEntry } from '../../object-store.js';
