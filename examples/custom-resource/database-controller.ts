@@ -47,6 +47,11 @@ export function databaseController(options: DatabaseControllerOptions): Controll
     // team index, every database event also wakes the rest of its team.
     watches: [{ source: databases, map: indexMapper(informer.store, BY_TEAM, (db: Database) => teamOf(db)) }],
     client: options.client,
+    // The writes (the finalizer's draft edits, the status edits), for the derived RBAC (`--print-manifests`).
+    permissions: [
+      { resource: DATABASES, verbs: ['patch'] },
+      { resource: DATABASES, subresource: 'status', verbs: ['patch'] },
+    ],
     reconcile: async (request, ctx) => {
       const db = ctx.object;
       if (db === undefined) return; // gone: the finalizer already released it

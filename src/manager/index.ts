@@ -15,3 +15,6 @@ export { CacheSyncError, DuplicateControllerNameError, GracefulShutdownTimeoutEr
 export { DEPS } from './deps.js';
 // Readiness after sync: the default of `ManagerOptions.watchFailureThresholdMs` (the check `informers`).
 export { DEFAULT_WATCH_FAILURE_THRESHOLD_MS } from './cache-monitor.js';
+// Everything a manager needs installed: its RBAC and the registrations of the webhooks it serves.
+export { managerManifests } from './manager-manifests.js';
+export type { ManagerManifestsOptions } from './manager-manifests.js';

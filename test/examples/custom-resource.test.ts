@@ -16,6 +16,12 @@ describe('custom-resource example', () => {
     // the cleanup ran before refunds could take ledger's place
     expect(text.indexOf('cleanup default/ledger')).toBeGreaterThan(0);
     expect(text.indexOf('cleanup default/ledger')).toBeLessThan(text.lastIndexOf('reconciled default/refunds (team payments): Ready'));
+    // The embedded server called the manager's webhooks: defaulting, a denial, conversion.
+    expect(text).toContain('MutatingWebhookConfiguration: mdatabase.example.com');
+    expect(text).toContain('ValidatingWebhookConfiguration: vdatabase.example.com');
+    expect(text).toContain('index asked without a size: defaulted by the webhook to sizeGi 10, label example.com/team=search');
+    expect(text).toContain('huge (500 Gi) refused: 403 Forbidden: admission webhook "vdatabase.example.com" denied the request: spec.sizeGi must be at most 100, got 500');
+    expect(text).toContain('orders read as example.com/v2 (converted by the webhook): {"owner":{"team":"payments"},"storage":{"sizeGi":10}}');
   }, 60_000);
 
   it('indexes by team and provisions idempotently', () => {

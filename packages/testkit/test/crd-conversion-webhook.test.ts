@@ -93,9 +93,9 @@ describe('embedded API server: CRD conversion', () => {
     wh.calls.length = 0;
     const list = await call('GET', '/apis/hook.example.com/v2/namespaces/default/widgets');
     expect(list.body.items.map((i: Json) => [i['apiVersion'], i['spec']])).toEqual([['hook.example.com/v2', { replicas: 3 }], ['hook.example.com/v2', { replicas: 5 }]]);
-    // One review for the list, with only the object not yet in v2.
+    // One review for the list: x, written in v2, is stored in the storage version v1 too.
     expect(wh.calls).toHaveLength(1);
-    expect((wh.calls[0]!.review as Review).request.objects.map((o) => (o['metadata'] as Json)['name'])).toEqual(['w']);
+    expect((wh.calls[0]!.review as Review).request.objects.map((o) => (o['metadata'] as Json)['name'])).toEqual(['w', 'x']);
     const patched = await call('PATCH', '/apis/hook.example.com/v2/namespaces/default/widgets/w', { metadata: { annotations: { x: 'y' } } }, 'application/merge-patch+json');
     expect([patched.body.apiVersion, patched.body.spec]).toEqual(['hook.example.com/v2', { replicas: 3 }]);
   });

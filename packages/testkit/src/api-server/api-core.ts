@@ -21,6 +21,7 @@ import { WatchHub } from './watch-hub.js';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from './kubernetes-version.js';
 import { WebhookGate } from './admission/webhooks/webhook-gate.js';
 import { CrdConverter } from './admission/webhooks/crd-conversion.js';
+import { StorageVersionWrites } from './admission/webhooks/storage-version.js';
 import { webhookConfigurationStrategy } from './admission/webhooks/webhook-configuration-strategy.js';
 import type { WebhookCallSettings } from './admission/webhooks/webhook-client.js';
 
@@ -205,7 +206,7 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
     pageResourceVersionZeroLists: options.pageResourceVersionZeroLists,
     kubernetesVersion,
     ...(options.rbac !== undefined ? { rbac: options.rbac } : {}),
-  }, webhooks, new CrdConverter(store, webhookSettings));
+  }, webhooks, new CrdConverter(store, webhookSettings), new StorageVersionWrites(store, webhookSettings));
   const nsType = resolveKind(registry, 'v1', 'Namespace');
   for (const ns of options.namespaces ?? ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
     service.create(nsType, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });

@@ -23,6 +23,8 @@ import type { WatchHub } from './watch-hub.js';
 import { warningHeaders, type WebhookGate } from './admission/webhooks/webhook-gate.js';
 import type { CrdConverter } from './admission/webhooks/crd-conversion.js';
 import { type AdmissionRequestContext, type AdmissionRequestHolder } from './admission/policy/request-context.js';
+import type { StorageVersionWrites, StorageWrite } from './admission/webhooks/storage-version.js';
+import type { StoredEntry } from './object-store.js';
 import { serveWatch } from './watch-request.js';
 import { tableJson, wantsTable } from './table-view.js';
 import { metadataView, notAcceptable, partialListJson, partialObjectJson } from './partial-metadata.js';
@@ -68,6 +70,9 @@ function sendOpenApiV2(req: IncomingMessage, res: ServerResponse, doc: OpenApiV2
 
 const ADMIN_USER: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
 
+/** How many times a patch through another version is prepared again when a write got in between. */
+const MAX_STORAGE_ATTEMPTS = 5;
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -85,6 +90,8 @@ export class RequestHandler {
     private readonly webhooks?: WebhookGate,
     /** Conversion of multi-version custom resources to the requested version; none when absent. */
     private readonly conversion?: CrdConverter,
+    /** Writes of custom resources in their storage version; none when absent (kept as written). */
+    private readonly storage?: StorageVersionWrites,
   ) {
     this.authorizer = settings.rbac === undefined ? allowAll : rbacAuthorizer(service.store);
   }
@@ -194,7 +201,7 @@ export class RequestHandler {
     if (watch) {
       const tableMode = wantsTable(req.headers.accept) ? (q.get('includeObject') ?? 'Metadata') : undefined;
       if (view === 'list') throw notAcceptable('you requested PartialObjectMetadataList, but the requested object is not a list (*v1.WatchEvent)');
-      return serveWatch({ store: this.service.store, hub: this.hub, faults: this.faults, ...this.settings }, res, t, q, method, tableMode, view === 'object');
+      return serveWatch({ store: this.service.store, hub: this.hub, faults: this.faults, ...this.settings, ...(this.conversion !== undefined ? { conversion: this.conversion } : {}) }, res, t, q, method, tableMode, view === 'object');
     }
     const table = wantsTable(req.headers.accept) ? (q.get('includeObject') ?? 'Metadata') : undefined;
     if (method === 'GET') {
@@ -214,26 +221,46 @@ export class RequestHandler {
     const dryRun = q.getAll('dryRun');
     const unsupported = dryRun.find((d) => d !== 'All');
     if (unsupported !== undefined) throw badRequest(`Unsupported value: "${unsupported}": supported values: "All"`);
+    const out = async (a: WriteAnswer): Promise<WriteAnswer> => (this.conversion !== undefined && a.code < 300 ? { code: a.code, body: await this.conversion.body(r, t.version, a.body) } : a);
+    // A custom resource written through another version than its storage version: written in that one.
+    for (let attempt = 1; ; attempt++) {
+      const asked: StorageWrite = { t, method, body, contentType: bodyType, retryOnConflict: false };
+      const w = this.storage === undefined ? asked : await this.storage.prepare(asked, () => this.storedEntry(t));
+      try {
+        return await this.admitAndWrite(res, w, t.version, q, managerOf(q, req.headers['user-agent']), dryRun.length > 0, user, out);
+      } catch (e) {
+        if (!(w.retryOnConflict && attempt < MAX_STORAGE_ATTEMPTS && e instanceof StatusError && e.status.code === 409)) throw e;
+      }
+    }
+  }
+
+  private storedEntry(t: ResolvedRoute): StoredEntry | undefined {
+    return t.name === undefined ? undefined : this.service.store.get(resourceId(t.r), t.r.namespaced ? `${t.namespace ?? ''}/${t.name}` : t.name);
+  }
+
+  /** Runs one write (with the admission webhooks, when configured) and answers it. */
+  private async admitAndWrite(res: ServerResponse, w: StorageWrite, requestVersion: string, q: URLSearchParams, manager: string, dryRun: boolean, user: UserInfo, out: (a: WriteAnswer) => Promise<WriteAnswer>): Promise<void> {
+    const { t } = w;
     // Warnings of validating admission policies: those of the last run of the write (webhooks run it
     // more than once), sent with the webhooks' own, also on a refusal.
     const policyWarnings: string[] = [];
-    const admissionContext = { user, dryRun: dryRun.length > 0, warn: (text: string) => void policyWarnings.push(text) };
+    const admissionContext = { user, dryRun, warn: (text: string) => void policyWarnings.push(text) };
     const write = (): WriteAnswer => {
       policyWarnings.length = 0;
       try {
-        return this.withAdmissionContext(admissionContext, () => this.write(t, method, body, bodyType, q, managerOf(q, req.headers['user-agent'])));
+        return this.withAdmissionContext(admissionContext, () => this.write(t, w.method, w.body, w.contentType, q, manager));
       } catch (e) {
         if (e instanceof StatusError && policyWarnings.length > 0) throw new StatusError(e.status, { ...e.headers, ...warningHeaders([...policyWarnings]) });
         throw e;
       }
     };
-    const out = async (a: WriteAnswer): Promise<WriteAnswer> => (this.conversion !== undefined && a.code < 300 ? { code: a.code, body: await this.conversion.body(r, t.version, a.body) } : a);
     if (this.webhooks === undefined) {
-      const done = await out(dryRun.length > 0 ? this.service.dryRun(write) : write());
+      const done = await out(dryRun ? this.service.dryRun(write) : write());
       return sendJson(res, done.code, done.body, warningHeaders(policyWarnings));
     }
     const fieldManager = q.get('fieldManager') ?? undefined;
-    const request = { r, version: t.version, namespace: t.namespace, name: t.name, dryRun: dryRun.length > 0, user, fieldManager };
+    // Admission sees the request's version (the objects are converted for each webhook).
+    const request = { r: t.r, version: requestVersion, namespace: t.namespace, name: t.name, dryRun, user, fieldManager };
     const { result, warnings } = await this.webhooks.admit(request, write, (fn) => this.service.dryRun(fn));
     const done = await out(result);
     return sendJson(res, done.code, done.body, warningHeaders([...warnings, ...policyWarnings]));

@@ -25,6 +25,20 @@ export interface WatchConnectionOptions {
   readonly afterRv?: number;
   /** Renders the event object (default: the stored JSON); used for `Table` watches. */
   readonly renderObject?: (entry: StoredEntry) => string;
+  /**
+   * Renders the event object asynchronously (a CRD conversion webhook); events keep their order
+   * (a later event, bookmark or error waits for the earlier ones). A rejection with a `status`
+   * ends the watch with that ERROR event. More than `maxPending` events waiting end the watch
+   * (as kube-apiserver closes a watcher that cannot keep up; the client watches again).
+   */
+  readonly renderAsync?: { readonly render: (entry: StoredEntry) => Promise<string>; readonly maxPending: number };
+}
+
+/** A line not yet rendered (renderAsync), or rendered; in stream order. */
+interface PendingLine {
+  line: string | undefined;
+  /** An ERROR line: the stream ends after it. */
+  readonly ends?: true;
 }
 
 /** An open watch: filters store events, serializes them into JSON lines and writes them in batches. */
@@ -36,6 +50,8 @@ export class WatchConnection {
   private frozen = false;
   private eventsLeft: number;
   private readonly timers: NodeJS.Timeout[] = [];
+  /** Lines waiting for an asynchronous render, in order; empty without `renderAsync`. */
+  private pending: PendingLine[] = [];
   /** Events written (or queued) so far, bookmarks included. */
   eventCount = 0;
   /** The newest resourceVersion this watch has told its client about. */
@@ -73,10 +89,57 @@ export class WatchConnection {
     return this.options.renderObject === undefined ? entry.json : this.options.renderObject(entry);
   }
 
+  /** Queues an event line, rendered now or (renderAsync) once its object is rendered. */
+  private pushEvent(type: string, entry: StoredEntry): void {
+    const async = this.options.renderAsync;
+    if (async === undefined) {
+      this.push(`{"type":"${type}","object":${this.render(entry)}}\n`);
+      return;
+    }
+    if (this.closed) return;
+    if (this.pending.length >= async.maxPending) {
+      // Cannot keep up: end the stream after what is rendered (the client watches again from there).
+      this.pending = [];
+      this.end();
+      return;
+    }
+    const slot: PendingLine = { line: undefined };
+    this.pending.push(slot);
+    async.render(entry).then(
+      (object) => {
+        slot.line = `{"type":"${type}","object":${object}}\n`;
+        this.drainPending();
+      },
+      (err: unknown) => {
+        const status = (err as { status?: Status } | null)?.status;
+        const failed: PendingLine = { line: `{"type":"ERROR","object":${JSON.stringify(status ?? { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: String(err), code: 500 })}}\n`, ends: true };
+        const at = this.pending.indexOf(slot);
+        if (at >= 0) this.pending.splice(at, this.pending.length - at, failed);
+        this.drainPending();
+      },
+    );
+  }
+
+  /** Moves the rendered lines at the head of `pending` to the write queue, in order. */
+  private drainPending(): void {
+    while (this.pending.length > 0 && this.pending[0]?.line !== undefined) {
+      const head = this.pending.shift() as PendingLine;
+      if (head.ends === true) {
+        this.pending = [];
+        if (this.closed) return;
+        this.queue.push(head.line ?? '');
+        this.eventCount++;
+        this.end();
+        return;
+      }
+      this.push(head.line ?? '');
+    }
+  }
+
   /** Sends the current state as ADDED events. */
   sendInitial(entries: readonly StoredEntry[]): void {
     for (const e of entries) {
-      if (this.inScope(e) && this.options.filter.matches(e.object)) this.push(`{"type":"ADDED","object":${this.render(e)}}\n`);
+      if (this.inScope(e) && this.options.filter.matches(e.object)) this.pushEvent('ADDED', e);
     }
   }
 
@@ -98,7 +161,7 @@ export class WatchConnection {
     // the resourceVersion ahead of it, so the next tick sends a BOOKMARK (as kube-apiserver).
     if (type === undefined) return;
     this.seenRv = Math.max(this.seenRv, event.rv);
-    this.push(`{"type":"${type}","object":${this.render(event.entry)}}\n`);
+    this.pushEvent(type, event.entry);
   }
 
   /**
@@ -119,12 +182,22 @@ export class WatchConnection {
       apiVersion: this.options.apiVersion,
       metadata: { resourceVersion: String(this.store.resourceVersion), ...(annotations ? { annotations } : {}) },
     };
-    this.push(`{"type":"BOOKMARK","object":${JSON.stringify(object)}}\n`);
+    this.pushOrdered(`{"type":"BOOKMARK","object":${JSON.stringify(object)}}\n`);
+  }
+
+  /** `push`, behind the events still being rendered. */
+  private pushOrdered(line: string): void {
+    if (this.pending.length > 0) this.pending.push({ line });
+    else this.push(line);
   }
 
   /** Sends an ERROR event with the Status, then ends the stream (as kube-apiserver does). */
   error(status: Status): void {
     if (this.closed) return;
+    if (this.pending.length > 0) {
+      this.pending.push({ line: `{"type":"ERROR","object":${JSON.stringify(status)}}\n`, ends: true });
+      return;
+    }
     this.queue.push(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
     this.eventCount++;
     this.end();

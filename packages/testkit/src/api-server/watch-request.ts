@@ -13,7 +13,7 @@ import type { ResolvedRoute } from './route.js';
 import { badRequest, failure, StatusError } from './status-error.js';
 import { partialObjectJson } from './partial-metadata.js';
 import { tableJson } from './table-view.js';
-import { conversionOf } from './admission/webhooks/crd-conversion.js';
+import { conversionOf, type CrdConverter } from './admission/webhooks/crd-conversion.js';
 import type { WatchHub } from './watch-hub.js';
 
 /** What a watch request needs from the server. */
@@ -25,6 +25,8 @@ export interface WatchDeps {
   readonly defaultWatchTimeoutSeconds: number | undefined;
   /** The emulated version: whether streaming lists are served (see watch-options.ts). */
   readonly kubernetesVersion: KubernetesVersion;
+  /** Converts custom resources of multi-version CRDs (watch events too). */
+  readonly conversion?: CrdConverter;
 }
 
 /**
@@ -62,7 +64,7 @@ export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRout
     bookmarkIntervalMs: deps.bookmarkIntervalMs,
     timeoutMs: timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined,
     maxEvents: deps.faults.takeWatchLimit(method, t.path),
-    ...(table !== undefined ? { renderObject: tableRenderer(r, table) } : metadataOnly ? { renderObject: (e: StoredEntry) => partialObjectJson(e.object) } : noneConversion(store, r, apiVersion)),
+    ...(table !== undefined ? { renderObject: tableRenderer(r, table) } : metadataOnly ? { renderObject: (e: StoredEntry) => partialObjectJson(e.object) } : deps.conversion !== undefined ? deps.conversion.watchRendering(r, t.version) : noneConversion(store, r, apiVersion)),
     ...(fromRv !== undefined && !sendInitial ? { afterRv: fromRv } : {}),
   });
   if (sendInitialParam !== null && !sendInitial && fromRv === undefined) return; // sendInitialEvents=false: from now, no initial state
@@ -85,8 +87,8 @@ export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRout
 }
 
 /**
- * A multi-version custom resource with `conversion.strategy: None`: objects in the watched
- * version (apiVersion set). Webhook conversion is not applied to watch events (see docs).
+ * Without a converter: a multi-version custom resource with `conversion.strategy: None` gets its
+ * objects in the watched version (apiVersion set).
  */
 function noneConversion(store: ObjectStore, r: ServedResource, apiVersion: string): { renderObject?: (e: StoredEntry) => string } {
   if (!r.custom || r.versions.length < 2 || conversionOf(store, r).strategy !== 'None') return {};

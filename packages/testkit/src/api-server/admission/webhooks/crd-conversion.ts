@@ -4,7 +4,8 @@
  * (`apiextensions.k8s.io/v1` or `v1beta1`, the first the CRD lists) with every object not yet in
  * the desired version and checks the answer (count, apiVersion, kind, name, namespace, uid; only
  * labels and annotations of the metadata may change). Objects are converted on their way out
- * (reads, lists, write answers) from the version they were written in.
+ * (reads, lists, write answers, watch events) from the storage version they are kept in
+ * (storage-version.ts converts writes through other versions).
  */
 import { randomUUID } from 'node:crypto';
 import type { ObjectStore, StoredEntry } from '../../object-store.js';
@@ -156,6 +157,56 @@ export async function convertObjects(c: CrdConversion, objects: readonly Obj[], 
   return out;
 }
 
+/** Most watch events waiting for conversion on one watch; past it the watch ends (the client watches again). */
+export const MAX_PENDING_WATCH_CONVERSIONS = 1000;
+/** Most objects in one ConversionReview of watch events. */
+const MAX_WATCH_BATCH = 100;
+
+/** How a watch renders its objects: synchronously (`renderObject`) or through the webhook (`renderAsync`). */
+export interface WatchRendering {
+  readonly renderObject?: (e: StoredEntry) => string;
+  readonly renderAsync?: { readonly render: (e: StoredEntry) => Promise<string>; readonly maxPending: number };
+}
+
+/**
+ * Converts the objects of watch events through the conversion webhook: the entries asked for in
+ * one turn of the event loop go in one ConversionReview (at most {@link MAX_WATCH_BATCH} objects),
+ * so a burst of events costs a few calls; each answer resolves in the order asked.
+ */
+class WatchBatcher {
+  private batch: { entry: StoredEntry; resolve: (json: string) => void; reject: (e: unknown) => void }[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly conversion: () => CrdConversion,
+    private readonly desired: string,
+    private readonly settings: WebhookCallSettings,
+  ) {}
+
+  render = (entry: StoredEntry): Promise<string> => {
+    if (entry.object.apiVersion === this.desired) return Promise.resolve(entry.json);
+    return new Promise((resolve, reject) => {
+      this.batch.push({ entry, resolve, reject });
+      if (this.batch.length >= MAX_WATCH_BATCH) this.flush();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  };
+
+  private flush(): void {
+    this.scheduled = false;
+    const batch = this.batch;
+    this.batch = [];
+    if (batch.length === 0) return;
+    convertObjects(this.conversion(), batch.map((b) => b.entry.object as Obj), this.desired, this.settings).then(
+      (converted) => batch.forEach((b, i) => b.resolve(JSON.stringify(converted[i] ?? b.entry.object))),
+      (err: unknown) => batch.forEach((b) => b.reject(err)),
+    );
+  }
+}
+
 /** Converts custom resources to the version a request names, on their way out of the server. */
 export class CrdConverter {
   constructor(
@@ -176,6 +227,21 @@ export class CrdConverter {
       const o = converted[i] ?? (e.object as Obj);
       return o === e.object ? e : { ...e, object: o as StoredEntry['object'], json: JSON.stringify(o) };
     });
+  }
+
+  /**
+   * How a watch in `version` renders its objects: nothing special for a resource with one
+   * version; `strategy: None` sets the apiVersion; `strategy: Webhook` converts asynchronously,
+   * in order, at most {@link MAX_PENDING_WATCH_CONVERSIONS} events waiting.
+   */
+  watchRendering(r: ServedResource, version: string): WatchRendering {
+    if (!this.applies(r)) return {};
+    const desired = apiVersionOf(r.group, version);
+    if (conversionOf(this.store, r).strategy === 'None') {
+      return { renderObject: (e) => (e.object.apiVersion === desired ? e.json : JSON.stringify({ ...e.object, apiVersion: desired })) };
+    }
+    const batcher = new WatchBatcher(() => conversionOf(this.store, r), desired, this.settings);
+    return { renderAsync: { render: batcher.render, maxPending: MAX_PENDING_WATCH_CONVERSIONS } };
   }
 
   /** One answer body (an object as JSON text or value) in `version`; other kinds (Status) pass. */

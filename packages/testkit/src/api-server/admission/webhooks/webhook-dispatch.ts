@@ -26,6 +26,34 @@ export interface DispatchContext {
   readonly defaults: (obj: Obj) => Obj;
   /** Warnings for the client (`Warning` headers); deduplicated by the caller. */
   readonly warnings: string[];
+  /**
+   * Converts an object to `apiVersion` (a custom resource through its CRD's conversion; throws
+   * the StatusError to answer when that fails). Without it only the apiVersion is set.
+   */
+  readonly convert?: (obj: Obj, apiVersion: string) => Promise<Obj>;
+}
+
+function apiVersionOf(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
+}
+
+/** `obj` in `apiVersion`: converted when the context converts, else with the apiVersion set. */
+async function toVersion(ctx: DispatchContext, obj: Obj | undefined, apiVersion: string): Promise<Obj | undefined> {
+  if (obj === undefined || obj['apiVersion'] === apiVersion) return obj;
+  return ctx.convert !== undefined ? ctx.convert(obj, apiVersion) : { ...obj, apiVersion };
+}
+
+/**
+ * The attributes as the webhook sees them: object and oldObject of a custom resource converted to
+ * the version the webhook matched (with `matchPolicy: Equivalent` another version than the
+ * request's; the objects themselves are in the storage version), as kube-apiserver converts
+ * through the CRD's converter.
+ */
+async function inWebhookVersion(inv: WebhookInvocation, a: AdmissionAttributes, ctx: DispatchContext): Promise<AdmissionAttributes> {
+  const target = apiVersionOf(inv.resource.group, inv.resource.version);
+  // By the objects' own version: a custom resource may be in its storage version, not the request's.
+  if (ctx.convert === undefined) return a;
+  return { ...a, object: await toVersion(ctx, a.object, target), oldObject: await toVersion(ctx, a.oldObject, target) };
 }
 
 /** A webhook answered with a denial (kube-apiserver's `ErrWebhookRejection`). */
@@ -60,6 +88,7 @@ function checkDryRun(h: AdmissionWebhook, a: AdmissionAttributes): void {
 async function call(inv: WebhookInvocation, a: AdmissionAttributes, ctx: DispatchContext, mutating: boolean) {
   const h = inv.webhook;
   checkDryRun(h, a);
+  a = await inWebhookVersion(inv, a, ctx);
   const review = reviewRequest(inv, a, ctx.user, ctx.fieldManager);
   const timeout = Math.min(Math.max(h.timeoutSeconds, 1), 30);
   const url = webhookUrl(h.clientConfig, timeout, ctx.settings);
@@ -117,7 +146,7 @@ async function mutatingRound(hooks: readonly AdmissionWebhook[], a: AdmissionAtt
         if (h.failurePolicy !== 'Ignore') throw internalError(callingError(h, `unsupported patch type "${res.patchType}"`));
       } else {
         if (object === undefined) throw internalError(`admission webhook "${h.name}" attempted to modify the object, which is not supported for this operation`);
-        const versioned = inVersion(object, inv.resource.group, inv.resource.version) as Obj;
+        const versioned = (await toVersion(ctx, object, apiVersionOf(inv.resource.group, inv.resource.version))) ?? inVersion(object, inv.resource.group, inv.resource.version) as Obj;
         let patched: Obj;
         try {
           patched = applyWebhookPatch(versioned, res.patch as unknown[]);
@@ -125,7 +154,8 @@ async function mutatingRound(hooks: readonly AdmissionWebhook[], a: AdmissionAtt
           if (e instanceof WebhookPatchFailure) throw internalError(e.message);
           throw e;
         }
-        patched = ctx.defaults({ ...patched, apiVersion: object['apiVersion'] });
+        const back = typeof object['apiVersion'] === 'string' ? object['apiVersion'] : '';
+        patched = ctx.defaults(ctx.convert !== undefined && patched['apiVersion'] !== back ? await ctx.convert(patched, back) : { ...patched, apiVersion: back });
         changed = canonical(patched) !== canonical(object);
         object = patched;
       }

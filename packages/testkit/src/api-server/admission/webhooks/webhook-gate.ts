@@ -14,6 +14,7 @@ import { failure, StatusError } from '../../status-error.js';
 import type { ServedResource } from '../../served-resource.js';
 import type { AdmissionPoint, SystemFields, WebhookAdmissionPoint } from './admission-point.js';
 import type { WebhookCallSettings } from './webhook-client.js';
+import { conversionOf, convertObjects } from './crd-conversion.js';
 import { anyWebhookConfiguration, mutatingWebhooks, validatingWebhooks } from './webhook-config.js';
 import { dispatchMutating, dispatchValidating, type DispatchContext } from './webhook-dispatch.js';
 import type { AdmissionAttributes } from './webhook-match.js';
@@ -121,6 +122,12 @@ export class WebhookGate implements WebhookAdmissionPoint {
     return (e.object.metadata?.labels ?? {}) as Record<string, string>;
   };
 
+  /** A custom resource in another version of its CRD (`matchPolicy: Equivalent` webhooks). */
+  private async convert(r: ServedResource, o: Obj, apiVersion: string): Promise<Obj> {
+    const [converted] = await convertObjects(conversionOf(this.store, r), [o], apiVersion, this.settings);
+    return converted ?? o;
+  }
+
   private attributes(req: WebhookRequest, c: Captured): AdmissionAttributes {
     const obj = c.object ?? (c.point.old as Obj | undefined);
     const name = req.name ?? String(((obj?.['metadata'] as Obj | undefined)?.['name'] as string | undefined) ?? '');
@@ -156,6 +163,7 @@ export class WebhookGate implements WebhookAdmissionPoint {
       namespaceLabels: this.namespaceLabels,
       defaults: (o) => o,
       warnings,
+      ...(req.r.custom && req.r.versions.length > 1 ? { convert: (o: Obj, apiVersion: string) => this.convert(req.r, o, apiVersion) } : {}),
     };
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       warnings.length = 0;

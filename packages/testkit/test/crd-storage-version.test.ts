@@ -1,0 +1,119 @@
+/**
+ * Custom resources kept in their CRD's storage version, as kube-apiserver keeps them in etcd: a
+ * write through another served version is converted to the storage version (by the conversion
+ * webhook) before it is stored, and a patch through another version applies to the object as
+ * that version sees it, not to the stored fields.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
+import { makeClient } from './helpers.js';
+import { startFakeWebhook, type FakeWebhook, type Json } from './webhook-fixture.js';
+
+type Review = Json & { request: Json & { objects: (Json & { spec?: Json })[]; desiredAPIVersion: string; uid: string } };
+
+/** v1 (stored) has `spec.size`, v2 `spec.replicas`. */
+function convert(review: Json & { request: Json }): Json {
+  const req = (review as Review).request;
+  const convertedObjects = req.objects.map((o) => {
+    const spec = { ...(o.spec ?? {}) };
+    if (req.desiredAPIVersion.endsWith('/v2') && 'size' in spec) {
+      spec['replicas'] = spec['size'];
+      delete spec['size'];
+    } else if (req.desiredAPIVersion.endsWith('/v1') && 'replicas' in spec) {
+      spec['size'] = spec['replicas'];
+      delete spec['replicas'];
+    }
+    return { ...o, apiVersion: req.desiredAPIVersion, spec };
+  });
+  return { apiVersion: review['apiVersion'], kind: 'ConversionReview', response: { uid: req.uid, convertedObjects, result: { status: 'Success' } } };
+}
+
+const GROUP = 'stored.example.com';
+const V1 = `/apis/${GROUP}/v1/namespaces/default/widgets`;
+const V2 = `/apis/${GROUP}/v2/namespaces/default/widgets`;
+
+describe('embedded API server: custom resources in the storage version', () => {
+  let server: ApiServer;
+  let call: ReturnType<typeof makeClient>;
+  let wh: FakeWebhook;
+
+  beforeAll(async () => {
+    wh = await startFakeWebhook(convert);
+    server = await startApiServer();
+    call = makeClient(server.url);
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `widgets.${GROUP}` },
+      spec: {
+        group: GROUP, scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: ['v1', 'v2'].map((name) => ({ name, served: true, storage: name === 'v1', subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } })),
+        conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: `${wh.url}/convert`, caBundle: wh.caBundle }, conversionReviewVersions: ['v1'] } },
+      },
+    };
+    expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await wh?.close();
+  });
+  afterEach(() => {
+    wh.handler = convert;
+  });
+
+  const stored = (name: string): Json | undefined => server.get(`${GROUP}/v1`, 'Widget', name, 'default') as Json | undefined;
+
+  it('an object created and replaced through v2 is stored in v1, and reads back in v2 unchanged', async () => {
+    const created = await call('POST', V2, { apiVersion: `${GROUP}/v2`, kind: 'Widget', metadata: { name: 'a' }, spec: { replicas: 3 } });
+    expect([created.status, created.body.apiVersion, created.body.spec]).toEqual([201, `${GROUP}/v2`, { replicas: 3 }]);
+    expect([stored('a')?.['apiVersion'], stored('a')?.['spec']]).toEqual([`${GROUP}/v1`, { size: 3 }]);
+    const replaced = await call('PUT', `${V2}/a`, { ...created.body, spec: { replicas: 4 } });
+    expect([replaced.status, replaced.body.apiVersion, replaced.body.spec]).toEqual([200, `${GROUP}/v2`, { replicas: 4 }]);
+    expect(stored('a')?.['spec']).toEqual({ size: 4 });
+    const got = await call('GET', `${V2}/a`);
+    expect(got.body.spec).toEqual({ replicas: 4 });
+  });
+
+  it('a merge patch through v2 applies to the v2 object: the stored v1 field changes, no v2 field is stored', async () => {
+    await call('POST', V1, { apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'b' }, spec: { size: 1 } });
+    const patched = await call('PATCH', `${V2}/b`, { spec: { replicas: 7 } }, 'application/merge-patch+json');
+    expect([patched.status, patched.body.apiVersion, patched.body.spec]).toEqual([200, `${GROUP}/v2`, { replicas: 7 }]);
+    expect([stored('b')?.['apiVersion'], stored('b')?.['spec']]).toEqual([`${GROUP}/v1`, { size: 7 }]);
+    expect((await call('GET', `${V1}/b`)).body.spec).toEqual({ size: 7 });
+  });
+
+  it('a JSON patch through v2 names v2 paths; the status subresource too', async () => {
+    await call('POST', V1, { apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'c' }, spec: { size: 2 } });
+    const patched = await call('PATCH', `${V2}/c`, [{ op: 'test', path: '/spec/replicas', value: 2 }, { op: 'replace', path: '/spec/replicas', value: 9 }], 'application/json-patch+json');
+    expect([patched.status, patched.body.spec]).toEqual([200, { replicas: 9 }]);
+    expect(stored('c')?.['spec']).toEqual({ size: 9 });
+    const status = await call('PATCH', `${V2}/c/status`, { status: { ready: true } }, 'application/merge-patch+json');
+    expect([status.status, status.body.status, status.body.spec]).toEqual([200, { ready: true }, { replicas: 9 }]);
+    expect(stored('c')?.['status']).toEqual({ ready: true });
+  });
+
+  it("a patch naming a stale resourceVersion is a conflict; without one it applies to the newest object", async () => {
+    const created = await call('POST', V1, { apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'd' }, spec: { size: 1 } });
+    await call('PATCH', `${V1}/d`, { spec: { size: 2 } }, 'application/merge-patch+json');
+    const stale = await call('PATCH', `${V2}/d`, { metadata: { resourceVersion: created.body.metadata.resourceVersion }, spec: { replicas: 5 } }, 'application/merge-patch+json');
+    expect(stale.status).toBe(409);
+    expect(stored('d')?.['spec']).toEqual({ size: 2 });
+    // A write that gets in while the webhook converts the patched object: the patch is prepared again.
+    let raced = false;
+    wh.handler = async (review) => {
+      if (!raced && (review as Review).request.desiredAPIVersion.endsWith('/v1')) {
+        raced = true;
+        await call('PATCH', `${V1}/d`, { metadata: { labels: { raced: 'yes' } } }, 'application/merge-patch+json');
+      }
+      return convert(review);
+    };
+    const patched = await call('PATCH', `${V2}/d`, { spec: { replicas: 6 } }, 'application/merge-patch+json');
+    expect([patched.status, patched.body.spec, patched.body.metadata.labels]).toEqual([200, { replicas: 6 }, { raced: 'yes' }]);
+    expect(stored('d')?.['spec']).toEqual({ size: 6 });
+  });
+
+  it('a conversion to the storage version that fails fails the write, storing nothing', async () => {
+    wh.handler = (review) => ({ apiVersion: review['apiVersion'], kind: 'ConversionReview', response: { uid: (review as Review).request.uid, result: { status: 'Failure', message: 'no v1 for this' } } });
+    const refused = await call('POST', V2, { apiVersion: `${GROUP}/v2`, kind: 'Widget', metadata: { name: 'e' }, spec: { replicas: 1 } });
+    expect([refused.status, refused.body.message]).toEqual([500, `conversion webhook for ${GROUP}/v2, Kind=Widget failed: no v1 for this`]);
+    expect(stored('e')).toBeUndefined();
+  });
+});
