@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { Permission } from '../api/permission.js';
-import type { SchedulerLike } from 'rxjs';
+import type { Observable, SchedulerLike } from 'rxjs';
 import type { CachedEntry, KubeObject } from '../api/kube-object.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { EventRecorder } from '../events/event-recorder.js';
@@ -16,6 +16,7 @@ import type { ControllerSource } from './controller-source.js';
 import type { ResourceType } from '../api/resource.js';
 import type { ReconcileContext } from './reconcile-context.js';
 import type { ReadYourWritesOptions } from './read-your-writes-options.js';
+import type { DynamicWatchSpec } from './dynamic-watch-spec.js';
 
 /** `for` with its own predicates. */
 export interface ForSpec<T extends KubeObject> {
@@ -113,6 +114,16 @@ export interface ControllerOptions<
   readonly owns?: { readonly [K in keyof O]: OwnsEntry<O[K]> };
   /** Any type, mapped to requests by a function; each entry typed by its own source. */
   readonly watches?: { readonly [K in keyof W]: WatchSpec<W[K]> };
+  /**
+   * Watches that change while the controller runs (docs/runtime-change.md): each emission is the
+   * whole current set, diffed by each entry's key (`DynamicWatchSpec.key`, default the resource
+   * type's `apiVersion/kind`). An entry joining the set is watched from then on (its cached
+   * objects first); one leaving it is dropped at once — its later events enqueue nothing, queued
+   * and running reconciles finish — and its informer (a lease on `informers`) is stopped and its
+   * cache freed after the factory's `stopGraceMs`. Not waited for at start (CR-5 covers the fixed
+   * sources); with `crdWatches` it follows the CRDs labelled for the controller.
+   */
+  readonly dynamicWatches?: Observable<readonly DynamicWatchSpec[]>;
   /** Predicates for every `for`, `owns` and `watches` event (controller-runtime's `WithEventFilter`). */
   readonly predicates?: readonly EventPredicate[];
   /** Brings the world in line for one request. */

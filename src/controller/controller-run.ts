@@ -9,6 +9,7 @@ import { CacheSyncTimeoutError } from './controller-errors.js';
 import { controllerReconciler } from './controller-reconciler.js';
 import { sourceName, type SourceRegistration } from './controller-source.js';
 import { RequestGate } from './request-gate.js';
+import { followDynamicWatches } from './dynamic-watches.js';
 import type { Binding } from './source-bindings.js';
 
 /**
@@ -158,6 +159,8 @@ export class ControllerRun<T extends KubeObject> {
         }),
       );
     }
+    // Dynamic watches join and leave while the run lasts; they do not hold the start (CR-5).
+    if (this.def.dynamic !== undefined) this.handlers.add(followDynamicWatches(this.def.dynamic, (add) => this.requests.push(add), () => this.def.eventLog.current));
     this.registrations.forEach((_, i) => this.unsynced.add(i));
     this.registrations.forEach(({ registration }, i) => {
       this.handlers.add(
@@ -171,6 +174,7 @@ export class ControllerRun<T extends KubeObject> {
       this.def.logger.info('Waiting for caches to sync', { sources: this.registrations.map((r) => sourceName(r.binding.source)) });
       this.syncTimer = this.def.scheduler.schedule(() => this.syncTimedOut(), this.def.cacheSyncTimeoutMs);
     }
+    if (this.registrations.length === 0) this.enter('running'); // only dynamic watches: nothing to wait for
   }
 
   /** `running`: the held requests, then every new one, go through the work queue to the workers. */

@@ -1,0 +1,26 @@
+import type { KubeObject } from '../api/kube-object.js';
+import type { ResourceType } from '../api/resource.js';
+import type { WatchSpec } from './controller-options.js';
+import { sourceName, type ControllerSource } from './controller-source.js';
+
+/**
+ * One entry of a controller's `dynamicWatches`: a {@link WatchSpec} (a source or resource type and
+ * its `map`), with the key that identifies it in the set. Default key: `apiVersion/kind` of a
+ * resource type (with `(metadata)` for `metadataOnly`), or the source's name.
+ */
+export type DynamicWatchSpec<U extends KubeObject = KubeObject> = WatchSpec<U> & {
+  /** Identifies the entry across emissions of the set: same key, same watch (kept, not restarted). */
+  readonly key?: string;
+};
+
+/** The key of a dynamic watch entry (see {@link DynamicWatchSpec}); `undefined` for an entry without a source. */
+export function dynamicWatchKey(spec: DynamicWatchSpec): string | undefined {
+  if (spec === null || typeof spec !== 'object') return undefined;
+  if (typeof spec.key === 'string' && spec.key !== '') return spec.key;
+  const source = spec.source as ControllerSource | ResourceType | undefined;
+  if (source === null || typeof source !== 'object') return undefined;
+  if (typeof (source as ControllerSource).register === 'function') return sourceName(source as ControllerSource);
+  const type = source as ResourceType;
+  if (typeof type.apiVersion !== 'string' || typeof type.kind !== 'string') return undefined;
+  return `${type.apiVersion}/${type.kind}${spec.metadataOnly === true ? '(metadata)' : ''}`;
+}
