@@ -44,7 +44,7 @@ export function crdKinds(informers: InformerFactory, options: CrdKindsOptions = 
  * {@link crdKinds} as a controller's `dynamicWatches`: each kind's watch is made once by `watch`
  * and kept (the same spec object) while the kind stays in the set.
  *
- * ```ts
+ * ```ts not-compiled
  * controller({
  *   name: 'stamper', informers, client,
  *   dynamicWatches: crdWatches(informers, {
