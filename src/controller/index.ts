@@ -26,3 +26,9 @@ export type { OwnsEntry } from './controller-options.js';
 export { ReadYourWritesTimeoutError } from './read-your-writes.js';
 export { DEFAULT_READ_YOUR_WRITES_TIMEOUT_MS, DEFAULT_MAX_TRACKED_WRITES } from './read-your-writes-options.js';
 export type { ReadYourWritesOptions } from './read-your-writes-options.js';
+// Runtime change (docs/runtime-change.md): watches that join and leave while a controller runs.
+export { crdKinds, crdWatches, servedKind } from './crd-watches.js';
+export type { CrdKindsOptions, CrdWatchesOptions } from './crd-watches.js';
+export { dynamicWatchKey } from './dynamic-watch-spec.js';
+export type { DynamicWatchSpec } from './dynamic-watch-spec.js';
+export { MAX_DYNAMIC_WATCHES } from './dynamic-watches.js';
