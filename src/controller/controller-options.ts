@@ -16,7 +16,6 @@ import type { ControllerSource } from './controller-source.js';
 import type { ResourceType } from '../api/resource.js';
 import type { ReconcileContext } from './reconcile-context.js';
 import type { ReadYourWritesOptions } from './read-your-writes-options.js';
-import type { DynamicWatchSpec } from './dynamic-watch-spec.js';
 
 /** `for` with its own predicates. */
 export interface ForSpec<T extends KubeObject> {
@@ -81,6 +80,16 @@ export interface WatchSpec<U extends KubeObject = KubeObject> {
    */
   readonly priority?: number;
 }
+
+/**
+ * One entry of a controller's `dynamicWatches`: a {@link WatchSpec} (a source or resource type and
+ * its `map`), with the key that identifies it in the set. Default key: `apiVersion/kind` of a
+ * resource type (with `(metadata)` for `metadataOnly`), or the source's name.
+ */
+export type DynamicWatchSpec<U extends KubeObject = KubeObject> = WatchSpec<U> & {
+  /** Identifies the entry across emissions of the set: same key, same watch (kept, not restarted). */
+  readonly key?: string;
+};
 
 /**
  * One cluster of a multi-cluster controller: its client, and optionally the informer factory

@@ -1,17 +1,8 @@
-import type { KubeObject } from '../api/kube-object.js';
 import type { ResourceType } from '../api/resource.js';
-import type { WatchSpec } from './controller-options.js';
+import type { DynamicWatchSpec } from './controller-options.js';
 import { sourceName, type ControllerSource } from './controller-source.js';
 
-/**
- * One entry of a controller's `dynamicWatches`: a {@link WatchSpec} (a source or resource type and
- * its `map`), with the key that identifies it in the set. Default key: `apiVersion/kind` of a
- * resource type (with `(metadata)` for `metadataOnly`), or the source's name.
- */
-export type DynamicWatchSpec<U extends KubeObject = KubeObject> = WatchSpec<U> & {
-  /** Identifies the entry across emissions of the set: same key, same watch (kept, not restarted). */
-  readonly key?: string;
-};
+export type { DynamicWatchSpec };
 
 /** The key of a dynamic watch entry (see {@link DynamicWatchSpec}); `undefined` for an entry without a source. */
 export function dynamicWatchKey(spec: DynamicWatchSpec): string | undefined {
