@@ -158,7 +158,7 @@ export class InformerFactory {
   }
 
   /**
-   * A lease on the shared informer for `resource` (as {@link for}), for a user whose need ends (a
+   * A lease on the shared informer for `resource` (as {@link InformerFactory.for}), for a user whose need ends (a
    * controller's dynamic watch): an informer that only leases ever asked for is left out of
    * `start()`, `run$`, `synced$` and `scopes()`, runs while its leases' listeners are subscribed,
    * and once the last lease is released and its list/watch has stopped (the factory's
@@ -341,7 +341,7 @@ export class InformerFactory {
     return this.for(resources.leases, request);
   }
 
-  /** Every informer created so far (but the lease-only ones, see {@link acquire}). */
+  /** Every informer created so far (but the lease-only ones, see {@link InformerFactory.acquire}). */
   list(): SharedInformer[] {
     return this.pinnedEntries().map((e) => e.informer);
   }
@@ -351,7 +351,7 @@ export class InformerFactory {
     return this.pinnedEntries().map(({ informer, resource, namespace }) => ({ informer, resource, namespace }));
   }
 
-  /** Informers held through a lease only (see {@link acquire}), with their scope: what dynamic watches use right now. */
+  /** Informers held through a lease only (see {@link InformerFactory.acquire}), with their scope: what dynamic watches use right now. */
   leased(): readonly InformerScope[] {
     return [...this.informers.values()]
       .filter((e) => !e.pinned)
