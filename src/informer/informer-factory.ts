@@ -181,9 +181,17 @@ export class InformerFactory {
     };
   }
 
-  /** Forgets a lease-only informer nobody holds any more and empties its cache, once it has stopped. */
+  /**
+   * Forgets a lease-only informer nobody holds any more and empties its cache, once it has
+   * stopped; while something else still runs it (a direct subscriber), checks again every grace
+   * (at least a second) until it stops or is leased again.
+   */
   private freeIfUnused(entry: Entry): void {
-    if (entry.leases > 0 || entry.pinned || entry.informer.isRunning) return;
+    if (entry.leases > 0 || entry.pinned) return;
+    if (entry.informer.isRunning) {
+      this.scheduler.schedule(() => this.freeIfUnused(entry), Math.max(this.options.stopGraceMs ?? 0, 1000));
+      return;
+    }
     for (const [key, e] of this.informers) if (e === entry) this.informers.delete(key);
     if (entry.informer.store instanceof Indexer) entry.informer.store.replace([]);
   }

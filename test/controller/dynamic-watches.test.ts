@@ -110,6 +110,37 @@ describe('dynamicWatches', () => {
   );
 
   it(
+    'dropped and added again within the grace: the running informer is reused, no relist',
+    marbles((m) => {
+      const t = widgetTransport([widget('a')]);
+      const informers = new InformerFactory(t.make, { scheduler: m.scheduler, stopGraceMs: 30 });
+      const spec: DynamicWatchSpec = { source: WIDGETS, map: byName };
+      const specs$ = m.hot<readonly DynamicWatchSpec[]>('a 9ms e 9ms a', { a: [spec], e: [] }); // 0 add, 10 drop, 20 add
+      const c = controller({ name: name(), dynamicWatches: specs$, informers, scheduler: m.scheduler, reconcile: () => undefined });
+      m.expect(c.run().pipe(map((o) => o.request.name)), '^ 100ms !').toBeObservable('a 19ms a'); // the cache replayed at 20
+      m.flush();
+      expect(t.lists).toBe(1);
+    }),
+  );
+
+  it(
+    'a freed-to-be informer still run by someone else is freed once that one leaves',
+    marbles((m) => {
+      const t = widgetTransport([widget('a')]);
+      const informers = new InformerFactory(t.make, { scheduler: m.scheduler, stopGraceMs: 10 });
+      const lease = informers.acquire(WIDGETS);
+      const direct = lease.informer.run$.subscribe();
+      lease.release();
+      m.scheduler.schedule(() => direct.unsubscribe(), 500);
+      const at: Record<number, number> = {};
+      for (const f of [100, 1000, 1200]) m.scheduler.schedule(() => void (at[f] = informers.leased().length), f);
+      m.flush();
+      expect(at).toEqual({ 100: 1, 1000: 1, 1200: 0 }); // running at the check (10): held; stopped at 510; freed at the next check (1010)
+      expect(lease.informer.store.size).toBe(0);
+    }),
+  );
+
+  it(
     'an informer also handed out by for() is kept (pinned) when the dynamic watch leaves',
     marbles((m) => {
       const t = widgetTransport([widget('a')]);
