@@ -27,6 +27,8 @@ import { ControllerExpectations } from './expectations.js';
 import { DEFAULT_STUCK_RECONCILE_THRESHOLD_MS, StuckReconciles } from './stuck-reconciles.js';
 import { ReadYourWrites } from './read-your-writes.js';
 import { readYourWritesSettings } from './read-your-writes-options.js';
+import { dynamicBinder } from './dynamic-binding.js';
+import type { DynamicWatches } from './dynamic-watches.js';
 
 const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
 
@@ -43,6 +45,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set(
     stuckReconcileThresholdMs: true,
     readYourWrites: true,
     warmup: true,
+    dynamicWatches: true,
   } satisfies Record<keyof ControllerOptions, true>),
 );
 
@@ -61,6 +64,8 @@ export interface ControllerDefinition<T extends KubeObject> {
   readonly forStore: Store<Cached<T>>;
   /** One per `for`, `owns` and `watches` entry, in that order. */
   readonly bindings: readonly Binding[];
+  /** The `dynamicWatches` option with its binder, if given (followed by each run, docs/runtime-change.md). */
+  readonly dynamic?: DynamicWatches;
   readonly concurrency: number;
   readonly cacheSyncTimeoutMs: number;
   readonly scheduler: SchedulerLike;
@@ -205,7 +210,9 @@ export function defineController<T extends KubeObject>(options: ControllerOption
   if (sources.owns.length > 0 && typeof ownerType?.namespaced !== 'boolean') {
     throw new ControllerBuildError(`owns needs the scope of the for type ${ownerType?.kind ?? ''}: give its resource type with namespaced`);
   }
-  if (sources.for === undefined && sources.watches.length === 0) {
+  if (options.dynamicWatches !== undefined && clusters !== undefined) throw new ControllerBuildError('dynamicWatches cannot be combined with clusters');
+  if (options.dynamicWatches !== undefined && !isObservable(options.dynamicWatches)) throw new ControllerBuildError('dynamicWatches must be an Observable of watch specs');
+  if (sources.for === undefined && sources.watches.length === 0 && options.dynamicWatches === undefined) {
     throw new ControllerBuildError('there are no watches configured, controller will never get triggered. Use for or watches');
   }
   if (typeof options.reconcile !== 'function') throw new ControllerBuildError('must provide a reconcile function');
@@ -290,6 +297,9 @@ export function defineController<T extends KubeObject>(options: ControllerOption
     metrics,
     eventLog,
     readYourWrites,
+    ...(options.dynamicWatches === undefined
+      ? {}
+      : { dynamic: { specs$: options.dynamicWatches, bind: dynamicBinder(options.informers, common, reportEventError) } }),
     stuck: new StuckReconciles(name, options.stuckReconcileThresholdMs ?? DEFAULT_STUCK_RECONCILE_THRESHOLD_MS, scheduler),
     queue: {
       concurrency,

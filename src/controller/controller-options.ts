@@ -82,6 +82,16 @@ export interface WatchSpec<U extends KubeObject = KubeObject> {
 }
 
 /**
+ * One entry of a controller's `dynamicWatches`: a {@link WatchSpec} (a source or resource type and
+ * its `map`), with the key that identifies it in the set. Default key: `apiVersion/kind` of a
+ * resource type (with `(metadata)` for `metadataOnly`), or the source's name.
+ */
+export type DynamicWatchSpec<U extends KubeObject = KubeObject> = WatchSpec<U> & {
+  /** Identifies the entry across emissions of the set: same key, same watch (kept, not restarted). */
+  readonly key?: string;
+};
+
+/**
  * One cluster of a multi-cluster controller: its client, and optionally the informer factory
  * that resolves the controller's resource types in it (default: a new `InformerFactory` over
  * the client, started by the controller's registrations).
@@ -123,6 +133,16 @@ export interface ControllerOptions<
   readonly owns?: { readonly [K in keyof O]: OwnsEntry<O[K]> };
   /** Any type, mapped to requests by a function; each entry typed by its own source. */
   readonly watches?: { readonly [K in keyof W]: WatchSpec<W[K]> };
+  /**
+   * Watches that change while the controller runs (docs/runtime-change.md): each emission is the
+   * whole current set, diffed by each entry's key (`DynamicWatchSpec.key`, default the resource
+   * type's `apiVersion/kind`). An entry joining the set is watched from then on (its cached
+   * objects first); one leaving it is dropped at once — its later events enqueue nothing, queued
+   * and running reconciles finish — and its informer (a lease on `informers`) is stopped and its
+   * cache freed after the factory's `stopGraceMs`. Not waited for at start (CR-5 covers the fixed
+   * sources); with `crdWatches` it follows the CRDs labelled for the controller.
+   */
+  readonly dynamicWatches?: Observable<readonly DynamicWatchSpec[]>;
   /** Predicates for every `for`, `owns` and `watches` event (controller-runtime's `WithEventFilter`). */
   readonly predicates?: readonly EventPredicate[];
   /** Brings the world in line for one request. */

@@ -10,6 +10,7 @@ import { controllerReconciler } from './controller-reconciler.js';
 import { sourceName, type SourceRegistration } from './controller-source.js';
 import { RequestGate } from './request-gate.js';
 import { ClusterFleet } from './cluster-fleet.js';
+import { followDynamicWatches } from './dynamic-watches.js';
 import type { Binding } from './source-bindings.js';
 
 /**
@@ -227,9 +228,12 @@ export class ControllerRun<T extends KubeObject> {
         }),
       );
     }
-    // A controller over a changing fleet has no sources of its own: each cluster waits for its caches.
+    // Dynamic watches join and leave while the run lasts; they do not hold the start (CR-5).
+    if (this.def.dynamic !== undefined) this.handlers.add(followDynamicWatches(this.def.dynamic, (add) => this.requests.push(add), () => this.def.eventLog.current));
+    // Nothing to wait for (a controller over a changing fleet, whose clusters each wait for their
+    // own caches, or one with only dynamic watches): run at once, but never while warming.
     if (this.registrations.length === 0) {
-      this.enter('running');
+      if (this.state === 'waitingForCaches') this.enter('running');
       return;
     }
     this.registrations.forEach((_, i) => this.unsynced.add(i));

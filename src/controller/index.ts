@@ -33,3 +33,9 @@ export type { ClusterSet } from './cluster-set-changes.js';
 export { DEFAULT_KUBECONFIG_SECRET_SELECTOR, kubeconfigSecretClusters } from './kubeconfig-secret-clusters.js';
 export type { KubeconfigSecretClustersOptions } from './kubeconfig-secret-clusters.js';
 export { ClusterEventError, ClusterRemovedError, KubeconfigSecretError } from './cluster-errors.js';
+// Runtime change (docs/runtime-change.md): watches that join and leave while a controller runs.
+export { crdKinds, crdWatches, servedKind } from './crd-watches.js';
+export type { CrdKindsOptions, CrdWatchesOptions } from './crd-watches.js';
+export { dynamicWatchKey } from './dynamic-watch-spec.js';
+export type { DynamicWatchSpec } from './dynamic-watch-spec.js';
+export { MAX_DYNAMIC_WATCHES } from './dynamic-watches.js';

@@ -16,3 +16,5 @@ export { annotationsChanged, labelSelectorPredicate, objectPredicate, resourceVe
 // `until`'s options (`after`: a write of this process to wait for before the predicate is tested).
 export type { UntilOptions } from './wait.js';
 export type { HandlerTiming } from './informer-listener.js';
+// A lease on a factory's informer (`InformerFactory.acquire`), freed once released and stopped.
+export type { InformerLease } from './informer-factory.js';

@@ -11,6 +11,7 @@ import {
   of,
 } from 'rxjs';
 import { resources } from '../api/builtin-resources.js';
+import { Indexer } from '../cache/indexer.js';
 import type * as K8s from '../api/builtin-types.js';
 import type { KubeObject, PartialObjectMetadata, UnstructuredObject } from '../api/kube-object.js';
 import type { ResourceType } from '../api/resource.js';
@@ -97,6 +98,19 @@ interface Entry {
   started: Subscription | undefined;
   /** The last error the informer reported on `errors$` (a failed list or watch, …). */
   lastError: Error | undefined;
+  /** Handed out by `for()` (or `start()`ed): kept for the factory's life, never freed. */
+  pinned: boolean;
+  /** Open leases (`acquire`); the informer is freed once none is left and it has stopped. */
+  leases: number;
+}
+
+/**
+ * A hold on one informer of a factory, from {@link InformerFactory.acquire}: `release()` gives it
+ * back (once; later calls do nothing).
+ */
+export interface InformerLease<T extends KubeObject = KubeObject> {
+  readonly informer: SharedInformer<T>;
+  release(): void;
 }
 
 /**
@@ -138,6 +152,51 @@ export class InformerFactory {
 
   /** The shared informer for `resource` with `request`'s choices; typed by the resource type (`for(resources.pods)` is a `SharedInformer<K8s.Pod>`; a type without one, `{ apiVersion, kind }`, gives `UnstructuredObject`s). */
   for<T extends KubeObject = UnstructuredObject>(resource: ResourceType<T>, request: InformerRequest<T> = {}): SharedInformer<T> {
+    const entry = this.entryFor(resource, request);
+    entry.pinned = true;
+    return entry.informer as unknown as SharedInformer<T>;
+  }
+
+  /**
+   * A lease on the shared informer for `resource` (as {@link InformerFactory.for}), for a user whose need ends (a
+   * controller's dynamic watch): an informer that only leases ever asked for is left out of
+   * `start()`, `run$`, `synced$` and `scopes()`, runs while its leases' listeners are subscribed,
+   * and once the last lease is released and its list/watch has stopped (the factory's
+   * `stopGraceMs` after its last subscriber left) the factory forgets it and empties its cache. A
+   * later `acquire` creates a fresh one. An informer also handed out by `for()` is never freed.
+   * `{ apiVersion, kind }` is enough: the client's discovery resolves plural and scope.
+   */
+  acquire<T extends KubeObject = UnstructuredObject>(resource: ResourceType<T>, request: InformerRequest<T> = {}): InformerLease<T> {
+    const entry = this.entryFor(resource, request);
+    entry.leases++;
+    let released = false;
+    return {
+      informer: entry.informer as unknown as SharedInformer<T>,
+      release: () => {
+        if (released) return;
+        released = true;
+        entry.leases--;
+        if (entry.leases === 0 && !entry.pinned) this.scheduler.schedule(() => this.freeIfUnused(entry), this.options.stopGraceMs ?? 0);
+      },
+    };
+  }
+
+  /**
+   * Forgets a lease-only informer nobody holds any more and empties its cache, once it has
+   * stopped; while something else still runs it (a direct subscriber), checks again every grace
+   * (at least a second) until it stops or is leased again.
+   */
+  private freeIfUnused(entry: Entry): void {
+    if (entry.leases > 0 || entry.pinned) return;
+    if (entry.informer.isRunning) {
+      this.scheduler.schedule(() => this.freeIfUnused(entry), Math.max(this.options.stopGraceMs ?? 0, 1000));
+      return;
+    }
+    for (const [key, e] of this.informers) if (e === entry) this.informers.delete(key);
+    if (entry.informer.store instanceof Indexer) entry.informer.store.replace([]);
+  }
+
+  private entryFor<T extends KubeObject>(resource: ResourceType<T>, request: InformerRequest<T>): Entry {
     if (typeof resource.apiVersion !== 'string' || typeof resource.kind !== 'string' || resource.kind === '')
       throw new InformerConfigError('InformerFactory.for: resource needs apiVersion and kind', { option: 'resource' });
     const namespaceSet =
@@ -188,7 +247,15 @@ export class InformerFactory {
           defaultResyncPeriodMs: request.defaultResyncPeriodMs ?? this.options.defaultResyncPeriodMs ?? 0,
         },
       );
-      const created: Entry = { informer: informer as unknown as SharedInformer<KubeObject>, resource, namespace: scope.namespace, started: undefined, lastError: undefined };
+      const created: Entry = {
+        informer: informer as unknown as SharedInformer<KubeObject>,
+        resource,
+        namespace: scope.namespace,
+        started: undefined,
+        lastError: undefined,
+        pinned: false,
+        leases: 0,
+      };
       informer.errors$.subscribe((err) => (created.lastError = err));
       informer.synced$.subscribe((synced) => {
         if (synced) created.lastError = undefined;
@@ -200,7 +267,7 @@ export class InformerFactory {
       const missing = Object.fromEntries(Object.entries(request.indexers).filter(([n]) => !(n in existing)));
       if (Object.keys(missing).length > 0) (entry.informer as unknown as SharedInformer<T>).addIndexers(missing);
     }
-    return entry.informer as unknown as SharedInformer<T>;
+    return entry;
   }
 
   /**
@@ -282,19 +349,30 @@ export class InformerFactory {
     return this.for(resources.leases, request);
   }
 
-  /** Every informer created so far. */
+  /** Every informer created so far (but the lease-only ones, see {@link InformerFactory.acquire}). */
   list(): SharedInformer[] {
-    return [...this.informers.values()].map((e) => e.informer);
+    return this.pinnedEntries().map((e) => e.informer);
   }
 
-  /** Every informer created so far, with its resource and namespace (`undefined`: all namespaces). */
+  /** Every informer created so far (but the lease-only ones), with its resource and namespace (`undefined`: all namespaces). */
   scopes(): readonly InformerScope[] {
-    return [...this.informers.values()].map(({ informer, resource, namespace }) => ({ informer, resource, namespace }));
+    return this.pinnedEntries().map(({ informer, resource, namespace }) => ({ informer, resource, namespace }));
+  }
+
+  /** Informers held through a lease only (see {@link InformerFactory.acquire}), with their scope: what dynamic watches use right now. */
+  leased(): readonly InformerScope[] {
+    return [...this.informers.values()]
+      .filter((e) => !e.pinned)
+      .map(({ informer, resource, namespace }) => ({ informer, resource, namespace }));
+  }
+
+  private pinnedEntries(): Entry[] {
+    return [...this.informers.values()].filter((e) => e.pinned);
   }
 
   /** Starts every informer created so far and not yet started by the factory (idempotent). */
   start(): void {
-    for (const entry of this.informers.values()) {
+    for (const entry of this.pinnedEntries()) {
       if (entry.started !== undefined && !entry.started.closed) continue;
       entry.started = entry.informer.run$.subscribe({ error: () => undefined });
     }
