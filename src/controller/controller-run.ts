@@ -6,7 +6,7 @@ import { workQueue } from '../workqueue/work-queue.js';
 import { isLeadershipLost } from '../leader-election/leadership-lost-error.js';
 import type { ControllerDefinition } from './controller-definition.js';
 import { CacheSyncTimeoutError } from './controller-errors.js';
-import { controllerReconciler } from './controller-reconciler.js';
+import { controllerParking, controllerReconciler } from './controller-reconciler.js';
 import { sourceName, type SourceRegistration } from './controller-source.js';
 import { RequestGate } from './request-gate.js';
 import type { Binding } from './source-bindings.js';
@@ -176,6 +176,7 @@ export class ControllerRun<T extends KubeObject> {
   /** `running`: the held requests, then every new one, go through the work queue to the workers. */
   private startWorkers(): void {
     const { concurrency, logger, metrics, name } = this.def;
+    const park = controllerParking(this.def);
     this.syncTimer?.unsubscribe();
     logger.info('Starting workers', { workerCount: concurrency });
     this.ready.next(true);
@@ -184,6 +185,7 @@ export class ControllerRun<T extends KubeObject> {
         ...this.def.queue,
         shutdown: this.shutdown.signal,
         halt: this.halt.signal,
+        ...(park === undefined ? {} : { park }),
       }),
       tap((o) => {
         if (o.kind === 'error' || o.kind === 'terminal_error') {

@@ -1,6 +1,7 @@
-import { asyncScheduler, type ObservableInput, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, type Observable, type ObservableInput, type SchedulerLike } from 'rxjs';
 import type { WorkQueueMetrics } from './metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
+import type { Request } from './request.js';
 import { WorkQueueOptionsError } from './work-queue-options-error.js';
 
 /** Options of `workQueue`. */
@@ -60,6 +61,16 @@ export interface WorkQueueOptions {
   readonly halt?: AbortSignal;
   /** Metric hooks (client-go names); see {@link WorkQueueMetrics}. */
   readonly metrics?: WorkQueueMetrics;
+  /**
+   * Parks a due key instead of running it (controllers use it for read-your-writes): called as
+   * `key` is about to be handed to a worker. Returning `undefined` runs it now. Returning an
+   * Observable parks the key: it is not run, holds no worker, reports no outcome and leaves the
+   * rate limiter alone; when that Observable first emits, completes or errors, the key is added
+   * again, due at once, with its priority (and `park` is asked again when it is handed out).
+   * Added again while parked, the key stays parked. On shutdown or halt, parked keys are dropped
+   * like queued ones (their Observables unsubscribed). A `park` that throws runs the key.
+   */
+  readonly park?: (request: Request, key: string) => Observable<unknown> | undefined;
 }
 
 /** The longest delay a timer can hold (2³¹−1 ms ≈ 24.8 days); Node clamps longer ones to 1 ms. */
@@ -82,6 +93,7 @@ export interface ResolvedWorkQueueOptions {
   readonly shutdown: AbortSignal | ObservableInput<unknown> | undefined;
   readonly halt: AbortSignal | undefined;
   readonly metrics: WorkQueueMetrics;
+  readonly park: ((request: Request, key: string) => Observable<unknown> | undefined) | undefined;
 }
 
 /** @throws WorkQueueOptionsError naming the first option that is not valid. */
@@ -102,6 +114,7 @@ export function resolveWorkQueueOptions(options: WorkQueueOptions): ResolvedWork
     shutdown: options.shutdown,
     halt: options.halt,
     metrics: options.metrics ?? {},
+    park: options.park,
   };
 }
 
