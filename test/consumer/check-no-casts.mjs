@@ -1,3 +1,4 @@
+/* global console, process */
 // The consumer's operator files are written as a new TypeScript user would from the README:
 // no type assertion (`as T`, `<T>x`), no non-null assertion (`x!`), no `any`. Reads each file
 // given with the consumer project's own TypeScript; exits 1 listing every one found.
