@@ -28,6 +28,8 @@ const modules: Array<{ title: string; path: string }> = [
   { title: 'Sharded controller: throughput at 1, 2 and 3 replicas', path: './sharded-throughput.js' },
   { title: 'Embedded API server: list, watch and create throughput (strict, lenient, before)', path: './api-server.js' },
   { title: 'Admission webhook: requests/s and p99 against a plain node:https handler', path: './webhook.js' },
+  { title: 'Read-your-writes: reconciles with and without it', path: './read-your-writes.js' },
+  { title: 'Browser bundle: informer + state$ + one operator', path: './browser-bundle.js' },
 ];
 
 /** Replaces the `## title` section of `doc` (up to the next `## ` heading) with `section`, or appends it. */

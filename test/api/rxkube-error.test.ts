@@ -50,6 +50,7 @@ import { WatchLineTooLongError } from '../../src/client/watch-line-too-long-erro
 import { resolveListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { ReflectorConfigError, ReflectorFatalError, UnusableWatchEventError, VeryShortWatchError, WatchStalledError } from '../../src/reflector/reflector-errors.js';
 import { ProtobufDecodeError } from '../../packages/testkit/src/api-server/protobuf/codec.js';
+import { CelCompileError } from '../../packages/testkit/src/api-server/cel/compile.js';
 import { StatusError } from '../../packages/testkit/src/api-server/status-error.js';
 import { ApiServerConfigError, DirectApiError, UnknownKindError } from '../../packages/testkit/src/api-server/server-errors.js';
 import { EventuallyTimeoutError, NotConvergedError } from '../../packages/testkit/src/outcome/outcome-errors.js';
@@ -186,6 +187,7 @@ const SAMPLES: Record<string, () => Error> = {
   ManagerConfigError: () => new ManagerConfigError('LeaderElectionID must be configured', { option: 'leaderElection.id' }),
   StatusError: () => new StatusError({ kind: 'Status', code: 404, reason: 'NotFound', message: 'not found' }),
   ProtobufDecodeError: () => new ProtobufDecodeError('malformed protobuf message'),
+  CelCompileError: () => new CelCompileError("ERROR: <input>:1:1: undeclared reference to 'slef' (in container '')"),
   UnknownKindError: () => new UnknownKindError('example.com/v1', 'Widget'),
   DirectApiError: () => new DirectApiError(new StatusError({ kind: 'Status', code: 409, reason: 'AlreadyExists', message: 'configmaps "a" already exists' })),
   WebhookConfigError: () => new WebhookConfigError('two webhooks are served at /convert', { option: 'webhooks' }),

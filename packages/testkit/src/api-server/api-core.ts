@@ -3,6 +3,7 @@ import { lifecycleResources } from './access-review.js';
 import { BuiltinAdmission } from './admission/index.js';
 import { CRD_RESOURCE, CrdController } from './crd-controller.js';
 import { admitCustomResource } from './crd-schema.js';
+import { ruleCausesAfterSchema, validateRules } from './cel/crd-rules.js';
 import { Faults } from './faults.js';
 import { objectKey, ObjectStore } from './object-store.js';
 import { ObjectService, type DeleteOptions } from './object-service.js';
@@ -13,6 +14,9 @@ import { resourceId, ResourceRegistry, type ServedResource } from './resource-re
 import { DirectApiError, UnknownKindError } from './server-errors.js';
 import { invalid, StatusError } from './status-error.js';
 import { StrategyRegistry } from './strategies/registry.js';
+import { policyAttributes, ValidatingPolicyAdmission } from './admission/policy/policy-admission.js';
+import { validatingAdmissionPolicyResources } from './admission/policy/policy-resources.js';
+import { AdmissionRequestHolder } from './admission/policy/request-context.js';
 import { WatchHub } from './watch-hub.js';
 import { WebhookGate } from './admission/webhooks/webhook-gate.js';
 import { CrdConverter } from './admission/webhooks/crd-conversion.js';
@@ -94,16 +98,33 @@ function defaultCustom(r: ServedResource, obj: UnstructuredObject): Unstructured
   return copy as UnstructuredObject;
 }
 
-/** Defaults, prunes and validates a custom resource against its CRD version's structural schema. */
-function admitCustom(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
+/**
+ * Defaults, prunes and validates a custom resource against its CRD version's structural schema,
+ * then its `x-kubernetes-validations` rules (`old`: the stored object on update).
+ */
+function admitCustom(r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject | undefined, warn: (text: string) => void): UnstructuredObject {
   const apiVersion = obj.apiVersion ?? '';
   const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
   const schema = r.schemas?.[version];
   if (schema === undefined) return obj;
   const copy = structuredClone(obj) as Record<string, unknown>;
-  const causes = admitCustomResource(copy, schema);
+  const schemaCauses = admitCustomResource(copy, schema);
+  const causes = [...schemaCauses, ...ruleCausesAfterSchema(schemaCauses, copy, schema, old, warn)];
   if (causes.length > 0) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', causes);
   return copy as UnstructuredObject;
+}
+
+/**
+ * A custom resource's `/status` write: the CRD's validation rules run on the whole new object
+ * against the stored one, as kube-apiserver's status strategy does (rules on unchanged values
+ * ratchet to warnings).
+ */
+function admitCustomStatus(r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject, warn: (text: string) => void): void {
+  const apiVersion = obj.apiVersion ?? '';
+  const schema = r.schemas?.[apiVersion.slice(apiVersion.indexOf('/') + 1)];
+  if (schema === undefined) return;
+  const causes = validateRules(obj, schema, old, warn);
+  if (causes.length > 0) throw invalid(r.kind, r.group, obj.metadata?.name ?? '', causes);
 }
 
 function rethrow(e: unknown): never {
@@ -119,16 +140,18 @@ function rethrow(e: unknown): never {
 export function createApiCore(options: ApiCoreOptions, restart: (downMs: number) => Promise<void>): ApiCore {
   const store = new ObjectStore(options.historyWindow ?? 100_000);
   const registry = new ResourceRegistry();
-  for (const r of [...lifecycleResources(), ...rbacResources()]) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
+  for (const r of [...lifecycleResources(), ...rbacResources(), ...validatingAdmissionPolicyResources()]) if (registry.byGroupPlural(r.group, r.plural) === undefined) registry.add(r);
   const hub = new WatchHub(store);
   const crds = new CrdController(registry, store, hub);
   const admission = options.strict === false ? undefined : new BuiltinAdmission(store);
   const strategies = new StrategyRegistry();
-  strategies.register(CRD_RESOURCE, { admitCreate: (r, obj) => crds.admitCreate(r, obj) });
+  strategies.register(CRD_RESOURCE, { admitCreate: (r, obj) => crds.admitCreate(r, obj), admitUpdate: (r, obj) => crds.admitUpdate(r, obj) });
   for (const plural of ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations']) {
     strategies.register({ group: 'admissionregistration.k8s.io', plural, kind: plural.startsWith('m') ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration', custom: false }, webhookConfigurationStrategy);
   }
-  strategies.registerCustom({ admitCreate: admitCustom, admitUpdate: admitCustom });
+  const admissionRequests = new AdmissionRequestHolder();
+  const warn = (text: string) => admissionRequests.context.warn(text);
+  strategies.registerCustom({ admitCreate: (r, obj) => admitCustom(r, obj, undefined, warn), admitUpdate: (r, obj, old) => admitCustom(r, obj, old, warn) });
   const webhookSettings: WebhookCallSettings = {
     ...options.admissionWebhooks,
     serviceExists: (namespace, name) => store.get(resourceId({ group: '', plural: 'services' }), objectKey(namespace, name)) !== undefined,
@@ -143,23 +166,32 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
     },
     webhookSettings,
   );
+  const policies = new ValidatingPolicyAdmission(store, registry, admissionRequests);
   const service = new ObjectService(store, strategies, {
     webhooks,
     requireNamespace: options.requireNamespace ?? true,
     admitCreate: (r, obj) => {
       const strategy = strategies.for(r);
-      if (strategy.admitCreate !== undefined) return strategy.admitCreate(r, obj);
-      return admission !== undefined ? admission.admitCreate(r, strategy, obj) : obj;
+      const admitted = strategy.admitCreate !== undefined ? strategy.admitCreate(r, obj) : admission !== undefined ? admission.admitCreate(r, strategy, obj) : obj;
+      policies.admit(policyAttributes('CREATE', r, admitted, undefined));
+      return admitted;
     },
     admitUpdate: (r, obj, old) => {
       const strategy = strategies.for(r);
-      if (strategy.admitUpdate !== undefined) return strategy.admitUpdate(r, obj);
-      return admission !== undefined ? admission.admitUpdate(r, strategy, obj, old) : obj;
+      const admitted = strategy.admitUpdate !== undefined ? strategy.admitUpdate(r, obj, old) : admission !== undefined ? admission.admitUpdate(r, strategy, obj, old) : obj;
+      policies.admit(policyAttributes('UPDATE', r, admitted, old));
+      return admitted;
     },
+    admitStatusUpdate: (r, obj, old) => {
+      if (r.custom) admitCustomStatus(r, obj, old, warn);
+      policies.admit(policyAttributes('UPDATE', r, obj, old, 'status'));
+    },
+    admitDelete: (r, old) => policies.admit(policyAttributes('DELETE', r, undefined, old)),
   });
   const requests = new RequestLog(options.requestLogLimit);
   const faults = new Faults(hub, store, restart);
   const handler = new RequestHandler(registry, service, hub, faults, requests, {
+    admissionRequests,
     token: options.token,
     maxBodyBytes: options.maxBodyBytes ?? 3 * 1024 * 1024,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,

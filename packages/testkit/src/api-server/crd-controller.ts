@@ -2,6 +2,7 @@ import type { UnstructuredObject } from 'rxkube';
 import type { ObjectStore, StoreEvent } from './object-store.js';
 import { crdProblems, resourceFromCrd, resourceId, type ResourceRegistry, type ServedResource } from './resource-registry.js';
 import { invalid } from './status-error.js';
+import { crdRuleProblems } from './cel/crd-rule-check.js';
 import type { WatchHub } from './watch-hub.js';
 
 /** The CustomResourceDefinition resource (its names). */
@@ -30,8 +31,8 @@ export class CrdController {
 
   /** Validates a CRD about to be created and fills in its status; throws 422 Invalid. */
   admitCreate(r: ServedResource, crd: UnstructuredObject): UnstructuredObject {
-    const problems = crdProblems(crd);
-    if (problems.length > 0) throw invalid(r.kind, r.group, crd.metadata?.name ?? '', problems.map((p) => ({ ...p, reason: 'FieldValueInvalid' })));
+    const problems = [...crdProblems(crd).map((p) => ({ ...p, reason: 'FieldValueInvalid' })), ...crdRuleProblems(crd['spec'] as Parameters<typeof crdRuleProblems>[0])];
+    if (problems.length > 0) throw invalid(r.kind, r.group, crd.metadata?.name ?? '', problems);
     const nr = resourceFromCrd(crd);
     const existing = this.registry.byGroupPlural(nr.group, nr.plural);
     if (existing !== undefined && !existing.custom) {
@@ -48,6 +49,17 @@ export class CrdController {
         storedVersions: (spec.versions ?? []).filter((v) => v.storage === true).map((v) => v.name ?? ''),
       },
     };
+  }
+
+  /**
+   * Checks a CRD about to be updated: its validation rules (compilation, cost). The object is
+   * stored as sent (the 1.20 schema of CRDs does not know `x-kubernetes-validations`, so it is
+   * not copied through the built-in kinds' known-field filter).
+   */
+  admitUpdate(r: ServedResource, crd: UnstructuredObject): UnstructuredObject {
+    const problems = crdRuleProblems(crd['spec'] as Parameters<typeof crdRuleProblems>[0]);
+    if (problems.length > 0) throw invalid(r.kind, r.group, crd.metadata?.name ?? '', problems);
+    return crd;
   }
 
   private onEvent(e: StoreEvent): void {

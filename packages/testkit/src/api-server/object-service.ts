@@ -71,6 +71,10 @@ export class ObjectService {
       readonly admitUpdate?: (r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject) => UnstructuredObject;
       /** Admission webhooks: mutating before the strategy prepares the object, validating after admission. */
       readonly webhooks?: WebhookAdmissionPoint;
+      /** Validating admission of a `/status` write (the new state, the stored object); may throw. */
+      readonly admitStatusUpdate?: (r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject) => void;
+      /** Validating admission of a delete (the stored object); may throw. */
+      readonly admitDelete?: (r: ServedResource, old: UnstructuredObject) => void;
     },
   ) {}
 
@@ -249,6 +253,7 @@ export class ObjectService {
       if (obj['status'] === undefined) delete next['status'];
       const managedFields = metaOf(obj)['managedFields'];
       if (managedFields !== undefined) next['metadata'] = { ...oldMeta, managedFields };
+      this.options.admitStatusUpdate?.(r, next as UnstructuredObject, old);
     } else {
       const newMeta: Mutable = {
         ...metaOf(obj),
@@ -314,6 +319,7 @@ export class ObjectService {
     const point: AdmissionPoint = { r, operation: 'DELETE', old: current.object };
     this.options.webhooks?.mutate(point, undefined);
     this.options.webhooks?.validate(point, undefined);
+    this.options.admitDelete?.(r, current.object);
     const id = resourceId(r);
     const plan = planDeletion(r, this.strategies.for(r), current.object, opts);
     if (plan.type === 'unchanged') return { entry: current, deleted: false };

@@ -21,6 +21,7 @@ import { badRequest, failure, methodNotAllowed, reasonForCode, StatusError, unkn
 import type { WatchHub } from './watch-hub.js';
 import { warningHeaders, type WebhookGate } from './admission/webhooks/webhook-gate.js';
 import type { CrdConverter } from './admission/webhooks/crd-conversion.js';
+import { type AdmissionRequestContext, type AdmissionRequestHolder } from './admission/policy/request-context.js';
 import { serveWatch } from './watch-request.js';
 import { tableJson, wantsTable } from './table-view.js';
 import { metadataView, notAcceptable, partialListJson, partialObjectJson } from './partial-metadata.js';
@@ -35,6 +36,8 @@ export interface HandlerSettings {
   readonly pageResourceVersionZeroLists?: boolean;
   /** RBAC authorization with token users; off when absent. */
   readonly rbac?: RbacOptions;
+  /** Where admission learns the request's user and sends warnings (validating admission policies). */
+  readonly admissionRequests?: AdmissionRequestHolder;
 }
 
 /** A write's answer: status code and body (sent once admission is done). */
@@ -208,17 +211,34 @@ export class RequestHandler {
     const dryRun = q.getAll('dryRun');
     const unsupported = dryRun.find((d) => d !== 'All');
     if (unsupported !== undefined) throw badRequest(`Unsupported value: "${unsupported}": supported values: "All"`);
-    const write = () => this.write(t, method, body, bodyType, q, managerOf(q, req.headers['user-agent']));
+    // Warnings of validating admission policies: those of the last run of the write (webhooks run it
+    // more than once), sent with the webhooks' own, also on a refusal.
+    const policyWarnings: string[] = [];
+    const admissionContext = { user, dryRun: dryRun.length > 0, warn: (text: string) => void policyWarnings.push(text) };
+    const write = (): WriteAnswer => {
+      policyWarnings.length = 0;
+      try {
+        return this.withAdmissionContext(admissionContext, () => this.write(t, method, body, bodyType, q, managerOf(q, req.headers['user-agent'])));
+      } catch (e) {
+        if (e instanceof StatusError && policyWarnings.length > 0) throw new StatusError(e.status, { ...e.headers, ...warningHeaders([...policyWarnings]) });
+        throw e;
+      }
+    };
     const out = async (a: WriteAnswer): Promise<WriteAnswer> => (this.conversion !== undefined && a.code < 300 ? { code: a.code, body: await this.conversion.body(r, t.version, a.body) } : a);
     if (this.webhooks === undefined) {
       const done = await out(dryRun.length > 0 ? this.service.dryRun(write) : write());
-      return sendJson(res, done.code, done.body);
+      return sendJson(res, done.code, done.body, warningHeaders(policyWarnings));
     }
     const fieldManager = q.get('fieldManager') ?? undefined;
     const request = { r, version: t.version, namespace: t.namespace, name: t.name, dryRun: dryRun.length > 0, user, fieldManager };
     const { result, warnings } = await this.webhooks.admit(request, write, (fn) => this.service.dryRun(fn));
     const done = await out(result);
-    return sendJson(res, done.code, done.body, warningHeaders(warnings));
+    return sendJson(res, done.code, done.body, warningHeaders([...warnings, ...policyWarnings]));
+  }
+
+  private withAdmissionContext<T>(context: AdmissionRequestContext, fn: () => T): T {
+    const holder = this.settings.admissionRequests;
+    return holder === undefined ? fn() : holder.during(context, fn);
   }
 
   private scaleSpec(r: ServedResource): ScaleSpec | undefined {

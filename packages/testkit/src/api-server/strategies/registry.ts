@@ -6,6 +6,8 @@
  * in a {@link StrategyRegistry}. A new special kind is a strategy file and one line here.
  */
 import { SSAR_RESOURCE_ID } from '../access-review.js';
+import { BINDING_RESOURCE_ID, POLICY_RESOURCE_ID } from '../admission/policy/policy-resources.js';
+import { VALIDATING_ADMISSION_POLICY_BINDING_STRATEGY, VALIDATING_ADMISSION_POLICY_STRATEGY } from '../admission/policy/policy-strategies.js';
 import { KIND_DEFAULTS } from '../admission/defaults.js';
 import { KIND_VALIDATORS } from '../admission/validation.js';
 import type { Column } from '../table-cells.js';
@@ -31,6 +33,8 @@ const OWN_STRATEGIES: Readonly<Record<string, ResourceStrategy>> = {
   '/secrets': SECRET_STRATEGY,
   'coordination.k8s.io/leases': LEASE_STRATEGY,
   [SSAR_RESOURCE_ID]: SELF_SUBJECT_ACCESS_REVIEW_STRATEGY,
+  [POLICY_RESOURCE_ID]: VALIDATING_ADMISSION_POLICY_STRATEGY,
+  [BINDING_RESOURCE_ID]: VALIDATING_ADMISSION_POLICY_BINDING_STRATEGY,
 };
 
 /** The workloads with a `/scale` subresource, by `group/Kind`: replicas and selector in `spec`, as in apps/v1. */

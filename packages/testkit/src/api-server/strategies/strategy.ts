@@ -130,6 +130,6 @@ export interface ResourceStrategy {
   readonly columns: readonly Column[] | undefined;
   /** Admission on create in place of built-in defaulting and validation (CRDs, custom resources); undefined for built-ins. */
   readonly admitCreate: ((r: ServedResource, o: UnstructuredObject) => UnstructuredObject) | undefined;
-  /** Admission on update in place of built-in defaulting and validation (custom resources); undefined for built-ins. */
-  readonly admitUpdate: ((r: ServedResource, o: UnstructuredObject) => UnstructuredObject) | undefined;
+  /** Admission on update in place of built-in defaulting and validation (CRDs, custom resources; `old`: the stored object); undefined for built-ins. */
+  readonly admitUpdate: ((r: ServedResource, o: UnstructuredObject, old?: UnstructuredObject) => UnstructuredObject) | undefined;
 }
