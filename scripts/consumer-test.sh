@@ -14,9 +14,13 @@
 #   4. the CLIs run from the packed packages: rxkube-apiserver, rxkube-controller-manager and
 #      `rxkube generate-types` (which writes widget.generated.ts);
 #   5. `tsc --strict --skipLibCheck false` type-checks the project, which uses the runtime's
-#      entries, the test kit and the generated types;
-#   6. its controller runs against the embedded API server (@rxkube/testkit) on Node 24;
-#   7. its marble test passes under vitest;
+#      entries, the test kit and the generated types (a type error fails the script); its small
+#      operator (mirror-controller.ts, pods-table.ts, operator-main.ts, mirror-controller.test.ts:
+#      written from the README alone) has no cast, no `!` and no `any` (check-no-casts.mjs);
+#   6. its controller, then its operator (the ConfigMap mirror and the live pods-per-node table of
+#      `state$`), run against the embedded API server (@rxkube/testkit) on Node 24;
+#   7. its marble test and its outcome tests (`virtualTime` + `eventually`, two tests building the
+#      same controller) pass under vitest;
 #   8. on a Node older than 22.19 (if the machine has one: /usr/bin/node and the like), importing
 #      each entry fails with rxkube's own message naming both versions.
 # Set RXKUBE_CONSUMER_KEEP=1 to keep the temp dir.
@@ -68,7 +72,7 @@ echo "rxkube + rxjs: $(find "$lean/node_modules" -name package.json -path '*/nod
 step "install the tarballs into a fresh project"
 app="$work/app"
 mkdir -p "$app"
-cp "$root"/test/consumer/package.json "$root"/test/consumer/tsconfig.json "$root"/test/consumer/*.ts "$root"/test/consumer/*.yaml "$app/"
+cp "$root"/test/consumer/package.json "$root"/test/consumer/tsconfig.json "$root"/test/consumer/*.ts "$root"/test/consumer/*.yaml "$root"/test/consumer/check-no-casts.mjs "$app/"
 node -e '
 const fs = require("fs");
 const [repoPkg, appPkg, runtime, testkit, controllerManager, codegen] = process.argv.slice(1);
@@ -107,11 +111,16 @@ if grep -q '/node_modules/@kubernetes/client-node/' "$work/tsc-files.txt"; then
   exit 1
 fi
 echo "type-checked $(grep -c '' "$work/tsc-files.txt") files"
+operator_files=(mirror-controller.ts pods-table.ts operator-main.ts mirror-controller.test.ts)
+(cd "$app" && node check-no-casts.mjs "${operator_files[@]}")
 
 step "run the controller against the embedded API server"
 (cd "$app" && timeout 120 node out/main.js)
 
-step "marble test under vitest"
+step "run the operator (ConfigMap mirror, live pods-per-node table) against the embedded API server"
+(cd "$app" && timeout 120 node out/operator-main.js)
+
+step "marble and outcome tests under vitest"
 (cd "$app" && timeout 120 node node_modules/vitest/vitest.mjs run --exclude 'out/**' --reporter=dot)
 
 step "import on a Node older than 22.19"

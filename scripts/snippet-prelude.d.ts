@@ -46,6 +46,21 @@ declare function configMap(name: string, expiresAt?: number, resourceVersion?: s
 declare function outcome(o: import('rxkube').ReconcileOutcome): string;
 declare function orphanToMatchingReplicaSets(pod: import('rxkube').K8s.Pod): import('rxkube').Request[];
 declare function handle(...objects: unknown[]): void;
+declare const configMapMirror: typeof import('../examples/configmap-mirror/mirror-controller.js').configMapMirror;
+// The custom resource example's webhooks (examples/custom-resource/database-webhooks.ts).
+type DatabaseV1 = import('../examples/custom-resource/database.generated.js').DatabaseV1;
+type DatabaseV2 = import('../examples/custom-resource/database.generated.js').DatabaseV2;
+declare const DATABASES: typeof import('../examples/custom-resource/database.generated.js').DATABASES;
+declare const DATABASES_V1: typeof import('../examples/custom-resource/database.generated.js').DATABASES_V1;
+declare const v1ToV2: typeof import('../examples/custom-resource/database-webhooks.js').v1ToV2;
+declare const v2ToV1: typeof import('../examples/custom-resource/database-webhooks.js').v2ToV1;
+declare const defaultDatabase: typeof import('../examples/custom-resource/database-webhooks.js').defaultDatabase;
+declare const validateDatabase: typeof import('../examples/custom-resource/database-webhooks.js').validateDatabase;
+declare const convertDatabases: typeof import('../examples/custom-resource/database-webhooks.js').convertDatabases;
+// The browser page's own helpers (docs/browser.md).
+declare function render(objects: readonly unknown[]): void;
+declare function flash(event: unknown): void;
+declare const session: { token(): string };
 declare function log(...values: unknown[]): void;
 
 // client-node, for the comparison with it.
@@ -67,6 +82,8 @@ declare function selectorMatches(pod: import('rxkube').K8s.Pod): boolean;
 declare function ensureConfigMap(...args: [configMaps: import('rxkube').ObjectClient<import('rxkube').K8s.ConfigMap>, widget: Widget] | [widget: Widget]): Promise<void>;
 declare function deleteConfigMap(widget: Widget): Promise<void>;
 declare const namespace: string;
+declare const orphan: import('rxkube').K8s.ConfigMap;
+declare const cms: import('rxkube').SharedInformer<import('rxkube').K8s.ConfigMap>;
 
 // The README's stream examples (examples/rollout-progress.ts has them in full).
 declare const nodes: import('rxkube').SharedInformer<import('rxkube').K8s.Node>;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { finalize, from, isObservable, mergeMap, Observable } from 'rxjs';
+import { finalize, isObservable, Observable } from 'rxjs';
 import type { Cached, KubeObject } from '../api/kube-object.js';
 import type { Store } from '../cache/store.js';
 import type { ObjectClient } from '../client/object-client.js';
@@ -27,21 +27,27 @@ export function controllerReconciler<T extends KubeObject>(def: ControllerDefini
   const reconcileNow = startReconcile(def);
   const ryw = def.readYourWrites;
   if (ryw === undefined) return reconcileNow;
-  // Read-your-writes: a key whose own object, or whose earlier reconciles' writes, the caches do
-  // not show yet starts once they do (or fails with ReadYourWritesTimeoutError and is requeued).
+  // Read-your-writes: a key parked by `controllerParking` runs once its caches show its writes; a
+  // write past its deadline fails the reconcile with ReadYourWritesTimeoutError (requeued).
   return (request, signal) => {
-    const gate = ryw.gate(requestKey(request), gatedObject(def, request), signal);
-    if (gate === undefined) return reconcileNow(request, signal);
-    return from(gate).pipe(
-      mergeMap(() => {
-        const ret = reconcileNow(request, signal);
-        return isObservable(ret) ? ret : from(Promise.resolve(ret));
-      }),
-    );
+    const late = ryw.timedOut(requestKey(request), gatedObject(def, request));
+    if (late !== undefined) throw late;
+    return reconcileNow(request, signal);
   };
 }
 
-/** The request's own object as the read-your-writes gate checks it. */
+/**
+ * The work queue's `park` for a controller with read-your-writes: a key whose own object, or
+ * whose earlier reconciles' writes, the caches do not show yet is parked (holding no worker)
+ * until they do or the first of them passes its deadline. Undefined when read-your-writes is off.
+ */
+export function controllerParking<T extends KubeObject>(def: ControllerDefinition<T>): ((request: Request, key: string) => Observable<void> | undefined) | undefined {
+  const ryw = def.readYourWrites;
+  if (ryw === undefined) return undefined;
+  return (request, key) => ryw.parkUntil(key, gatedObject(def, request));
+}
+
+/** The request's own object as read-your-writes checks it. */
 function gatedObject<T extends KubeObject>(def: ControllerDefinition<T>, request: Request): GatedObject {
   const cluster = request.cluster === undefined ? undefined : def.clusters?.get(request.cluster);
   return {

@@ -6,7 +6,7 @@ import { workQueue } from '../workqueue/work-queue.js';
 import { isLeadershipLost } from '../leader-election/leadership-lost-error.js';
 import type { ControllerDefinition } from './controller-definition.js';
 import { CacheSyncTimeoutError } from './controller-errors.js';
-import { controllerReconciler } from './controller-reconciler.js';
+import { controllerParking, controllerReconciler } from './controller-reconciler.js';
 import { sourceName, type SourceRegistration } from './controller-source.js';
 import { RequestGate } from './request-gate.js';
 import { ClusterFleet } from './cluster-fleet.js';
@@ -250,6 +250,7 @@ export class ControllerRun<T extends KubeObject> {
   /** `running`: the held requests, then every new one, go through the work queue to the workers. */
   private startWorkers(): void {
     const { concurrency, logger, metrics, name } = this.def;
+    const park = controllerParking(this.def);
     this.syncTimer?.unsubscribe();
     logger.info('Starting workers', { workerCount: concurrency });
     this.ready.next(true);
@@ -259,6 +260,7 @@ export class ControllerRun<T extends KubeObject> {
         shutdown: this.shutdown.signal,
         halt: this.halt.signal,
         ...(this.fleet === undefined ? {} : { drop: this.fleet.drops }),
+        ...(park === undefined ? {} : { park }),
       }),
       tap((o) => {
         if (o.kind === 'error' || o.kind === 'terminal_error') {

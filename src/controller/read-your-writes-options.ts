@@ -8,9 +8,10 @@ export const DEFAULT_MAX_TRACKED_WRITES = 10_000;
 /** Options of a controller's `readYourWrites` (docs/read-your-writes.md). Durations in ms. */
 export interface ReadYourWritesOptions {
   /**
-   * How long after a write the controller waits for its caches to show it: a reconcile still
-   * waiting for it then fails with a `ReadYourWritesTimeoutError` (requeued with the rate
-   * limiter), and the write is no longer waited for. Default 10 000.
+   * How long after a write the controller waits for its caches to show it (the keys that wait
+   * are parked, holding no worker): a key still parked then is run, its reconcile fails with a
+   * `ReadYourWritesTimeoutError` (requeued with the rate limiter), and the write is no longer
+   * waited for. Default 10 000.
    */
   readonly timeoutMs?: number;
   /** At most this many writes not yet shown by the caches are tracked (the oldest are forgotten first). Default 10 000. */

@@ -1,4 +1,4 @@
-import { type SchedulerLike, Subject, type Subscription, tap } from 'rxjs';
+import { Observable, type SchedulerLike, Subject, type Subscription, tap } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { ResourceType } from '../api/resource.js';
 import type { ErrorLayer } from '../api/rxkube-error.js';
@@ -14,8 +14,8 @@ import type { WriteListener } from './write-tracking-client.js';
 
 /**
  * A reconcile did not start because the controller's caches had not shown its own earlier writes
- * within `readYourWrites.timeoutMs` of them: it is requeued (rate-limited), and those writes are no
- * longer waited for. Usually a watch that lags far behind or is broken; see docs/read-your-writes.md.
+ * within `readYourWrites.timeoutMs` of them (its key was parked, holding no worker, until then):
+ * it is requeued (rate-limited), and those writes are no longer waited for. Usually a watch that lags far behind or is broken; see docs/read-your-writes.md.
  */
 export class ReadYourWritesTimeoutError extends ControllerError {
   static override readonly code: string = 'CONTROLLER_READ_YOUR_WRITES_TIMEOUT';
@@ -39,7 +39,7 @@ function describe(write: OwnWrite): string {
   return `${write.resource} ${write.key}${write.deleted ? ' deleted' : `@${write.rv ?? '?'}`}`;
 }
 
-/** The request's own object, as {@link ReadYourWrites.gate} checks it. */
+/** The request's own object, as {@link ReadYourWrites.parkUntil} checks it. */
 export interface GatedObject {
   /** The `for` type (undefined: the controller has none). */
   readonly type: ResourceType | undefined;
@@ -53,7 +53,8 @@ export interface GatedObject {
 /**
  * Read-your-writes for one controller (on by default, docs/read-your-writes.md): the writes its
  * reconciles make through `ctx` are recorded ({@link recorder}), the events of its sources tell
- * when its caches caught up ({@link watch}), a key's next reconcile waits for them ({@link gate}),
+ * when its caches caught up ({@link watch}), a key's next reconcile is parked until they do
+ * ({@link parkUntil}; it holds no worker meanwhile),
  * and `ctx`'s stores never return an object older than the controller's own write of it
  * ({@link store}). Only this controller's reads wait for this controller's writes.
  */
@@ -122,15 +123,63 @@ export class ReadYourWrites {
   }
 
   /**
-   * What the reconcile of queue key `origin` waits for before it starts: the controller's pending
-   * write of the request's own object (until `own.store` shows it), and the pending writes of the
-   * key's earlier reconciles in the request's namespace (all, for a cluster-scoped request) until
-   * a cache of their type shows them. `undefined` when nothing is
-   * pending (the reconcile starts at once); else a Promise that resolves once all are shown,
-   * rejects with a {@link ReadYourWritesTimeoutError} once one is past its deadline (those are
-   * then forgotten), or with `signal`'s reason when it aborts. Waits on the scheduler.
+   * Where the reconcile of queue key `origin` parks before it starts (the work queue's `park`):
+   * while the caches do not show the controller's pending write of the request's own object
+   * (until `own.store` shows it), or the pending writes of the key's earlier reconciles in the
+   * request's namespace (all, for a cluster-scoped request; until a cache of their type shows
+   * them). `undefined` when nothing is pending or one of them is past its deadline: the key runs
+   * now (and {@link timedOut} then fails it). Else an Observable that emits once all are shown or
+   * the earliest deadline passed (timed on the scheduler); the key is held by no worker meanwhile.
    */
-  gate(origin: string, own: GatedObject, signal: AbortSignal): Promise<void> | undefined {
+  parkUntil(origin: string, own: GatedObject): Observable<void> | undefined {
+    const pending = this.pendingFor(origin, own);
+    if (pending === undefined) return undefined;
+    const { unshown } = pending;
+    let left = pending.left;
+    if (left.some((w) => w.deadline <= this.scheduler.now())) return undefined;
+    return new Observable<void>((subscriber) => {
+      let timer: Subscription | undefined;
+      const check = (): void => {
+        left = left.filter(unshown);
+        const now = this.scheduler.now();
+        if (left.length === 0 || left.some((w) => w.deadline <= now)) {
+          subscriber.next();
+          subscriber.complete();
+          return;
+        }
+        timer?.unsubscribe();
+        timer = this.scheduler.schedule(() => check(), Math.min(...left.map((w) => w.deadline)) - now);
+      };
+      this.waiting++;
+      const changes = this.changed.subscribe(() => check());
+      check();
+      return () => {
+        this.waiting--;
+        changes.unsubscribe();
+        timer?.unsubscribe();
+      };
+    });
+  }
+
+  /**
+   * As the reconcile of queue key `origin` starts: a {@link ReadYourWritesTimeoutError} (logged)
+   * when a write it waits for (see {@link parkUntil}) is past its deadline; those writes are then
+   * forgotten. `undefined` otherwise.
+   */
+  timedOut(origin: string, own: GatedObject): ReadYourWritesTimeoutError | undefined {
+    const pending = this.pendingFor(origin, own);
+    if (pending === undefined) return undefined;
+    const now = this.scheduler.now();
+    const late = pending.left.filter((w) => w.deadline <= now);
+    if (late.length === 0) return undefined;
+    for (const w of late) this.writes.drop(w);
+    const error = new ReadYourWritesTimeoutError(this.controller, origin, late.map(describe), this.timeoutMs);
+    this.logger.current.warn('read-your-writes: the cache did not show an own write in time; requeueing', { object: origin, err: error });
+    return error;
+  }
+
+  /** The writes the reconcile of `origin` waits for that the caches do not show yet (undefined: none), and the test it uses. */
+  private pendingFor(origin: string, own: GatedObject): { readonly left: OwnWrite[]; readonly unshown: (write: OwnWrite) => boolean } | undefined {
     if (this.writes.size === 0) return undefined;
     const ownId = own.type === undefined ? undefined : resourceIdOf(own.type);
     const ownWrite = ownId === undefined ? undefined : this.writes.get(own.cluster, ownId, own.key);
@@ -150,42 +199,8 @@ export class ReadYourWrites {
     const prefix = slash < 0 ? undefined : own.key.slice(0, slash + 1);
     const candidates = new Set(this.writes.byOriginKey(origin).filter((w) => prefix === undefined || w.key.startsWith(prefix)));
     if (ownWrite !== undefined) candidates.add(ownWrite);
-    let left = [...candidates].filter(unshown);
-    if (left.length === 0) return undefined;
-    return new Promise<void>((resolve, reject) => {
-      if (signal.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      let timer: Subscription | undefined;
-      const finish = (error?: unknown): void => {
-        subscription.unsubscribe();
-        this.waiting--;
-        timer?.unsubscribe();
-        signal.removeEventListener('abort', aborted);
-        if (error === undefined) resolve();
-        else reject(error);
-      };
-      const aborted = (): void => finish(signal.reason);
-      const check = (): void => {
-        left = left.filter(unshown);
-        if (left.length === 0) return finish();
-        const now = this.scheduler.now();
-        const late = left.filter((w) => w.deadline <= now);
-        if (late.length > 0) {
-          for (const w of late) this.writes.drop(w);
-          const error = new ReadYourWritesTimeoutError(this.controller, origin, late.map(describe), this.timeoutMs);
-          this.logger.current.warn('read-your-writes: the cache did not show an own write in time; requeueing', { object: origin, err: error });
-          return finish(error);
-        }
-        timer?.unsubscribe();
-        timer = this.scheduler.schedule(() => check(), Math.min(...left.map((w) => w.deadline)) - now);
-      };
-      const subscription = this.changed.subscribe(() => check());
-      this.waiting++;
-      signal.addEventListener('abort', aborted, { once: true });
-      check();
-    });
+    const left = [...candidates].filter(unshown);
+    return left.length === 0 ? undefined : { left, unshown };
   }
 }
 

@@ -62,6 +62,16 @@ export interface WorkQueueOptions {
   /** Metric hooks (client-go names); see {@link WorkQueueMetrics}. */
   readonly metrics?: WorkQueueMetrics;
   /**
+   * Parks a due key instead of running it (controllers use it for read-your-writes): called as
+   * `key` is about to be handed to a worker. Returning `undefined` runs it now. Returning an
+   * Observable parks the key: it is not run, holds no worker, reports no outcome and leaves the
+   * rate limiter alone; when that Observable first emits, completes or errors, the key is added
+   * again, due at once, with its priority (and `park` is asked again when it is handed out).
+   * Added again while parked, the key stays parked. On shutdown or halt, parked keys are dropped
+   * like queued ones (their Observables unsubscribed). A `park` that throws runs the key.
+   */
+  readonly park?: (request: Request, key: string) => Observable<unknown> | undefined;
+  /**
    * Orders to let go of some keys (a multi-cluster controller's cluster left). On each, every
    * waiting or ready key whose request `matches` is dropped and its failure count forgotten; every
    * running reconcile whose request matches gets its signal aborted with `reason`, is reported
@@ -99,6 +109,7 @@ export interface ResolvedWorkQueueOptions {
   readonly halt: AbortSignal | undefined;
   readonly metrics: WorkQueueMetrics;
   readonly drop: Observable<DropRequests> | undefined;
+  readonly park: ((request: Request, key: string) => Observable<unknown> | undefined) | undefined;
 }
 
 /** @throws WorkQueueOptionsError naming the first option that is not valid. */
@@ -120,6 +131,7 @@ export function resolveWorkQueueOptions(options: WorkQueueOptions): ResolvedWork
     halt: options.halt,
     metrics: options.metrics ?? {},
     drop: options.drop,
+    park: options.park,
   };
 }
 

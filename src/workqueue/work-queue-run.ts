@@ -6,6 +6,7 @@ import type { RateLimiter } from './rate-limiter.js';
 import { readInput, type QueueAdd } from './read-input.js';
 import { ReconcileAbortedError } from './reconcile-aborted-error.js';
 import type { ReconcileOutcome, ReconcileResult } from './reconcile-result.js';
+import { ParkedKeys } from './parked-keys.js';
 import { parseRequestKey, type Request, type WorkQueueInput } from './request.js';
 import { RunningReconciles } from './running-reconciles.js';
 import { onShutdownTrigger } from './shutdown-trigger.js';
@@ -61,6 +62,8 @@ export class WorkQueueRun {
   private graceTimer: Subscription | undefined;
   /** Re-entrancy guard of `pump`: a reconcile may settle, and pump again, while it is started. */
   private pumping = false;
+  /** Keys `park` holds back, with what re-adds each (see {@link WorkQueueOptions.park}). */
+  private readonly parked = new ParkedKeys();
 
   constructor(
     private readonly source: Observable<WorkQueueInput>,
@@ -102,6 +105,7 @@ export class WorkQueueRun {
     this.stopError = error;
     this.stopListening();
     this.queue.shutDown();
+    this.parked.clear();
     this.armWake();
     if (Number.isFinite(this.o.shutdownGracePeriodMs)) {
       this.graceTimer = this.o.scheduler.schedule(() => this.onGraceExpired(), this.o.shutdownGracePeriodMs);
@@ -128,6 +132,7 @@ export class WorkQueueRun {
     if (this.phase === 'running') this.queue.shutDown();
     this.phase = 'shuttingDown';
     this.stopListening();
+    this.parked.clear();
     this.wakeTimer.cancel();
     this.graceTimer?.unsubscribe();
     this.abortRunning(reason);
@@ -143,6 +148,7 @@ export class WorkQueueRun {
     this.stopListening();
     this.haltSub?.unsubscribe();
     this.dropSub?.unsubscribe();
+    this.parked.clear();
     this.wakeTimer.cancel();
     this.graceTimer?.unsubscribe();
     for (const run of this.running) {
@@ -188,6 +194,7 @@ export class WorkQueueRun {
       }
     };
     for (const key of this.queue.removeWhere(matches)) this.limiter.forget(key);
+    for (const key of this.parked.dropWhere((key) => matches(key, undefined))) this.limiter.forget(key);
     for (const run of this.running.snapshot()) if (matches(run.item.key, run.request)) run.drop(order.reason);
     this.armWake();
     this.pump();
@@ -216,7 +223,7 @@ export class WorkQueueRun {
       while (this.running.slotsInUse < this.o.concurrency && this.handsOut()) {
         const item = this.queue.get();
         if (item === undefined) break;
-        this.startReconcile(item);
+        if (!this.parkIfHeld(item)) this.startReconcile(item);
       }
     } finally {
       this.pumping = false;
@@ -226,6 +233,36 @@ export class WorkQueueRun {
 
   private finishIfIdle(): void {
     if (this.running.size === 0 && (this.phase === 'shuttingDown' || this.queue.len === 0)) this.finish();
+  }
+
+  /**
+   * `park` (if given) holds `item` back: it is marked done without an outcome and added again,
+   * due at once, when `park`'s Observable fires. A key already parked stays so (this add is
+   * dropped: the parked one comes back).
+   */
+  private parkIfHeld(item: QueueItem<Request>): boolean {
+    const park = this.o.park;
+    if (park === undefined) return false;
+    if (this.parked.has(item.key)) {
+      this.queue.done(item);
+      return true;
+    }
+    const request = item.value ?? parseRequestKey(item.key);
+    let until$: Observable<unknown> | undefined;
+    try {
+      until$ = park(request, item.key);
+    } catch {
+      return false; // a failing park must not stop the key: it runs
+    }
+    if (until$ === undefined) return false;
+    const { key, priority } = item;
+    const parked = this.parked.park(key, until$, () => {
+      if (this.phase !== 'running') return;
+      if (this.queue.add(key, request, undefined, priority)) this.armWake();
+      this.pump();
+    });
+    if (parked) this.queue.done(item);
+    return parked;
   }
 
   private startReconcile(item: QueueItem<Request>): void {

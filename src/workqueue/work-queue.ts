@@ -42,6 +42,8 @@ import { WorkQueueRun } from './work-queue-run.js';
  *   input:   -a--a---------    reconcile of a takes 6 frames, supersede on
  *   output:  ----S-----A---    S superseded at frame 4, a runs again from 4 to 10
  *   ```
+ * - `park`: a due key can be held back without running (no worker, no outcome) until an
+ *   Observable fires, then it is due again (controllers park keys for read-your-writes).
  * - All timers (requeues, timeouts, grace, metrics) run on `scheduler`.
  */
 export function workQueue(

@@ -33,6 +33,7 @@ import { LeaseNotInitializedError } from '../../src/leader-election/lease-lock.j
 import { LeadershipLostError } from '../../src/leader-election/leadership-lost-error.js';
 import { FencedWriteError } from '../../src/controller/fenced-client.js';
 import { ClusterEventError, ClusterRemovedError, KubeconfigSecretError } from '../../src/controller/cluster-errors.js';
+import { ReadYourWritesTimeoutError } from '../../src/controller/read-your-writes.js';
 import {
   CacheSyncError,
   CheckerAfterStartError,
@@ -170,6 +171,7 @@ const SAMPLES: Record<string, () => Error> = {
   LeaseNotInitializedError: () => new LeaseNotInitializedError(),
   LeadershipLostError: () => new LeadershipLostError(),
   ClusterRemovedError: () => new ClusterRemovedError('c', 'east', 'removed'),
+  ReadYourWritesTimeoutError: () => new ReadYourWritesTimeoutError('c', 'ns/a', ['/ConfigMap ns/a@7'], 10_000),
   ClusterEventError: () => new ClusterEventError('c', 'east', 'needs a KubeClient'),
   KubeconfigSecretError: () => new KubeconfigSecretError('fleet', 'east', 'kubeconfig', 'has no data under key kubeconfig'),
   FencedWriteError: () => new FencedWriteError('PATCH', '/api/v1/namespaces/default/configmaps/a', { cause: new LeadershipLostError() }),

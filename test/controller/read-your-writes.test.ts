@@ -2,8 +2,8 @@
  * Read-your-writes by default (issue 27, item 3), in virtual time: a fake API server answers the
  * controller's writes at once, but its watch event reaches the controller's cache only after a
  * delay. The reconcile that follows its own write waits until the cache shows the write
- * (resourceVersion or newer, or the delete), bounded by `readYourWrites.timeoutMs`, after which
- * it fails with `ReadYourWritesTimeoutError` and is requeued. With `readYourWrites: false` the
+ * (resourceVersion or newer, or the delete), its key parked (holding no worker), bounded by
+ * `readYourWrites.timeoutMs`, after which it fails with `ReadYourWritesTimeoutError` and is requeued. With `readYourWrites: false` the
  * same reconcile reads the stale copy (the negative control).
  */
 import { Subject, timer } from 'rxjs';
@@ -324,7 +324,10 @@ describe('read-your-writes (virtual time, delayed watch)', () => {
     for (const s of subs) s.unsubscribe();
   });
 
-  it('a waiting reconcile ends when its signal aborts (stop after the grace period): no timeout error, the run completes', async () => {
+  it('a parked key is dropped at stop like a queued one: no timeout error, no aborted outcome, the run completes at once', async () => {
+    // Parking (not a waiting worker): nothing runs while the key waits for its cache, so the stop
+    // has nothing to wait for or abort (a waiting reconcile used to hold its worker until the
+    // grace period ended, then be reported `aborted`).
     const vt = virtualTime();
     const server = fakeServer(vt, [cm('a', '1')], { watchDelayMs: Infinity });
     const source = fakeSource<ConfigMap>({ resource: CONFIG_MAPS, initial: [...server.held.values()], events$: server.events$ });
@@ -350,10 +353,51 @@ describe('read-your-writes (virtual time, delayed watch)', () => {
     stop.abort();
     await vt.advance(1_500);
     expect(runs).toBe(1);
-    expect(completedAt).toBe(3_000);
-    expect(outcomes.map((x) => x.kind)).toEqual(['requeue', 'aborted']);
+    expect(completedAt).toBe(2_000);
+    expect(outcomes.map((x) => x.kind)).toEqual(['requeue']);
     await vt.advance(20_000);
     expect(outcomes.some((x) => x.error instanceof ReadYourWritesTimeoutError)).toBe(false);
+  });
+
+  it('a key waiting for its cache is parked: it holds no worker (another key runs at once) and reports no outcome until it runs', async () => {
+    const vt = virtualTime();
+    const server = fakeServer(vt, [cm('a', '1'), cm('b', '1')], { watchDelayMs: 3_000 });
+    const kick = new Subject<InformerEvent<ConfigMap>>();
+    const source = fakeSource<ConfigMap>({ resource: CONFIG_MAPS, initial: [server.held.get('a') as ConfigMap], events$: server.events$ });
+    const runs: string[] = [];
+    const ctrl = controller<ConfigMap>({
+      name: 'ryw-parked',
+      for: source,
+      // `b` comes in through another source, later, while `a` waits for its cache.
+      watches: [{ source: fakeSource<ConfigMap>({ resource: CONFIG_MAPS, events$: kick }), map: (o) => [`ns/${o.metadata?.name ?? ''}`] }],
+      client: server.client,
+      scheduler: vt.scheduler,
+      logger: quietLogger(),
+      concurrency: 1,
+      reconcile: async (req, ctx) => {
+        runs.push(`${req.name}@${vt.scheduler.now()}`);
+        if (req.name === 'a' && vt.scheduler.now() === 0) {
+          await ctx.objects().patch(req.name, { data: { n: '1' } });
+          return { requeue: true };
+        }
+        return undefined;
+      },
+    });
+    const outcomes: ReconcileOutcome[] = [];
+    const stop = new AbortController();
+    const sub = ctrl.run(stop.signal).subscribe((x) => outcomes.push(x));
+    await vt.advance(100);
+    expect(outcomes.map((x) => `${x.key} ${x.kind}`)).toEqual(['ns/a requeue']); // the parked requeue is no outcome
+    kick.next(added(cm('b', '1')));
+    await vt.advance(100);
+    // With one worker, b runs at once: a (parked until 3 000) does not hold the worker.
+    expect(runs).toEqual(['a@0', 'b@100']);
+    await vt.advance(3_000);
+    expect(runs.slice(0, 3)).toEqual(['a@0', 'b@100', 'a@3000']);
+    expect(outcomes.slice(0, 3).map((x) => `${x.key} ${x.kind} ${x.startedAt}`)).toEqual(['ns/a requeue 0', 'ns/b success 100', 'ns/a success 3000']);
+    stop.abort();
+    await vt.advance(1_000);
+    sub.unsubscribe();
   });
 
   it('rejects an invalid readYourWrites option', () => {
