@@ -129,6 +129,8 @@ interface Tracked {
   watchOpenedAt: number | undefined;
   /** Watches opened so far. */
   watches: number;
+  /** The open request began as a streaming list (its `watching` at the bookmark is the same watch). */
+  streamed: boolean;
 }
 
 /**
@@ -171,6 +173,7 @@ export class CacheMonitor implements InformerMonitor {
         streakFailures: 0,
         watchOpenedAt: undefined,
         watches: 0,
+        streamed: false,
       };
       this.tracked.add(t);
       subscription.add(() => this.tracked.delete(t));
@@ -191,7 +194,11 @@ export class CacheMonitor implements InformerMonitor {
         informer.status$.subscribe((status) => {
           metrics.next?.(status);
           this.noteStreak(t, status);
-          if ((status.type === 'watching' || status.type === 'streaming') && t.watches++ > 0) pipeline.watchRestarted(informer.name);
+          // A streaming list goes on as the watch at its bookmark (`listed`, then `watching`): one watch.
+          const streamGoesOn = status.type === 'watching' && t.streamed && t.lastStatus === 'listed';
+          if (status.type === 'streaming') t.streamed = true;
+          else if (status.type === 'listing' || status.type === 'connecting') t.streamed = false;
+          if ((status.type === 'watching' || status.type === 'streaming') && !streamGoesOn && t.watches++ > 0) pipeline.watchRestarted(informer.name);
           t.lastStatus = status.type;
           if (status.type === 'backingOff') this.noteWait(t, status.delayMs, status.next);
           else if (status.type !== 'error') t.wait = undefined;
