@@ -16,7 +16,7 @@ export interface CorsOptions {
    * credentials are allowed). Matched exactly; at least one is required.
    */
   readonly origins: readonly string[];
-  /** Request headers allowed besides the default ones (see {@link CORS_ALLOWED_HEADERS}). */
+  /** Request headers allowed besides the default ones (`Authorization`, `Content-Type`, `Accept`, `X-Requested-With`, `If-Modified-Since`, `X-CSRF-Token` and the `Impersonate-*` headers). */
   readonly allowHeaders?: readonly string[];
   /** How long a browser may cache a preflight answer, in seconds. Default 600. */
   readonly maxAgeSeconds?: number;
