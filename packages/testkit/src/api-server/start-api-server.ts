@@ -12,7 +12,7 @@ import type { RequestLog } from './request-log.js';
 import type { RbacOptions } from './rbac.js';
 import { KubeClient } from 'rxkube';
 import { startControllerManager, type ControllerManagerOptions, type RunningControllerManager } from '@rxkube/controller-manager';
-import { generateTlsMaterial } from './tls-certificate.js';
+import { embeddedServerTlsMaterial } from './tls-certificate.js';
 import { corsPolicy, type CorsOptions } from './cors.js';
 import { staticFileServer, type StaticFilesOptions } from './static-files.js';
 import type { SchedulerLike } from 'rxjs';
@@ -26,7 +26,10 @@ export interface ApiServerOptions {
   readonly host?: string;
   /** Require `Authorization: Bearer <token>` (401 otherwise). `true` generates a random token. */
   readonly token?: string | true;
-  /** Serve HTTPS with a CA and certificate generated at start; the CA goes into the kubeconfig. */
+  /**
+   * Serve HTTPS with a CA and certificate generated at the first such start in the process (and
+   * reused by later ones); the CA goes into the kubeconfig.
+   */
   readonly tls?: boolean;
   /** How many changes the history keeps (watch from / exact list at older versions → 410). Default 100000. */
   readonly historyWindow?: number;
@@ -165,7 +168,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   if (!LOOPBACK.has(host)) throw new ApiServerConfigError(`startApiServer binds loopback only; got host ${host}`, { option: 'host' });
   // With RBAC on, the kubeconfig's user is an admin with a token of its own.
   const token = options.token === true || (options.token === undefined && options.rbac !== undefined) ? randomBytes(16).toString('hex') : options.token;
-  const tls = options.tls === true ? await generateTlsMaterial() : undefined;
+  const tls = options.tls === true ? await embeddedServerTlsMaterial() : undefined;
 
   const sockets = new Set<Socket>();
   let port = options.port ?? 0;

@@ -44,3 +44,21 @@ export async function generateTlsMaterial(): Promise<TlsMaterial> {
   });
   return { cert: leaf.cert, key: leaf.private, ca: ca.cert };
 }
+
+let processMaterial: Promise<TlsMaterial> | undefined;
+
+/**
+ * The TLS material of every embedded server this process starts with `tls: true`: generated once
+ * (key generation is most of a TLS server's start-up) and reused; a failed generation is retried
+ * by the next server. Call {@link generateTlsMaterial} for material of one's own.
+ */
+export function embeddedServerTlsMaterial(): Promise<TlsMaterial> {
+  if (processMaterial === undefined) {
+    const pending = generateTlsMaterial();
+    processMaterial = pending;
+    pending.catch(() => {
+      if (processMaterial === pending) processMaterial = undefined;
+    });
+  }
+  return processMaterial;
+}
