@@ -204,6 +204,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const kcParams = { server: url, token, ca: tls?.ca };
   const yaml = kubeconfigYaml(kcParams);
 
+  let kubeConfig: ApiServerKubeConfig | undefined;
   let controllers: RunningControllerManager | undefined;
   let controllerClient: KubeClient | undefined;
   if (options.controllers !== undefined && options.controllers !== false) {
@@ -216,8 +217,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     port,
     token,
     caPem: tls?.ca,
-    // A client-node KubeConfig; its generic `makeApiClient` is the one ApiServerKubeConfig names.
-    kubeConfig: kubeConfigObject(kcParams) as KubeConfigLike as ApiServerKubeConfig,
+    // A client-node KubeConfig (made on first use: client-node loads then); its generic `makeApiClient` is the one ApiServerKubeConfig names.
+    get kubeConfig() {
+      kubeConfig ??= kubeConfigObject(kcParams) as KubeConfigLike as ApiServerKubeConfig;
+      return kubeConfig;
+    },
     kubeconfigYaml: yaml,
     writeKubeconfig: (path) => writeFile(path, yaml, { mode: 0o600 }),
     faults: core.faults,
