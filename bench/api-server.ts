@@ -16,10 +16,21 @@
  * - CPU of the server process per operation (after a full garbage collection, so that one measurement does not pay
  *   for the garbage of the one before): steadier than the wall clock on a shared machine.
  *
+ * - Start-up, side by side in one run: in a fresh process, the import of `@rxkube/testkit`,
+ *   `startApiServer()` until it answers `/readyz`, with `tls` and `token`, and `inProcessCluster()`
+ *   until its client has listed namespaces (first and again); beside them kube-apiserver with etcd
+ *   (the envtest equivalent) started by `$RXKUBE_KUBE_APISERVER_START DIR` until it is ready, when
+ *   that variable names the start script (e.g. the project's kube-apiserver `start.sh`).
+ *
  * Runs alone: `npx tsx --conditions=source bench/api-server.ts`, or `npm run bench -- api-server`
  * (which rewrites only this section of BENCHMARKS.md).
  */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { baselineServer } from './support/baseline-server.js';
 import { spawnWorker, type Worker } from './support/rpc.js';
@@ -50,8 +61,46 @@ function add(m: Samples, key: string, v: number): void {
   m.set(key, [...(m.get(key) ?? []), v]);
 }
 
+/** Start-up times (ms) of the embedded server in a fresh process, and of kube-apiserver + etcd when a start script is named. */
+async function startup(testkit: string, resources: string): Promise<{ lines: string[] }> {
+  const worker = spawnWorker('bench/support/startup-process.ts');
+  let embedded: Record<string, number>;
+  try {
+    embedded = await worker.call<Record<string, number>>('measure', { module: testkit, resources });
+  } finally {
+    await worker.kill();
+  }
+  const start = process.env['RXKUBE_KUBE_APISERVER_START'] ?? '';
+  let kube = 'not measured (`RXKUBE_KUBE_APISERVER_START=…/start.sh` names the start script)';
+  if (start !== '') {
+    const dir = await mkdtemp(join(tmpdir(), 'rxkube-bench-kube-'));
+    const t0 = performance.now();
+    try {
+      await promisify(execFile)('bash', [start, dir], { timeout: 300_000 });
+      kube = fmt(Math.round(performance.now() - t0));
+    } catch (e) {
+      kube = `failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
+    } finally {
+      await promisify(execFile)('bash', [join(start, '..', 'stop.sh'), dir]).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  const ms = (k: string) => (embedded[k] === undefined ? 'n/a' : fmt(Math.round(embedded[k])));
+  return {
+    lines: [
+      'Start-up to ready, ms (one run; the embedded server in a fresh process: its first start pays lazy loading):',
+      '',
+      row(['import @rxkube/testkit', 'startApiServer(): first', 'again', 'tls + token: first', 'again', 'inProcessCluster(): first', 'again', 'kube-apiserver + etcd (start.sh)']),
+      row(['---', '---', '---', '---', '---', '---', '---', '---']),
+      row([ms('import'), ms('startApiServer first'), ms('startApiServer again'), ms('startApiServer tls first'), ms('startApiServer tls again'), ms('inProcessCluster first'), ms('inProcessCluster again'), kube]),
+    ],
+  };
+}
+
 export async function run(): Promise<string[]> {
-  const current = fileURLToPath(new URL('../src/testing/index.ts', import.meta.url));
+  // The embedded server moved to @rxkube/testkit (src/testing no longer exports it).
+  const current = fileURLToPath(new URL('../packages/testkit/src/index.ts', import.meta.url));
+  const starts = await startup(current, fileURLToPath(new URL('../src/index.ts', import.meta.url)));
   const baseline = await baselineServer();
   const contenders: Contender[] = [
     { name: 'strict', label: 'today, strict (default)', protobuf: true },
@@ -211,6 +260,7 @@ export async function run(): Promise<string[]> {
   }
   lines.push(row(['strict ÷ lenient', ...speed('strict', 'lenient')]));
   if (useKube) lines.push(row(['strict ÷ kube-apiserver', ...speed('strict', 'kube')]));
+  lines.push('', ...starts.lines);
   lines.push(
     '',
     `- Strict objects are larger: defaulting adds what kube-apiserver adds (tolerations, termination message path, pull`,

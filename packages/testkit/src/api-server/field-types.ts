@@ -171,10 +171,22 @@ function fieldError(v: unknown, f: TypedField, sortKeys: boolean): string | unde
   }
 }
 
+const FIELDS_BY_KEY = new WeakMap<GoStruct, ReadonlyMap<string, TypedField>>();
+
+/** The fields of a struct by JSON key (built once per struct). */
+function fieldsByKey(s: GoStruct): ReadonlyMap<string, TypedField> {
+  let byKey = FIELDS_BY_KEY.get(s);
+  if (byKey === undefined) {
+    byKey = new Map(s.fields.map((f) => [f.key, f]));
+    FIELDS_BY_KEY.set(s, byKey);
+  }
+  return byKey;
+}
+
 /** json-iterator's message for the first ill-typed field of `o` as the Go struct `s`, or undefined; drops null fields. */
 function structError(o: unknown, s: GoStruct, sortKeys: boolean): string | undefined {
   if (!isObject(o)) return `readObjectStart: expect { or n, but found ${firstChar(o)}`;
-  const byKey = new Map(s.fields.map((f) => [f.key, f]));
+  const byKey = fieldsByKey(s);
   const keys = Object.keys(o);
   if (sortKeys) keys.sort();
   for (const key of keys) {
@@ -195,9 +207,22 @@ function structError(o: unknown, s: GoStruct, sortKeys: boolean): string | undef
   return undefined;
 }
 
-/** The Go struct of a built-in kind as far as it is checked: `metadata`, and the kind's own typed fields. */
+const KIND_STRUCTS = new WeakMap<readonly TypedField[], Map<string, GoStruct>>();
+
+/** The Go struct of a built-in kind as far as it is checked: `metadata`, and the kind's own typed fields (built once per kind and version). */
 function kindStruct(version: string, kind: string, typed: readonly TypedField[]): GoStruct {
-  return { goType: `${version}.${kind}`, fields: [{ key: 'metadata', goName: 'ObjectMeta', type: 'object', struct: OBJECT_META }, ...typed] };
+  let byName = KIND_STRUCTS.get(typed);
+  if (byName === undefined) {
+    byName = new Map();
+    KIND_STRUCTS.set(typed, byName);
+  }
+  const goType = `${version}.${kind}`;
+  let s = byName.get(goType);
+  if (s === undefined) {
+    s = { goType, fields: [{ key: 'metadata', goName: 'ObjectMeta', type: 'object', struct: OBJECT_META }, ...typed] };
+    byName.set(goType, s);
+  }
+  return s;
 }
 
 /**

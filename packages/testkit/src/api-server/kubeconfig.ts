@@ -1,4 +1,10 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { createRequire } from 'node:module';
+import type * as ClientNode from '@kubernetes/client-node';
+
+// Loaded on first use: client-node is the largest module graph a test file would import with the
+// server (most tests never touch its KubeConfig), as rxkube's own client loads it lazily.
+const load = createRequire(import.meta.url);
+let clientNode: typeof ClientNode | undefined;
 
 /** What a kubeconfig for the embedded server contains. */
 export interface KubeconfigParams {
@@ -25,8 +31,9 @@ export function kubeconfigYaml(p: KubeconfigParams): string {
 }
 
 /** The same kubeconfig as an @kubernetes/client-node `KubeConfig`. */
-export function kubeConfigObject(p: KubeconfigParams): KubeConfig {
-  const kc = new KubeConfig();
+export function kubeConfigObject(p: KubeconfigParams): ClientNode.KubeConfig {
+  clientNode ??= load('@kubernetes/client-node') as typeof ClientNode;
+  const kc = new clientNode.KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: NAME, server: p.server, skipTLSVerify: false, ...(p.ca !== undefined ? { caData: Buffer.from(p.ca).toString('base64') } : {}) }],
     users: [{ name: NAME, ...(p.token !== undefined ? { token: p.token } : {}) }],

@@ -1,3 +1,4 @@
+import { nowSeconds } from './wall-seconds.js';
 import { randomUUID } from 'node:crypto';
 import type { ObjectMeta, UnstructuredObject } from 'rxkube';
 import { objectKey, type ObjectStore, type StoredEntry } from './object-store.js';
@@ -5,6 +6,7 @@ import { apiVersionOf, NAMESPACE_RESOURCE_ID, resourceId, type ServedResource } 
 import { namespaceTerminating, planDeletion, shouldDeleteDuringUpdate } from './deletion-lifecycle.js';
 import { fieldTypeError } from './field-types.js';
 import { tooDeep } from './http-io.js';
+import { sameJson, shareUnchanged } from './json-equal.js';
 import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
 import { alreadyExists, badRequest, conflict, failure, invalid, notFound, StatusError } from './status-error.js';
 import type { StrategyLookup } from './strategies/strategy.js';
@@ -30,9 +32,7 @@ function metaOf(o: UnstructuredObject): ObjectMeta {
   return o.metadata ?? {};
 }
 
-function now(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+const now = nowSeconds;
 
 const NAME_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const RANDOM_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -44,13 +44,13 @@ function randomSuffix(): string {
 }
 
 /** Everything but metadata and status, to decide whether `metadata.generation` bumps. */
-function specPart(o: UnstructuredObject): string {
+function specPart(o: UnstructuredObject): Mutable {
   const rest: Mutable = { ...o };
   delete rest['metadata'];
   delete rest['status'];
   delete rest['apiVersion'];
   delete rest['kind'];
-  return JSON.stringify(rest);
+  return rest;
 }
 
 /**
@@ -134,10 +134,12 @@ export class ObjectService {
     const checked: Mutable = { ...o };
     const wrongType = fieldTypeError(checked, r, version, typedFields);
     if (wrongType !== undefined) throw wrongType;
-    const rest: Mutable = { ...checked };
-    delete rest['apiVersion'];
-    delete rest['kind'];
-    return { apiVersion: typeof apiVersion === 'string' && apiVersion !== '' ? apiVersion : expected, kind: r.kind, ...rest } as UnstructuredObject;
+    // apiVersion and kind first, then the body's other fields in its order (one copy, no deletes).
+    const decodedVersion = typeof apiVersion === 'string' && apiVersion !== '' ? apiVersion : expected;
+    const decoded: Mutable = { apiVersion: decodedVersion, kind: r.kind, ...checked };
+    decoded['apiVersion'] = decodedVersion;
+    decoded['kind'] = r.kind;
+    return decoded as UnstructuredObject;
   }
 
   private checkNamespace(r: ServedResource, namespace: string | undefined, obj: UnstructuredObject): string | undefined {
@@ -277,7 +279,7 @@ export class ObjectService {
         Object.assign(newMeta, next['metadata']);
         next['metadata'] = newMeta;
       }
-      if (r.hasGeneration && specPart(next as UnstructuredObject) !== specPart(old)) {
+      if (r.hasGeneration && !sameJson(specPart(next as UnstructuredObject), specPart(old))) {
         newMeta['generation'] = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
       }
       const finalizers = newMeta['finalizers'];
@@ -291,7 +293,9 @@ export class ObjectService {
     if (subresource !== 'binding') this.options.webhooks?.validate(point, next as UnstructuredObject);
     delete (next['metadata'] as Mutable)['resourceVersion'];
     const nextMeta = next['metadata'] as Mutable;
-    if (JSON.stringify({ ...next, metadata: { ...nextMeta, resourceVersion: String(current.rv) } }) === current.json) {
+    const unchanged = { ...next, metadata: { ...nextMeta, resourceVersion: String(current.rv) } };
+    // Compared with the stored object first (most updates differ early), then with its JSON, the stored truth.
+    if (sameJson(unchanged, old) && JSON.stringify(unchanged) === current.json) {
       return current; // no-op update: kube-apiserver keeps the resourceVersion and sends no event
     }
     if (shouldDeleteDuringUpdate(this.strategies.for(r), old, next as UnstructuredObject)) {
@@ -299,7 +303,7 @@ export class ObjectService {
       // One DELETED event, carrying the final state (as kube-apiserver: no MODIFIED first).
       return this.remove(resourceId(r), current.key, next as UnstructuredObject) ?? current;
     }
-    return this.put(resourceId(r), current.key, next as UnstructuredObject);
+    return this.put(resourceId(r), current.key, shareUnchanged(next, old) as UnstructuredObject);
   }
 
   /**

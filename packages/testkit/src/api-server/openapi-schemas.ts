@@ -85,17 +85,6 @@ export function v3Schemas(roots: readonly string[], definitions: Readonly<Record
   return out;
 }
 
-const RESOLVED = new Map<Schema, Schema | undefined>();
-
-function resolve(s: Schema | undefined): Schema | undefined {
-  if (s === undefined || typeof s['$ref'] !== 'string') return s;
-  if (RESOLVED.has(s)) return RESOLVED.get(s);
-  let cur: Schema | undefined = s;
-  for (let i = 0; i < 8 && cur !== undefined && typeof cur['$ref'] === 'string'; i++) cur = DEFINITIONS[(cur['$ref'] as string).slice('#/definitions/'.length)];
-  RESOLVED.set(s, cur);
-  return cur;
-}
-
 /** Sets an own property, `__proto__` included (JSON may carry one as a plain key). */
 function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
   if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
@@ -117,21 +106,69 @@ export function copyJson(v: unknown): unknown {
 }
 
 /**
+ * How {@link copyKnownFields} copies a value of one schema, compiled once per schema: a list's
+ * items by `items` (undefined: the list is copied whole); an object keeping only its known
+ * `properties`, or as a map with every value copied by `values`, or (neither) copied whole.
+ */
+interface CopyNode {
+  items: CopyNode | undefined;
+  properties: Map<string, CopyNode> | undefined;
+  values: CopyNode | undefined;
+}
+
+/** No schema: everything copied whole. */
+const WHOLE: CopyNode = { items: undefined, properties: undefined, values: undefined };
+const COMPILED = new Map<Schema, CopyNode>();
+
+function resolve(s: Schema): Schema | undefined {
+  let cur: Schema | undefined = s;
+  for (let i = 0; i < 8 && cur !== undefined && typeof cur['$ref'] === 'string'; i++) cur = DEFINITIONS[(cur['$ref'] as string).slice('#/definitions/'.length)];
+  return cur;
+}
+
+/** The copy node of a schema (`$ref`s followed); a schema that contains itself ends in the node being compiled. */
+function compile(schema: Schema | undefined): CopyNode {
+  if (schema === undefined) return WHOLE;
+  const hit = COMPILED.get(schema);
+  if (hit !== undefined) return hit;
+  const s = resolve(schema);
+  const known = s === undefined ? WHOLE : COMPILED.get(s);
+  if (known !== undefined) {
+    COMPILED.set(schema, known);
+    return known;
+  }
+  const node: CopyNode = { items: undefined, properties: undefined, values: undefined };
+  COMPILED.set(schema, node);
+  COMPILED.set(s as Schema, node);
+  const def = s as Schema;
+  const items = def['items'] as Schema | undefined;
+  const props = def['properties'] as Record<string, Schema> | undefined;
+  const additional = def['additionalProperties'];
+  if (items !== undefined) node.items = compile(items);
+  if (props !== undefined) {
+    const fields = new Map<string, CopyNode>();
+    for (const k of Object.keys(props)) fields.set(k, compile(props[k]));
+    node.properties = fields;
+  } else if (additional !== null && typeof additional === 'object') {
+    node.values = compile(additional as Schema);
+  }
+  return node;
+}
+
+/**
  * A deep copy of `value` without the fields the emulated version's schema of `definition` does
  * not have, as kube-apiserver's decoder drops unknown JSON fields of built-in kinds. Objects whose
  * schema lists no properties (RawExtension, FieldsV1, JSON, …) are copied whole; maps follow
- * `additionalProperties`.
+ * `additionalProperties`. The schemas are compiled into copy nodes once.
  */
 export function copyKnownFields(value: unknown, definition: string): unknown {
-  return copyKnown(value, DEFINITIONS[definition]);
+  return copyKnown(value, compile(DEFINITIONS[definition]));
 }
 
-function copyKnown(v: unknown, schema: Schema | undefined): unknown {
+function copyKnown(v: unknown, node: CopyNode): unknown {
   if (v === null || typeof v !== 'object') return v;
-  const s = resolve(schema);
-  if (s === undefined) return copyJson(v);
   if (Array.isArray(v)) {
-    const items = s['items'] as Schema | undefined;
+    const items = node.items;
     if (items === undefined) return copyJson(v);
     const out = new Array<unknown>(v.length);
     for (let i = 0; i < v.length; i++) out[i] = copyKnown(v[i], items);
@@ -139,16 +176,16 @@ function copyKnown(v: unknown, schema: Schema | undefined): unknown {
   }
   if (Object.getPrototypeOf(v) !== Object.prototype) return structuredClone(v);
   const o = v as Record<string, unknown>;
-  const props = s['properties'] as Record<string, Schema> | undefined;
-  const additional = s['additionalProperties'];
+  const { properties, values } = node;
+  if (properties === undefined && values === undefined) return copyJson(o);
   const out: Record<string, unknown> = {};
-  if (props !== undefined) {
-    for (const k of Object.keys(o)) if (Object.hasOwn(props, k)) setOwn(out, k, copyKnown(o[k], props[k]));
-  } else if (additional !== null && typeof additional === 'object') {
-    for (const k of Object.keys(o)) setOwn(out, k, copyKnown(o[k], additional as Schema));
+  if (properties !== undefined) {
+    for (const k of Object.keys(o)) {
+      const p = properties.get(k);
+      if (p !== undefined) setOwn(out, k, copyKnown(o[k], p));
+    }
   } else {
-    for (const k of Object.keys(o)) setOwn(out, k, copyJson(o[k]));
+    for (const k of Object.keys(o)) setOwn(out, k, copyKnown(o[k], values as CopyNode));
   }
   return out;
 }
-

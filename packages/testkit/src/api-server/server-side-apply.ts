@@ -1,3 +1,4 @@
+import { nowSeconds } from './wall-seconds.js';
 import { load } from 'js-yaml';
 import type { UnstructuredObject } from 'rxkube';
 import { badRequest, failure, StatusError } from './status-error.js';
@@ -350,9 +351,7 @@ export function parseApplyBody(raw: Buffer): unknown {
   return parsed;
 }
 
-function now(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+const now = nowSeconds;
 
 /**
  * Applies `applied` (already decoded) for `manager` to `live` (undefined: the object is created):

@@ -12,7 +12,7 @@ import type { RequestLog } from './request-log.js';
 import type { RbacOptions } from './rbac.js';
 import { KubeClient } from 'rxkube';
 import { startControllerManager, type ControllerManagerOptions, type RunningControllerManager } from '@rxkube/controller-manager';
-import { generateTlsMaterial } from './tls-certificate.js';
+import { embeddedServerTlsMaterial } from './tls-certificate.js';
 import { corsPolicy, type CorsOptions } from './cors.js';
 import { staticFileServer, type StaticFilesOptions } from './static-files.js';
 import type { SchedulerLike } from 'rxjs';
@@ -27,7 +27,10 @@ export interface ApiServerOptions {
   readonly host?: string;
   /** Require `Authorization: Bearer <token>` (401 otherwise). `true` generates a random token. */
   readonly token?: string | true;
-  /** Serve HTTPS with a CA and certificate generated at start; the CA goes into the kubeconfig. */
+  /**
+   * Serve HTTPS with a CA and certificate generated at the first such start in the process (and
+   * reused by later ones); the CA goes into the kubeconfig.
+   */
   readonly tls?: boolean;
   /** How many changes the history keeps (watch from / exact list at older versions → 410). Default 100000. */
   readonly historyWindow?: number;
@@ -179,7 +182,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   }
   // With RBAC on, the kubeconfig's user is an admin with a token of its own.
   const token = options.token === true || (options.token === undefined && options.rbac !== undefined) ? randomBytes(16).toString('hex') : options.token;
-  const tls = options.tls === true ? await generateTlsMaterial() : undefined;
+  const tls = options.tls === true ? await embeddedServerTlsMaterial() : undefined;
 
   const sockets = new Set<Socket>();
   let port = options.port ?? 0;
@@ -215,6 +218,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const kcParams = { server: url, token, ca: tls?.ca };
   const yaml = kubeconfigYaml(kcParams);
 
+  let kubeConfig: ApiServerKubeConfig | undefined;
   let controllers: RunningControllerManager | undefined;
   let controllerClient: KubeClient | undefined;
   if (options.controllers !== undefined && options.controllers !== false) {
@@ -227,8 +231,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     port,
     token,
     caPem: tls?.ca,
-    // A client-node KubeConfig; its generic `makeApiClient` is the one ApiServerKubeConfig names.
-    kubeConfig: kubeConfigObject(kcParams) as KubeConfigLike as ApiServerKubeConfig,
+    // A client-node KubeConfig (made on first use: client-node loads then); its generic `makeApiClient` is the one ApiServerKubeConfig names.
+    get kubeConfig() {
+      kubeConfig ??= kubeConfigObject(kcParams) as KubeConfigLike as ApiServerKubeConfig;
+      return kubeConfig;
+    },
     kubeconfigYaml: yaml,
     writeKubeconfig: (path) => writeFile(path, yaml, { mode: 0o600 }),
     faults: core.faults,

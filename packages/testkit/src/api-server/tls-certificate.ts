@@ -1,4 +1,6 @@
-import { generate } from 'selfsigned';
+// `selfsigned` (with its X.509 and crypto libraries, about a third of this package's import time)
+// is loaded by the first generation, not on import: most test files start no TLS server.
+const loadSelfsigned = () => import('selfsigned');
 
 /** A server certificate, its key, and the CA that signed it (all PEM). */
 export interface TlsMaterial {
@@ -12,6 +14,7 @@ export interface TlsMaterial {
  * `::1` signed by it, so clients exercise their real CA verification path.
  */
 export async function generateTlsMaterial(): Promise<TlsMaterial> {
+  const { generate } = await loadSelfsigned();
   const days = 7;
   const notAfterDate = new Date(Date.now() + days * 86_400_000);
   const ca = await generate([{ name: 'commonName', value: 'rxkube-embedded-ca' }], {
@@ -43,4 +46,22 @@ export async function generateTlsMaterial(): Promise<TlsMaterial> {
     ],
   });
   return { cert: leaf.cert, key: leaf.private, ca: ca.cert };
+}
+
+let processMaterial: Promise<TlsMaterial> | undefined;
+
+/**
+ * The TLS material of every embedded server this process starts with `tls: true`: generated once
+ * (key generation is most of a TLS server's start-up) and reused; a failed generation is retried
+ * by the next server. Call {@link generateTlsMaterial} for material of one's own.
+ */
+export function embeddedServerTlsMaterial(): Promise<TlsMaterial> {
+  if (processMaterial === undefined) {
+    const pending = generateTlsMaterial();
+    processMaterial = pending;
+    pending.catch(() => {
+      if (processMaterial === pending) processMaterial = undefined;
+    });
+  }
+  return processMaterial;
 }
