@@ -678,8 +678,10 @@ export class ReflectorRun<T extends KubeObject> {
     } else {
       // WL-5: a server that validates the request and refuses it (before 1.27, or with the
       // WatchList feature off) will refuse it again; stop asking for the life of this reflector.
+      // Not reported as a failure: it is how such a server says "no", and the list follows at once
+      // (a request that is invalid for another reason fails the list too, and that is reported).
       if (isInvalidRequest(err)) this.streamingRefused = true;
-      this.report(err, 'fallbackToList');
+      else this.report(err, 'fallbackToList');
       this.list();
     }
   }

@@ -122,7 +122,7 @@ describe('reflector streaming list (docs/semantics.md §3.4)', () => {
     const r = run(
       {
         lists: [{ page: page([obj('a', '1')], '2') }],
-        watches: [{ errorAt: 0, error: apiError(400, 'BadRequest') }],
+        watches: [{ errorAt: 0, error: apiError(500, 'InternalError') }],
       },
       1_000,
       { streamingList: true },
@@ -143,6 +143,8 @@ describe('reflector streaming list (docs/semantics.md §3.4)', () => {
       { streamingList: true },
     );
     expect(refused.lw.listCalls).toHaveLength(2);
+    // the refusal is how such a server says no: not reported as a failure (the list that follows would be)
+    expect(refused.statuses.filter((x) => x.s.type === 'error' && x.s.action === 'fallbackToList')).toEqual([]);
     expect(refused.lw.watchCalls.map((c) => c.options.sendInitialEvents)).toEqual([true, undefined, undefined]);
 
     // Any other error falls back for that cycle only (WL-4): the next cycle streams again.
