@@ -133,7 +133,7 @@ describe('fuzz regressions: reflector', () => {
     });
     const statuses: ReflectorStatus[] = [];
     const events: ReflectorEvent[] = [];
-    const sub = listWatch(lw, { scheduler, random: () => 0.5, status: { next: (s) => statuses.push(s) } }).subscribe((e) => events.push(e));
+    const sub = listWatch(lw, { scheduler, random: () => 0.5, streamingList: false, status: { next: (s) => statuses.push(s) } }).subscribe((e) => events.push(e));
     scheduler.maxFrames = 10_000;
     scheduler.flush();
     sub.unsubscribe();
@@ -161,7 +161,7 @@ describe('fuzz regressions: reflector', () => {
     });
     const statuses: ReflectorStatus[] = [];
     const events: ReflectorEvent[] = [];
-    const sub = listWatch(lw, { scheduler, random: () => 0.5, status: { next: (s) => statuses.push(s) } }).subscribe((e) => events.push(e));
+    const sub = listWatch(lw, { scheduler, random: () => 0.5, streamingList: false, status: { next: (s) => statuses.push(s) } }).subscribe((e) => events.push(e));
     scheduler.maxFrames = 10_000;
     scheduler.flush();
     sub.unsubscribe();

@@ -17,7 +17,7 @@ describe('ReflectorRun phases', () => {
     });
     let run: ReflectorRun<KubeObject> | undefined;
     const events$ = new Observable<ReflectorEvent>((subscriber) => {
-      run = new ReflectorRun(lw, resolveListWatchOptions({ scheduler, random: () => 0 }), subscriber);
+      run = new ReflectorRun(lw, resolveListWatchOptions({ scheduler, random: () => 0, streamingList: false }), subscriber);
       expect(run.phase).toBe('idle');
       run.start();
       return () => run?.stop();
@@ -71,6 +71,7 @@ describe('ReflectorRun phases', () => {
     const events: ReflectorEvent[] = [];
     listWatch(lw, {
       scheduler,
+      streamingList: false,
       status: { next: (s) => statuses.push(s), complete: () => (completedAfter = statuses.length) },
     })
       .pipe(take(1))
