@@ -182,7 +182,8 @@ describe('keyed operators', () => {
         scanByKey((acc: string, n: string) => acc + n, ''),
       );
       const sub = out$.subscribe((c) => seen.push(c.deleted ? `${c.key} deleted` : `${c.key}=${c.value}`));
-      await waitFor(() => server.openWatches() === 1);
+      // A streaming list (the default) opens the watch before its initial events arrive: wait for both.
+      await waitFor(() => server.openWatches() === 1 && seen.length === 1);
       expect(server.requests.count({ watch: true })).toBe(1);
       sub.unsubscribe();
       await waitFor(() => server.openWatches() === 0);
