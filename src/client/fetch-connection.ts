@@ -1,5 +1,5 @@
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
-import { rememberSecret, redactedExcerpt } from '../logging/known-secrets.js';
+import { rememberSecret } from '../logging/known-secrets.js';
 import type { ApiConnection } from './api-connection.js';
 import { apiErrorFromResponse } from './api-error-from-response.js';
 import { FetchConfigError } from './fetch-config-error.js';
@@ -8,7 +8,7 @@ import { NetworkError } from './network-error.js';
 import type { RequestObserver, RequestOutcome } from './request-outcome.js';
 import { RequestTimeoutError } from './request-timeout-error.js';
 import { deadline, DEFAULT_REQUEST_TIMEOUT_MS, idleTimer } from './request-timeouts.js';
-import { ResponseDecodeError } from './response-decode-error.js';
+import { parseJsonBody } from './response-decode-error.js';
 import { delayOn, type ResolvedRetryPolicy, resolveRetryPolicy, type RetryPolicy, retryDelayMs } from './retry-policy.js';
 
 /** Supplies the bearer token of each request (e.g. from the app's login session); may be async. */
@@ -127,12 +127,7 @@ export class FetchConnection implements ApiConnection {
     } finally {
       limit.release();
     }
-    if (text.trim() === '') return undefined as T;
-    try {
-      return JSON.parse(text) as T;
-    } catch (cause) {
-      throw new ResponseDecodeError(methodOf(request), request.path, `response body is not JSON: ${JSON.stringify(redactedExcerpt(text, 80))}`, { cause });
-    }
+    return parseJsonBody<T>(methodOf(request), request.path, text);
   }
 
   /**

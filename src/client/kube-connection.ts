@@ -7,7 +7,7 @@ import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { apiErrorFromResponse } from './api-error-from-response.js';
 import { type CredentialPlan, credentialPlanFor } from './credential-plan.js';
 import { checkCredentialFiles, checkCurrentContext, loadDefaultKubeConfig, loadInClusterConfig, loadKubeConfigFile } from './kubeconfig-load.js';
-import { rememberSecret, redactedExcerpt } from '../logging/known-secrets.js';
+import { rememberSecret } from '../logging/known-secrets.js';
 import { NetworkError } from './network-error.js';
 import type { RequestObserver, RequestOutcome } from './request-outcome.js';
 import { RequestTimeoutError, type RequestTimeoutPhase } from './request-timeout-error.js';
@@ -19,7 +19,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS,
 } from './request-timeouts.js';
-import { ResponseDecodeError } from './response-decode-error.js';
+import { parseJsonBody } from './response-decode-error.js';
 import type { KubeConfigLike } from './kube-config-like.js';
 import type { ApiConnection } from './api-connection.js';
 import { isWatchRequest, joinPath, type KubeRequest, methodOf, queryString, type RequestOptions, type StreamOptions } from './kube-request.js';
@@ -217,13 +217,7 @@ export class KubeConnection implements ApiConnection {
     } finally {
       limit.release();
     }
-    const text = body.toString('utf8');
-    if (text.trim() === '') return undefined as T;
-    try {
-      return JSON.parse(text) as T;
-    } catch (cause) {
-      throw new ResponseDecodeError(methodOf(request), request.path, `response body is not JSON: ${JSON.stringify(redactedExcerpt(text, 80))}`, { cause });
-    }
+    return parseJsonBody<T>(methodOf(request), request.path, body.toString('utf8'));
   }
 
   /**

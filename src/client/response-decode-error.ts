@@ -1,5 +1,5 @@
 import { RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
-import { redactCause, redactSecrets } from '../logging/known-secrets.js';
+import { redactCause, redactedExcerpt, redactSecrets } from '../logging/known-secrets.js';
 
 /**
  * A successful (2xx) response whose body is not what the API promises: not JSON, or a list
@@ -20,5 +20,18 @@ export class ResponseDecodeError extends RxkubeError {
     options: { cause?: unknown } = {},
   ) {
     super(`${method} ${path}: ${redactSecrets(detail)}`, options.cause === undefined ? {} : { cause: redactCause(options.cause) });
+  }
+}
+
+/**
+ * A response body as JSON: `undefined` for an empty body, else the parsed value; a body that is not
+ * JSON is a {@link ResponseDecodeError} quoting its (redacted) start. Both transports decode with it.
+ */
+export function parseJsonBody<T>(method: string, path: string, text: string): T {
+  if (text.trim() === '') return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch (cause) {
+    throw new ResponseDecodeError(method, path, `response body is not JSON: ${JSON.stringify(redactedExcerpt(text, 80))}`, { cause });
   }
 }
