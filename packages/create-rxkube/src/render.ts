@@ -9,7 +9,7 @@ export type Placeholders = Readonly<Record<string, string>>;
 /** The templates folder of this package (`templates/`, shipped in the tarball). */
 export const TEMPLATES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'templates');
 
-const PLACEHOLDER = /\{\{([A-Za-z][A-Za-z0-9]*)\}\}/g;
+const PLACEHOLDER = /\{\{([A-Za-z][A-Za-z0-9_]*)\}\}/g;
 
 /**
  * `text` with each `{{name}}` replaced by its value. An unknown placeholder is an error (naming
