@@ -31,11 +31,14 @@ for dir in . packages/controller-manager packages/codegen packages/testkit packa
 done
 
 step "scaffold with the packed create-rxkube"
+# As `npm create rxkube` installs it: create-rxkube and its dependency rxkube (from its tarball).
 mkdir -p "$work/tool"
-tar -xzf "${tarballs[create-rxkube]}" -C "$work/tool"
-(cd "$work" && node tool/package/bin/create-rxkube.js my-operator --group example.com --kind Widget --versions v1 --yes)
+echo '{ "name": "tool", "private": true }' >"$work/tool/package.json"
+(cd "$work/tool" && npm install --no-audit --no-fund --loglevel=error "${tarballs[create-rxkube]}" "${tarballs[rxkube]}")
+scaffold="$work/tool/node_modules/create-rxkube/bin/create-rxkube.js"
+(cd "$work" && node "$scaffold" my-operator --group example.com --kind Widget --versions v1 --yes)
 app="$work/my-operator"
-(cd "$app" && node "$work/tool/package/bin/create-rxkube.js" api --kind Gadget)
+(cd "$app" && node "$scaffold" api --kind Gadget)
 
 step "install: rxkube's packages from the tarballs, the rest from the registry"
 node -e '

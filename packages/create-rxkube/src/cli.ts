@@ -82,7 +82,7 @@ export async function main(argv: readonly string[], io: CliIo = terminalIo()): P
     given ?? (ask === undefined ? fallback : await ask(question, fallback));
   try {
     if (positionals[0] === 'api') {
-      if (values.kind === undefined) throw new ScaffoldError('INVALID_INPUT', '`create-rxkube api` needs --kind (e.g. --kind Gadget)');
+      if (values.kind === undefined) throw new ScaffoldError('SCAFFOLD_INPUT_INVALID', '`create-rxkube api` needs --kind (e.g. --kind Gadget)');
       const dir = resolve(io.cwd, positionals[1] ?? '.');
       const group = values.group ?? (await projectGroup(dir)) ?? 'example.com';
       const versions = parseVersions(values.versions ?? values.version ?? 'v1');

@@ -41,7 +41,7 @@ function words(kind: string): string[] {
 export function checkGroup(group: string): string {
   const labels = group.split('.');
   if (group.length > 253 || labels.length < 2 || !labels.every((l) => DNS_LABEL.test(l))) {
-    throw new ScaffoldError('INVALID_INPUT', `--group ${JSON.stringify(group)}: not a DNS subdomain with a dot (e.g. example.com)`);
+    throw new ScaffoldError('SCAFFOLD_INPUT_INVALID', `--group ${JSON.stringify(group)}: not a DNS subdomain with a dot (e.g. example.com)`);
   }
   return group;
 }
@@ -49,19 +49,19 @@ export function checkGroup(group: string): string {
 /** Parses `v1` or `v1,v2beta1` into versions; the first one is the storage version. */
 export function parseVersions(text: string): string[] {
   const versions = text.split(',').map((v) => v.trim()).filter((v) => v !== '');
-  if (versions.length === 0) throw new ScaffoldError('INVALID_INPUT', '--versions: no version given (e.g. v1 or v1,v1beta1)');
+  if (versions.length === 0) throw new ScaffoldError('SCAFFOLD_INPUT_INVALID', '--versions: no version given (e.g. v1 or v1,v1beta1)');
   for (const v of versions) {
-    if (!VERSION.test(v)) throw new ScaffoldError('INVALID_INPUT', `--versions: ${JSON.stringify(v)} is not a Kubernetes API version (v1, v2beta1, v1alpha2)`);
+    if (!VERSION.test(v)) throw new ScaffoldError('SCAFFOLD_INPUT_INVALID', `--versions: ${JSON.stringify(v)} is not a Kubernetes API version (v1, v2beta1, v1alpha2)`);
   }
-  if (new Set(versions).size !== versions.length) throw new ScaffoldError('INVALID_INPUT', `--versions: ${versions.join(',')} names a version twice`);
+  if (new Set(versions).size !== versions.length) throw new ScaffoldError('SCAFFOLD_INPUT_INVALID', `--versions: ${versions.join(',')} names a version twice`);
   return versions;
 }
 
 /** The names of a kind, after checking group, kind and versions. */
 export function kindNames(group: string, kind: string, versions: readonly string[]): KindNames {
   checkGroup(group);
-  if (!KIND.test(kind)) throw new ScaffoldError('INVALID_INPUT', `--kind ${JSON.stringify(kind)}: a kind is PascalCase letters and digits (e.g. Widget)`);
-  if (versions.length === 0) throw new ScaffoldError('INVALID_INPUT', `--versions: no version given for ${kind}`);
+  if (!KIND.test(kind)) throw new ScaffoldError('SCAFFOLD_INPUT_INVALID', `--kind ${JSON.stringify(kind)}: a kind is PascalCase letters and digits (e.g. Widget)`);
+  if (versions.length === 0) throw new ScaffoldError('SCAFFOLD_INPUT_INVALID', `--versions: no version given for ${kind}`);
   const parts = words(kind);
   const last = parts.length - 1;
   const singular = kind.toLowerCase();
@@ -81,7 +81,7 @@ export function kindNames(group: string, kind: string, versions: readonly string
 /** Checks the new project's name: an npm package name that is also a Kubernetes object name (a DNS label). */
 export function checkProjectName(name: string): string {
   if (!DNS_LABEL.test(name)) {
-    throw new ScaffoldError('INVALID_INPUT', `project name ${JSON.stringify(name)}: use lower-case letters, digits and '-' (at most 63; it becomes the npm package name and the Kubernetes object names)`);
+    throw new ScaffoldError('SCAFFOLD_INPUT_INVALID', `project name ${JSON.stringify(name)}: use lower-case letters, digits and '-' (at most 63; it becomes the npm package name and the Kubernetes object names)`);
   }
   return name;
 }

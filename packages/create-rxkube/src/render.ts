@@ -18,7 +18,7 @@ const PLACEHOLDER = /\{\{([A-Za-z][A-Za-z0-9_]*)\}\}/g;
 export function substitute(text: string, values: Placeholders, where: string): string {
   return text.replace(PLACEHOLDER, (_match, name: string) => {
     const value = values[name];
-    if (value === undefined) throw new ScaffoldError('TEMPLATE', `${where}: unknown placeholder {{${name}}}`);
+    if (value === undefined) throw new ScaffoldError('SCAFFOLD_TEMPLATE_INVALID', `${where}: unknown placeholder {{${name}}}`);
     return value;
   });
 }
@@ -66,7 +66,7 @@ export async function writeFiles(dir: string, files: readonly RenderedFile[], ov
     const target = join(dir, file.path);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, file.text, { flag: overwrite ? 'w' : 'wx' }).catch((err: unknown) => {
-      if (err instanceof Error && 'code' in err && err.code === 'EEXIST') throw new ScaffoldError('KIND_EXISTS', `${target}: already exists; nothing is overwritten`);
+      if (err instanceof Error && 'code' in err && err.code === 'EEXIST') throw new ScaffoldError('SCAFFOLD_KIND_EXISTS', `${target}: already exists; nothing is overwritten`);
       throw err;
     });
   }

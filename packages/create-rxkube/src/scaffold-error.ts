@@ -1,17 +1,28 @@
-/**
- * The scaffolder's one error type. `create-rxkube` runs before any rxkube package is installed,
- * so it does not import `RxkubeError`; it follows the same shape: a stable `code`, and a message
- * that names what failed and where (the flag, the file, the placeholder).
- */
-export type ScaffoldErrorCode = 'INVALID_INPUT' | 'TARGET_NOT_EMPTY' | 'NOT_A_PROJECT' | 'KIND_EXISTS' | 'TEMPLATE' | 'MARKER_MISSING';
+import { RxkubeError, type ErrorLayer } from 'rxkube';
 
-/** A refused scaffolding step; `code` says which kind of problem (see {@link ScaffoldErrorCode}). */
-export class ScaffoldError extends Error {
+/** What a refused scaffolding step ran into (the `code` of a {@link ScaffoldError}). */
+export type ScaffoldErrorCode =
+  /** A flag or answer that cannot be used (group, kind, versions, project name); the message names it. */
+  | 'SCAFFOLD_INPUT_INVALID'
+  /** The new project's folder exists and is not empty. */
+  | 'SCAFFOLD_TARGET_NOT_EMPTY'
+  /** `create-rxkube api` ran outside a project (no src/manager.ts). */
+  | 'SCAFFOLD_NOT_A_PROJECT'
+  /** A file the kind would write exists (the kind was added before); nothing is overwritten. */
+  | 'SCAFFOLD_KIND_EXISTS'
+  /** A template names a placeholder the scaffolder has no value for. */
+  | 'SCAFFOLD_TEMPLATE_INVALID'
+  /** src/manager.ts lost a `// create-rxkube:…` marker line the `api` command inserts above. */
+  | 'SCAFFOLD_MARKER_MISSING';
+
+/** A refused scaffolding step; the instance's `code` says which (see {@link ScaffoldErrorCode}). */
+export class ScaffoldError extends RxkubeError {
+  static override readonly code: string = 'SCAFFOLD_INPUT_INVALID';
+  static override readonly layer: ErrorLayer = 'scaffold';
   override readonly name = 'ScaffoldError';
-  /** Which step failed, for the layer column of `docs/errors.md`. */
-  readonly layer = 'create-rxkube';
+
   constructor(
-    readonly code: ScaffoldErrorCode,
+    override readonly code: ScaffoldErrorCode,
     message: string,
   ) {
     super(message);

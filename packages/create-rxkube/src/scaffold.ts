@@ -66,7 +66,7 @@ async function crdVersionsYaml(names: KindNames, templatesDir: string): Promise<
 export function insertAboveMarker(text: string, marker: string, line: string, file: string): string {
   const lines = text.split('\n');
   const at = lines.findIndex((l) => l.includes(marker));
-  if (at < 0) throw new ScaffoldError('MARKER_MISSING', `${file}: no "${marker}" line; add the kind's lines by hand (see the create-rxkube README)`);
+  if (at < 0) throw new ScaffoldError('SCAFFOLD_MARKER_MISSING', `${file}: no "${marker}" line; add the kind's lines by hand (see the create-rxkube README)`);
   const indent = /^\s*/.exec(lines[at] ?? '')?.[0] ?? '';
   lines.splice(at, 0, `${indent}${line}`);
   return lines.join('\n');
@@ -82,7 +82,7 @@ export async function addKind(options: AddKindOptions): Promise<KindNames> {
   const names = kindNames(options.group, options.kind, options.versions);
   const managerPath = join(options.dir, MANAGER_FILE);
   const manager = await readFile(managerPath, 'utf8').catch(() => {
-    throw new ScaffoldError('NOT_A_PROJECT', `${managerPath}: not found; run \`create-rxkube api\` inside a project made by \`npm create rxkube\``);
+    throw new ScaffoldError('SCAFFOLD_NOT_A_PROJECT', `${managerPath}: not found; run \`create-rxkube api\` inside a project made by \`npm create rxkube\``);
   });
   const values = kindPlaceholders(names, await crdVersionsYaml(names, templatesDir));
   const files = await renderTemplates('api', values, templatesDir);
@@ -111,7 +111,7 @@ export async function createProject(options: CreateProjectOptions): Promise<Kind
   const templatesDir = options.templatesDir ?? TEMPLATES_DIR;
   kindNames(options.group, options.kind, options.versions); // check before writing anything
   const existing = await readdir(options.dir).catch(() => []);
-  if (existing.length > 0) throw new ScaffoldError('TARGET_NOT_EMPTY', `${options.dir}: not empty; choose a new folder`);
+  if (existing.length > 0) throw new ScaffoldError('SCAFFOLD_TARGET_NOT_EMPTY', `${options.dir}: not empty; choose a new folder`);
   const values: Placeholders = {
     projectName: options.name,
     rxkubeVersion: RXKUBE_VERSION,

@@ -95,9 +95,9 @@ describe('create-rxkube', () => {
     expect(manager.split('\n').length).toBe(before.split('\n').length + 4);
     expect(await files(dir)).toEqual(expect.arrayContaining(['crds/policies.ops.example.org.yaml', 'src/policy-controller.ts', 'src/policy.ts', 'test/policy-controller.test.ts']));
 
-    await expect(addKind({ dir, group: 'ops.example.org', kind: 'Policy', versions: ['v1'] })).rejects.toMatchObject({ code: 'KIND_EXISTS' });
+    await expect(addKind({ dir, group: 'ops.example.org', kind: 'Policy', versions: ['v1'] })).rejects.toMatchObject({ code: 'SCAFFOLD_KIND_EXISTS' });
     expect(await readFile(join(dir, 'src/manager.ts'), 'utf8')).toBe(manager);
-    await expect(addKind({ dir: work, group: 'ops.example.org', kind: 'Gadget', versions: ['v1'] })).rejects.toMatchObject({ code: 'NOT_A_PROJECT' });
+    await expect(addKind({ dir: work, group: 'ops.example.org', kind: 'Gadget', versions: ['v1'] })).rejects.toMatchObject({ code: 'SCAFFOLD_NOT_A_PROJECT' });
   });
 
   it('refuses bad input and a folder that is not empty, naming the flag', async () => {
@@ -109,7 +109,7 @@ describe('create-rxkube', () => {
     expect(await main([join(work, 'Bad_Name'), '--yes'], io())).toBe(1);
     expect(await readdir(work)).toEqual([]);
     await writeFile(join(work, 'x'), '');
-    await expect(createProject({ dir: work, name: 'x', group: 'example.com', kind: 'Widget', versions: ['v1'] })).rejects.toMatchObject({ code: 'TARGET_NOT_EMPTY' });
+    await expect(createProject({ dir: work, name: 'x', group: 'example.com', kind: 'Widget', versions: ['v1'] })).rejects.toMatchObject({ code: 'SCAFFOLD_TARGET_NOT_EMPTY' });
     expect(() => substitute('{{nope}}', {}, 'here')).toThrow(ScaffoldError);
   });
 
