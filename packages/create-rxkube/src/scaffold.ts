@@ -1,7 +1,7 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { access, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { kindNames, type KindNames } from './names.js';
-import { renderTemplates, substitute, TEMPLATES_DIR, writeFiles, type Placeholders } from './render.js';
+import { renderTemplates, substitute, TEMPLATES_DIR, writeFiles, type Placeholders, type RenderedFile } from './render.js';
 import { ScaffoldError } from './scaffold-error.js';
 import { PROJECT_DEPENDENCIES, PROJECT_DEV_DEPENDENCIES, RXKUBE_VERSION } from './versions.js';
 
@@ -72,6 +72,14 @@ export function insertAboveMarker(text: string, marker: string, line: string, fi
   return lines.join('\n');
 }
 
+/** Refuses (writing nothing) when any of `files` exists under `dir`. */
+async function checkAbsent(dir: string, files: readonly RenderedFile[]): Promise<void> {
+  for (const file of files) {
+    const target = join(dir, file.path);
+    if (await access(target).then(() => true, () => false)) throw new ScaffoldError('SCAFFOLD_KIND_EXISTS', `${target}: already exists; the kind was added before (nothing is overwritten)`);
+  }
+}
+
 /**
  * Adds a custom resource kind to a project: its CRD (`crds/`), its controller with a finalizer and
  * status conditions (`src/`), its virtual-time test (`test/`), and its lines in `src/manager.ts`.
@@ -86,11 +94,13 @@ export async function addKind(options: AddKindOptions): Promise<KindNames> {
   });
   const values = kindPlaceholders(names, await crdVersionsYaml(names, templatesDir));
   const files = await renderTemplates('api', values, templatesDir);
-  await writeFiles(options.dir, files);
+  // Every edit is worked out before anything is written: a missing marker writes nothing.
   let next = insertAboveMarker(manager, MARKERS.imports, `import { ${names.camel}Controller } from './${names.file}-controller.js';`, MANAGER_FILE);
   next = insertAboveMarker(next, MARKERS.imports, `import { sample${names.kind} } from './${names.file}.js';`, MANAGER_FILE);
   next = insertAboveMarker(next, MARKERS.controllers, `mgr.add(${names.camel}Controller({ informers, client: options.client }));`, MANAGER_FILE);
   next = insertAboveMarker(next, MARKERS.samples, `sample${names.kind}('${names.file}-sample'),`, MANAGER_FILE);
+  await checkAbsent(options.dir, files);
+  await writeFiles(options.dir, files);
   await writeFile(managerPath, next);
   return names;
 }

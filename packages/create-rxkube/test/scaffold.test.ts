@@ -95,7 +95,10 @@ describe('create-rxkube', () => {
     expect(manager.split('\n').length).toBe(before.split('\n').length + 4);
     expect(await files(dir)).toEqual(expect.arrayContaining(['crds/policies.ops.example.org.yaml', 'src/policy-controller.ts', 'src/policy.ts', 'test/policy-controller.test.ts']));
 
+    // One file of the kind gone, the others there: refused as a whole, nothing written.
+    await rm(join(dir, 'crds/policies.ops.example.org.yaml'));
     await expect(addKind({ dir, group: 'ops.example.org', kind: 'Policy', versions: ['v1'] })).rejects.toMatchObject({ code: 'SCAFFOLD_KIND_EXISTS' });
+    expect(await files(dir)).not.toContain('crds/policies.ops.example.org.yaml');
     expect(await readFile(join(dir, 'src/manager.ts'), 'utf8')).toBe(manager);
     await expect(addKind({ dir: work, group: 'ops.example.org', kind: 'Gadget', versions: ['v1'] })).rejects.toMatchObject({ code: 'SCAFFOLD_NOT_A_PROJECT' });
   });
@@ -111,6 +114,19 @@ describe('create-rxkube', () => {
     await writeFile(join(work, 'x'), '');
     await expect(createProject({ dir: work, name: 'x', group: 'example.com', kind: 'Widget', versions: ['v1'] })).rejects.toMatchObject({ code: 'SCAFFOLD_TARGET_NOT_EMPTY' });
     expect(() => substitute('{{nope}}', {}, 'here')).toThrow(ScaffoldError);
+  });
+
+  it('names the marker line `api` needs when src/manager.ts lost it, and writes nothing into it', async () => {
+    const dir = join(work, 'edited');
+    await createProject({ dir, name: 'edited', group: 'example.com', kind: 'Widget', versions: ['v1'] });
+    const manager = (await readFile(join(dir, 'src/manager.ts'), 'utf8')).replace('// create-rxkube:controllers', '');
+    await writeFile(join(dir, 'src/manager.ts'), manager);
+    await expect(addKind({ dir, group: 'example.com', kind: 'Gadget', versions: ['v1'] })).rejects.toMatchObject({ code: 'SCAFFOLD_MARKER_MISSING', message: expect.stringContaining('// create-rxkube:controllers') });
+    expect(await readFile(join(dir, 'src/manager.ts'), 'utf8')).toBe(manager);
+    expect((await files(dir)).filter((f) => f.includes('gadget'))).toEqual([]);
+    const out = io();
+    expect(await main(['--help'], out)).toBe(0);
+    expect(out.text()).toContain('create-rxkube api --kind K');
   });
 
   it('asks for what is not given, unless --yes', async () => {
