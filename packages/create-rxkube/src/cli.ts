@@ -87,7 +87,10 @@ export async function main(argv: readonly string[], io: CliIo = terminalIo()): P
       const group = values.group ?? (await projectGroup(dir)) ?? 'example.com';
       const versions = parseVersions(values.versions ?? values.version ?? 'v1');
       const names = await addKind({ dir, group, kind: values.kind, versions });
-      io.out(`added ${names.kind} (${names.plural}.${names.group}, ${names.versions.join(', ')}): crds/${names.plural}.${names.group}.yaml, src/${names.file}-controller.ts, test/${names.file}-controller.test.ts; src/manager.ts runs its controller\n`);
+      io.out(
+        `added ${names.kind} (${names.plural}.${names.group}, ${names.versions.join(', ')}): crds/${names.plural}.${names.group}.yaml, src/${names.file}-controller.ts, test/${names.file}-controller.test.ts; src/manager.ts runs its controller\n` +
+          'Next: npm test, then npm run manifests (deploy/rbac.yaml gets its rules)\n',
+      );
       return 0;
     }
     const dirArg = positionals[0] ?? (await answer(undefined, 'Project folder', 'my-operator'));
@@ -98,7 +101,7 @@ export async function main(argv: readonly string[], io: CliIo = terminalIo()): P
     const versions = parseVersions(await answer(values.versions ?? values.version, 'Its versions, the first stored', 'v1'));
     const names = await createProject({ dir, name, group, kind, versions });
     io.out(
-      `created ${name} with ${names.kind} (${names.plural}.${names.group}) in ${dir}\n\nNext:\n  cd ${dirArg}\n  npm install\n  npm run dev     # the manager against an embedded API server\n  npm test\n`,
+      `created ${name} with ${names.kind} (${names.plural}.${names.group}) in ${dir}\n\nNext:\n  cd ${dirArg}\n  npm install\n  npm run dev        # the manager against an embedded API server\n  npm test\n  npm run manifests  # deploy/rbac.yaml, derived from the manager (CI checks it)\n`,
     );
     return 0;
   } catch (err) {

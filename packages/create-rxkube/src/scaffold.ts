@@ -1,6 +1,6 @@
 import { access, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { kindNames, type KindNames } from './names.js';
+import { checkProjectName, kindNames, type KindNames } from './names.js';
 import { renderTemplates, substitute, TEMPLATES_DIR, writeFiles, type Placeholders, type RenderedFile } from './render.js';
 import { ScaffoldError } from './scaffold-error.js';
 import { PROJECT_DEPENDENCIES, PROJECT_DEV_DEPENDENCIES, RXKUBE_VERSION } from './versions.js';
@@ -119,7 +119,8 @@ function jsonBlock(deps: Readonly<Record<string, string>>, indent: string): stri
  */
 export async function createProject(options: CreateProjectOptions): Promise<KindNames> {
   const templatesDir = options.templatesDir ?? TEMPLATES_DIR;
-  kindNames(options.group, options.kind, options.versions); // check before writing anything
+  checkProjectName(options.name); // check before writing anything
+  kindNames(options.group, options.kind, options.versions);
   const existing = await readdir(options.dir).catch(() => []);
   if (existing.length > 0) throw new ScaffoldError('SCAFFOLD_TARGET_NOT_EMPTY', `${options.dir}: not empty; choose a new folder`);
   const values: Placeholders = {
