@@ -5,7 +5,8 @@
 #   2. its types from crds/ (`rxkube generate-types`, as its `npm run generate`);
 #   3. tsc type-checks it (strict, noUncheckedIndexedAccess), rxkube resolved to its sources;
 #   4. its tests pass under vitest (the virtual-time test per kind, the manager over HTTP);
-#   5. `npm run manifests` writes deploy/rbac.yaml, and `--check` then agrees.
+#   5. `npm run manifests` writes deploy/rbac.yaml, and `--check` then agrees;
+#   6. `npm run dev` (src/main.ts --embedded) reconciles both samples to Ready and stops on SIGINT.
 # The project's node_modules is a link to this checkout's (rxkube and @rxkube/* are workspace links),
 # so the packages resolve through their `source` export condition. Set CREATE_RXKUBE_KEEP=1 to keep it.
 set -euo pipefail
@@ -44,5 +45,22 @@ step "vitest"
 step "manifests"
 (cd "$app" && node node_modules/.bin/tsx --conditions=source src/manifests.ts >/dev/null && node node_modules/.bin/tsx --conditions=source src/manifests.ts --check)
 grep -q 'certificaterequests/status, policies/status' "$app/deploy/rbac.yaml" || { echo "check-generated: deploy/rbac.yaml lacks the status rules of both kinds" >&2; exit 1; }
+
+step "npm run dev: both samples Ready, then SIGINT"
+(cd "$app" && RXKUBE_LOG=info HEALTH_PORT=0 METRICS_PORT=0 exec node node_modules/.bin/tsx --conditions=source src/main.ts --embedded >"$work/dev.log" 2>&1) &
+dev=$!
+for _ in $(seq 1 120); do
+  if grep -q 'CertificateRequest is Ready' "$work/dev.log" && grep -q 'Policy is Ready' "$work/dev.log"; then break; fi
+  kill -0 "$dev" 2>/dev/null || break
+  sleep 0.5
+done
+kill -INT "$dev" 2>/dev/null || true
+status=0
+wait "$dev" || status=$?
+if ! grep -q 'CertificateRequest is Ready' "$work/dev.log" || ! grep -q 'Policy is Ready' "$work/dev.log" || ! grep -q 'manager stopped' "$work/dev.log"; then
+  echo "check-generated: npm run dev did not reconcile both samples and stop (exit $status):" >&2
+  tail -n 20 "$work/dev.log" >&2
+  exit 1
+fi
 
 step "passed"
