@@ -24,9 +24,10 @@ app="$work/my-operator"
 ln -s "$root/node_modules" "$app/node_modules"
 # Source resolution for this check only (a real project resolves the published builds).
 echo '{ "extends": "./tsconfig.json", "compilerOptions": { "customConditions": ["source"], "noEmit": true } }' >"$app/tsconfig.check.json"
-cat >"$app/vitest.config.ts" <<'CONFIG'
-import { defineConfig } from 'vitest/config';
-export default defineConfig({
+cat >"$app/vitest.check.config.ts" <<'CONFIG'
+import { mergeConfig } from 'vitest/config';
+import project from './vitest.config.js';
+export default mergeConfig(project, {
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: { env: { RXKUBE_LOG: 'off' } },
@@ -40,7 +41,7 @@ step "tsc"
 (cd "$app" && node node_modules/typescript/bin/tsc -p tsconfig.check.json)
 
 step "vitest"
-(cd "$app" && timeout 300 node node_modules/vitest/vitest.mjs run --root . --reporter=dot)
+(cd "$app" && timeout 300 node node_modules/vitest/vitest.mjs run --root . --config vitest.check.config.ts --reporter=dot)
 
 step "manifests"
 (cd "$app" && node node_modules/.bin/tsx --conditions=source src/manifests.ts >/dev/null && node node_modules/.bin/tsx --conditions=source src/manifests.ts --check)

@@ -53,6 +53,7 @@ describe('create-rxkube', () => {
       'test/certificate-request-controller.test.ts',
       'test/manager.test.ts',
       'tsconfig.json',
+      'vitest.config.ts',
     ]);
     for (const file of await files(dir)) expect(await readFile(join(dir, file), 'utf8'), file).not.toMatch(/\{\{|\}\}/);
 
