@@ -22,7 +22,9 @@ export type ErrorLayer =
   | 'webhook'
   | 'manager'
   | 'testing'
-  | 'logging';
+  | 'logging'
+  /** `create-rxkube`, the project scaffolder (packages/create-rxkube). */
+  | 'scaffold';
 
 /**
  * Base class of rxkube's errors. Abstract: it has no code of its own; catch it to tell rxkube's

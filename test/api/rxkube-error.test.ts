@@ -56,6 +56,7 @@ import { CelCompileError } from '../../packages/testkit/src/api-server/cel/compi
 import { StatusError } from '../../packages/testkit/src/api-server/status-error.js';
 import { ApiServerConfigError, DirectApiError, UnknownKindError } from '../../packages/testkit/src/api-server/server-errors.js';
 import { EventuallyTimeoutError, NotConvergedError } from '../../packages/testkit/src/outcome/outcome-errors.js';
+import { ScaffoldError } from '../../packages/create-rxkube/src/scaffold-error.js';
 import { bucketRateLimiter } from '../../src/workqueue/bucket-rate-limiter.js';
 import { InvalidRequestError } from '../../src/workqueue/invalid-request-error.js';
 import { checkDuration, RateLimiterOptionsError } from '../../src/workqueue/rate-limiter.js';
@@ -67,7 +68,7 @@ import { WebhookBodyTooLargeError, WebhookConfigError, WebhookHandlerError, Webh
 
 const LAYERS: readonly ErrorLayer[] = [
   'api', 'client', 'reflector', 'cache', 'informer', 'workqueue', 'metrics', 'events',
-  'leader-election', 'controller', 'webhook', 'manager', 'testing', 'logging',
+  'leader-election', 'controller', 'webhook', 'manager', 'testing', 'logging', 'scaffold',
 ];
 const CODE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/;
 /** Bases that are never thrown themselves, so have no code of their own. */
@@ -122,6 +123,7 @@ const LAYER_DOORS = ['api', 'client', 'reflector', 'cache', 'informer', 'workque
 
 /** One instance of every error class in src/ and the packages' src/, as its throwers build it. */
 const SAMPLES: Record<string, () => Error> = {
+  ScaffoldError: () => new ScaffoldError('SCAFFOLD_INPUT_INVALID', '--kind "widget": a kind is PascalCase letters and digits (e.g. Widget)'),
   LabelSelectorError: () => new LabelSelectorError('a=(', 'unbalanced parentheses'),
   ApiError: () => new ApiError({ kind: 'Status', code: 404, reason: 'NotFound', message: 'pods "a" not found' }),
   NetworkError: () => new NetworkError('GET', '/api/v1/pods', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
