@@ -2,7 +2,7 @@
 # The packages as a user gets them (run by .ci/run; `npm run test:consumer`). Fails on the first
 # broken step:
 #   1. each workspace package (rxkube, @rxkube/controller-manager, @rxkube/codegen,
-#      @rxkube/testkit) is packed (`prepack` builds its dist/); each tarball holds every path its
+#      @rxkube/testkit, create-rxkube) is packed (`prepack` builds its dist/); each tarball holds every path its
 #      exports and bin name, source maps resolve, LICENSE is Apache-2.0, peers are peers
 #      (test/consumer/check-package.mjs);
 #   2. a production install of rxkube + rxjs alone brings none of the test kit's or the code
@@ -44,7 +44,7 @@ step() { echo "== consumer: $* ($((SECONDS - start)) s)"; }
 # Every package of the workspace, packed as npm publish would: the runtime first (the others
 # build against its declarations), then the controller manager (the test kit depends on it).
 declare -A tarballs
-for dir in . packages/controller-manager packages/codegen packages/testkit; do
+for dir in . packages/controller-manager packages/codegen packages/testkit packages/create-rxkube; do
   name="$(node -p 'require(process.argv[1]).name' "$root/$dir/package.json")"
   step "npm pack $name ($dir)"
   (cd "$root/$dir" && npm pack --dry-run --json --loglevel=error) >"$work/dry-run.json"
