@@ -19,6 +19,7 @@ import { InformerFactory, joinOn, KubeClient, setupSignalHandler, type K8s, type
 import { ownerUidIndex, uidIndex } from 'rxkube/controller';
 import { collectByKey, distinctByKey, type KeyedChange, mapByKey, switchMapByKey } from 'rxkube/operators';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
+import { progressOf, REVISION, sameProgress, type RolloutCount } from './rollout-progress-core.js';
 
 /** What the table reads of a workload's spec (the scenario writes valid objects: selector and pod template). */
 interface WorkloadSpec {
@@ -29,42 +30,10 @@ interface WorkloadSpec {
 export type Deployment = KubeObject & { spec?: WorkloadSpec };
 export type ReplicaSet = KubeObject & { spec?: WorkloadSpec; status?: { replicas?: number; readyReplicas?: number } };
 
-/** The revision annotation the Deployment controller keeps on a Deployment and its ReplicaSets. */
-export const REVISION = 'deployment.kubernetes.io/revision';
+export { REVISION, progressOf } from './rollout-progress-core.js';
 
-/** Where one Deployment's rollout stands. */
-export interface Progress {
-  readonly revision: string;
-  readonly desired: number;
-  /** Replicas of the current revision's ReplicaSet, and how many of them are ready. */
-  readonly updated: number;
-  readonly ready: number;
-  /** Replicas still run by older ReplicaSets. */
-  readonly old: number;
-  readonly phase: 'progressing' | 'complete' | 'stalled';
-}
-
-const revisionOf = (o: KubeObject): string => o.metadata?.annotations?.[REVISION] ?? '';
-
-/** The progress of `deployment`, from the ReplicaSets it owns. */
-export function progressOf(deployment: Deployment, replicaSets: readonly ReplicaSet[]): Progress {
-  const revision = revisionOf(deployment);
-  const desired = deployment.spec?.replicas ?? 1;
-  let updated = 0;
-  let ready = 0;
-  let old = 0;
-  for (const rs of replicaSets) {
-    if (revisionOf(rs) === revision) {
-      updated += rs.status?.replicas ?? 0;
-      ready += rs.status?.readyReplicas ?? 0;
-    } else old += rs.status?.replicas ?? 0;
-  }
-  const phase = updated === desired && ready === desired && old === 0 ? 'complete' : 'progressing';
-  return { revision, desired, updated, ready, old, phase };
-}
-
-const sameProgress = (a: Progress, b: Progress): boolean =>
-  a.revision === b.revision && a.desired === b.desired && a.updated === b.updated && a.ready === b.ready && a.old === b.old && a.phase === b.phase;
+/** Where one Deployment's rollout stands; `stalled` once it has not moved for the deadline. */
+export type Progress = Omit<RolloutCount, 'phase'> & { readonly phase: RolloutCount['phase'] | 'stalled' };
 
 /** Options of {@link rolloutProgress}. */
 export interface RolloutProgressOptions {

@@ -6,6 +6,7 @@
  */
 import { auditTime, combineLatest, map, type Observable } from 'rxjs';
 import { collectByKey, distinctByKey, mapByKey } from 'rxkube/operators';
+import { progressOf, sameProgress, type RolloutCount } from '../../rollout-progress-core.js';
 import { joinOn, type K8s, type KubeObject, type ObjectKey, type SharedInformer } from './rxkube-browser.js';
 
 export const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
@@ -58,41 +59,10 @@ export type Workload = KubeObject & {
   status?: { replicas?: number; readyReplicas?: number };
 };
 
-/** The revision annotation the Deployment controller keeps on a Deployment and its ReplicaSets. */
-export const REVISION = 'deployment.kubernetes.io/revision';
+export { REVISION } from '../../rollout-progress-core.js';
 
 /** Where one Deployment's rollout stands. */
-export interface Progress {
-  readonly revision: string;
-  readonly desired: number;
-  /** Replicas of the current revision's ReplicaSets, and how many of them are ready. */
-  readonly updated: number;
-  readonly ready: number;
-  /** Replicas still run by older ReplicaSets. */
-  readonly old: number;
-  readonly phase: 'progressing' | 'complete';
-}
-
-const revisionOf = (o: KubeObject): string => o.metadata?.annotations?.[REVISION] ?? '';
-
-/** The progress of `deployment`, from the ReplicaSets it owns. */
-export function progressOf(deployment: Workload, replicaSets: readonly Workload[]): Progress {
-  const revision = revisionOf(deployment);
-  const desired = deployment.spec?.replicas ?? 1;
-  let updated = 0;
-  let ready = 0;
-  let old = 0;
-  for (const rs of replicaSets) {
-    if (revisionOf(rs) === revision) {
-      updated += rs.status?.replicas ?? 0;
-      ready += rs.status?.readyReplicas ?? 0;
-    } else old += rs.status?.replicas ?? 0;
-  }
-  return { revision, desired, updated, ready, old, phase: updated === desired && ready === desired && old === 0 ? 'complete' : 'progressing' };
-}
-
-const sameProgress = (a: Progress, b: Progress): boolean =>
-  a.revision === b.revision && a.desired === b.desired && a.updated === b.updated && a.ready === b.ready && a.old === b.old && a.phase === b.phase;
+export type Progress = RolloutCount;
 
 const uidIndex = (o: KubeObject): string[] => (o.metadata?.uid ? [o.metadata.uid] : []);
 const ownerUidIndex = (o: KubeObject): string[] => (o.metadata?.ownerReferences ?? []).map((r) => r.uid).filter((u) => u !== '');
