@@ -6,7 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { NEVER, Subject } from 'rxjs';
-import { workQueue, type Reconciler } from '../src/workqueue/work-queue.js';
+import { workQueue } from '../src/workqueue/work-queue.js';
+import type { Reconciler } from '../src/workqueue/reconciler.js';
 import type { WorkQueueInput } from '../src/workqueue/request.js';
 
 const RUNS = 9;

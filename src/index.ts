@@ -89,7 +89,9 @@ export type { FifoInput } from './cache/fifo-op.js';
 export { InformerFactory } from './informer/informer-factory.js';
 export type { InformerFactoryOptions, InformerRequest, ListWatcherFactory } from './informer/informer-factory.js';
 export { sharedInformer } from './informer/shared-informer.js';
-export type { InformerListener, InformerSource, SharedInformer, SharedInformerOptions } from './informer/shared-informer.js';
+export type { InformerListener } from './informer/informer-listener.js';
+export type { SharedInformer } from './informer/shared-informer-interface.js';
+export type { InformerSource, SharedInformerOptions } from './informer/shared-informer-options.js';
 export type { ListenerOptions, ProcessListenerOptions } from './informer/informer-listener.js';
 export { lister } from './informer/lister.js';
 export type { Lister } from './informer/lister.js';
@@ -114,7 +116,8 @@ export type { EventPredicate } from './informer/predicates.js';
 
 // workqueue
 export type { Request, WorkQueueAdd, WorkQueueInput } from './workqueue/request.js';
-export type { ReconcileReturn, Reconciler, WorkQueueOptions } from './workqueue/work-queue.js';
+export type { ReconcileReturn, Reconciler } from './workqueue/reconciler.js';
+export type { WorkQueueOptions } from './workqueue/work-queue-options.js';
 export type { ReconcileOutcome, ReconcileOutcomeKind, ReconcileResult } from './workqueue/reconcile-result.js';
 export type { WorkQueueMetrics } from './workqueue/metrics.js';
 export { TerminalError } from './workqueue/terminal-error.js';
@@ -134,7 +137,8 @@ export type { CoreEvent, EventType, ObjectReference } from './events/core-event.
 
 // leader-election
 export { leaderElection } from './leader-election/leader-election.js';
-export type { LeaderElection, LeaderElectionState } from './leader-election/leader-election.js';
+export type { LeaderElection } from './leader-election/leader-election.js';
+export type { LeaderElectionState } from './leader-election/leader-election-state.js';
 export { whileLeading } from './leader-election/while-leading.js';
 export type { LeaseApi, LeaseRef } from './leader-election/lease-api.js';
 export type { LeaderElectionRecord, Lease, LeaseSpec } from './leader-election/lease.js';

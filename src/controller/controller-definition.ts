@@ -16,7 +16,7 @@ import { noopLogger } from '../logging/noop-logger.js';
 import { controllerMetrics, type ControllerMetricsRecorder } from '../metrics/controller-metrics.js';
 import { workqueueMetrics } from '../metrics/workqueue-metrics.js';
 import type { WorkQueueMetrics } from '../workqueue/metrics.js';
-import type { WorkQueueOptions } from '../workqueue/work-queue.js';
+import type { WorkQueueOptions } from '../workqueue/work-queue-options.js';
 import { ControllerBuildError } from './controller-errors.js';
 import type { ClusterEvent, ClusterTarget, ControllerOptions, ControllerReconciler } from './controller-options.js';
 import { splitApiVersion, type ResourceType } from '../api/resource.js';

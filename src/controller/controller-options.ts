@@ -11,7 +11,7 @@ import type { ControllerMetricsRecorder } from '../metrics/controller-metrics.js
 import type { WorkQueueMetrics } from '../workqueue/metrics.js';
 import type { RateLimiter } from '../workqueue/rate-limiter.js';
 import type { Request } from '../workqueue/request.js';
-import type { ReconcileReturn } from '../workqueue/work-queue.js';
+import type { ReconcileReturn } from '../workqueue/reconciler.js';
 import type { ControllerSource } from './controller-source.js';
 import type { ResourceType } from '../api/resource.js';
 import type { ReconcileContext } from './reconcile-context.js';

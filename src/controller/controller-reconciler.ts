@@ -8,7 +8,7 @@ import type { UnstructuredObject } from '../api/kube-object.js';
 import { reconcileLogger } from '../logging/reconcile-logger.js';
 import type { ReconcileResult } from '../workqueue/reconcile-result.js';
 import { requestKey, type Request } from '../workqueue/request.js';
-import type { ReconcileReturn, Reconciler } from '../workqueue/work-queue.js';
+import type { ReconcileReturn, Reconciler } from '../workqueue/reconciler.js';
 import type { ControllerDefinition } from './controller-definition.js';
 import { ControllerError } from './controller-errors.js';
 import type { ControllerSource } from './controller-source.js';

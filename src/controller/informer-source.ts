@@ -1,7 +1,7 @@
 import type { KubeObject } from '../api/kube-object.js';
 import type { ResourceType } from '../api/resource.js';
 import type { ListenerOptions } from '../informer/informer-listener.js';
-import type { SharedInformer } from '../informer/shared-informer.js';
+import type { SharedInformer } from '../informer/shared-informer-interface.js';
 import { ControllerBuildError } from './controller-errors.js';
 import type { ControllerSource } from './controller-source.js';
 

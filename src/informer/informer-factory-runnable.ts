@@ -6,7 +6,7 @@ import type { ResourceType } from '../api/resource.js';
 import type { Logger } from '../logging/logger.js';
 import { LOGGER_KEY } from '../logging/logger-key.js';
 import { INFORMER_MONITOR_KEY, type InformerMonitor } from './informer-monitor.js';
-import type { SharedInformer } from './shared-informer.js';
+import type { SharedInformer } from './shared-informer-interface.js';
 
 /** One informer of a factory with what it lists: the resource and the namespace (`undefined`: all). */
 export interface InformerScope {

@@ -27,7 +27,8 @@ import { InformerConfigError } from './informer-errors.js';
 import { informerFactoryRunnable, type InformerScope } from './informer-factory-runnable.js';
 import { multiNamespaceReflector } from './multi-namespace.js';
 import { type Lister, lister } from './lister.js';
-import { type SharedInformer, sharedInformer } from './shared-informer.js';
+import { sharedInformer } from './shared-informer.js';
+import type { SharedInformer } from './shared-informer-interface.js';
 import { type WaitForCacheSyncOptions, waitForCacheSync } from './wait-for-cache-sync.js';
 
 /** Makes the transport of one informer (e.g. a client's `listWatcher`, or a counting wrapper in tests). */

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import { dependencyKey } from '../api/runnable.js';
 import type { KubeClient } from '../client/kube-client.js';
-import type { SharedInformer } from './shared-informer.js';
+import type { SharedInformer } from './shared-informer-interface.js';
 
 /** A set of informers a cache runnable is about to run, as it hands them to an {@link InformerMonitor}. */
 export interface MonitoredInformers {

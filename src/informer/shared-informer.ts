@@ -9,9 +9,6 @@ import type { InformerSource, SharedInformerOptions } from './shared-informer-op
 import { informerState } from './state.js';
 import { declareIndex, indexHandle } from './typed-index.js';
 
-export type { InformerListener } from './informer-listener.js';
-export type { SharedInformer } from './shared-informer-interface.js';
-export type { InformerSource, SharedInformerOptions } from './shared-informer-options.js';
 
 /**
  * A shared informer (docs/semantics.md §4): reflector → `deltaFifo` → cache (`Indexer`) → per-subscriber

@@ -94,4 +94,3 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElection {
   };
 }
 
-export type { LeaderElectionState } from './leader-election-state.js';

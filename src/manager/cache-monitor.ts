@@ -1,7 +1,7 @@
 import { type SchedulerLike, Subscription } from 'rxjs';
 import type { KubeClient } from '../client/kube-client.js';
 import type { InformerMonitor, MonitoredInformers } from '../informer/informer-monitor.js';
-import type { SharedInformer } from '../informer/shared-informer.js';
+import type { SharedInformer } from '../informer/shared-informer-interface.js';
 import { ListWatchError } from '../informer/list-watch-error.js';
 import type { Logger } from '../logging/logger.js';
 import { informerMetrics } from '../metrics/informer-metrics.js';

@@ -10,7 +10,7 @@ import type { ControllerReconciler, WatchSpec } from '../controller/controller-o
 import type { ControllerSource } from '../controller/controller-source.js';
 import { informerSource } from '../controller/informer-source.js';
 import { InformerFactory } from '../informer/informer-factory.js';
-import type { SharedInformer } from '../informer/shared-informer.js';
+import type { SharedInformer } from '../informer/shared-informer-interface.js';
 import { kubeClientLeaseApi, LEASE_RESOURCE } from '../leader-election/kube-client-lease-api.js';
 import { leaderElection } from '../leader-election/leader-election.js';
 import { LeaseLock } from '../leader-election/lease-lock.js';

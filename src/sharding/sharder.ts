@@ -5,7 +5,7 @@ import type { KubeObject, PartialObjectMetadata } from '../api/kube-object.js';
 import type { ResourceType } from '../api/resource.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { InformerEvent } from '../cache/informer-event.js';
-import type { SharedInformer } from '../informer/shared-informer.js';
+import type { SharedInformer } from '../informer/shared-informer-interface.js';
 import { InformerFactory } from '../informer/informer-factory.js';
 import { LEASE_RESOURCE } from '../leader-election/kube-client-lease-api.js';
 import type { Lease } from '../leader-election/lease.js';

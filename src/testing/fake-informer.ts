@@ -3,7 +3,9 @@ import type { KubeObject } from '../api/kube-object.js';
 import { DeletedFinalStateUnknown } from '../cache/delta.js';
 import type { InformerEvent } from '../cache/informer-event.js';
 import { deletionHandlingKey, type ObjectKey } from '../cache/keys.js';
-import { type SharedInformer, type SharedInformerOptions, sharedInformer } from '../informer/shared-informer.js';
+import { sharedInformer } from '../informer/shared-informer.js';
+import type { SharedInformer } from '../informer/shared-informer-interface.js';
+import type { SharedInformerOptions } from '../informer/shared-informer-options.js';
 import type { ReflectorEvent } from '../reflector/reflector-event.js';
 
 /** Options of {@link fakeInformer}: those of `sharedInformer`, plus what the fake API serves. */

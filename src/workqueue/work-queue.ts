@@ -60,9 +60,3 @@ export function workQueue(
     });
 }
 
-export type { ReconcileReturn, Reconciler } from './reconciler.js';
-export type { DropRequests, WorkQueueOptions } from './work-queue-options.js';
-export type { Request, WorkQueueAdd, WorkQueueInput } from './request.js';
-export type { ReconcileOutcome, ReconcileOutcomeKind, ReconcileResult } from './reconcile-result.js';
-export type { RateLimiter } from './rate-limiter.js';
-export type { WorkQueueMetrics } from './metrics.js';

@@ -1,7 +1,7 @@
 /** docs/semantics.md §8.1–8.2 (reconcile results, panics, timeouts, defaults), through `workQueue`. */
 import { map, NEVER, of, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { Reconciler } from '../../src/workqueue/work-queue.js';
+import type { Reconciler } from '../../src/workqueue/reconciler.js';
 import { exponentialFailureRateLimiter } from '../../src/workqueue/exponential-failure-rate-limiter.js';
 import { ReconcileTimeoutError } from '../../src/workqueue/reconcile-timeout-error.js';
 import { TerminalError } from '../../src/workqueue/terminal-error.js';

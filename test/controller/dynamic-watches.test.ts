@@ -12,7 +12,7 @@ import { controller } from '../../src/controller/controller.js';
 import type { DynamicWatchSpec } from '../../src/controller/dynamic-watch-spec.js';
 import { ControllerBuildError } from '../../src/controller/controller-errors.js';
 import { InformerFactory, type ListWatcherFactory } from '../../src/informer/informer-factory.js';
-import type { SharedInformer } from '../../src/informer/shared-informer.js';
+import type { SharedInformer } from '../../src/informer/shared-informer-interface.js';
 import { added, fakeSource } from '../../src/testing/controller-harness.js';
 import { marbles } from '../helpers/marbles.js';
 

@@ -10,7 +10,7 @@ import type { KubeObject } from '../../src/api/kube-object.js';
 import type { ResourceType } from '../../src/api/resource.js';
 import { KubeClient } from '../../src/client/kube-client.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
-import type { SharedInformer } from '../../src/informer/shared-informer.js';
+import type { SharedInformer } from '../../src/informer/shared-informer-interface.js';
 import { crdOf } from '../../examples/dynamic-watches/main.js';
 import { STAMPED, stampController } from '../../examples/dynamic-watches/stamp-controller.js';
 import { hasCluster, sleep } from './helpers/cluster.js';

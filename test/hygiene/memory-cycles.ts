@@ -10,7 +10,8 @@ import { controller } from '../../src/controller/controller.js';
 import { informerSource } from '../../src/controller/informer-source.js';
 import { manager } from '../../src/manager/manager.js';
 import { cacheRunnable } from '../../src/api/runnable.js';
-import { sharedInformer, type SharedInformer } from '../../src/informer/shared-informer.js';
+import { sharedInformer } from '../../src/informer/shared-informer.js';
+import type { SharedInformer } from '../../src/informer/shared-informer-interface.js';
 import { startApiServer } from '@rxkube/testkit';
 
 const gc = (globalThis as { gc?: () => void }).gc;

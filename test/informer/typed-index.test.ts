@@ -4,7 +4,8 @@ import type { KubeObject } from '../../src/api/kube-object.js';
 import { IndexerConflictError, IndexNotFoundError } from '../../src/cache/errors.js';
 import { InformerFactory } from '../../src/informer/informer-factory.js';
 import { join, joinInputs } from '../../src/informer/join.js';
-import { sharedInformer, type SharedInformer } from '../../src/informer/shared-informer.js';
+import { sharedInformer } from '../../src/informer/shared-informer.js';
+import type { SharedInformer } from '../../src/informer/shared-informer-interface.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
 import { added, modified, replace } from './helpers.js';
 

@@ -1,7 +1,7 @@
 /** CacheMonitor: a long reflector wait is listed (for /readyz) and logged until the next request. */
 import { BehaviorSubject, Subject, VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { SharedInformer } from '../../src/informer/shared-informer.js';
+import type { SharedInformer } from '../../src/informer/shared-informer-interface.js';
 import type { Logger } from '../../src/logging/logger.js';
 import { noopLogger } from '../../src/logging/noop-logger.js';
 import { CacheMonitor, describeWaiting } from '../../src/manager/cache-monitor.js';

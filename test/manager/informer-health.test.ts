@@ -7,7 +7,7 @@ import { BehaviorSubject, Subject, Subscription, VirtualAction, VirtualTimeSched
 import { describe, expect, it } from 'vitest';
 import { virtualTime } from '../../packages/testkit/src/virtual-time.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
-import type { SharedInformer } from '../../src/informer/shared-informer.js';
+import type { SharedInformer } from '../../src/informer/shared-informer-interface.js';
 import { noopLogger } from '../../src/logging/noop-logger.js';
 import { CacheMonitor, DEFAULT_WATCH_FAILURE_THRESHOLD_MS, describeFailing } from '../../src/manager/cache-monitor.js';
 import { manager } from '../../src/manager/manager.js';

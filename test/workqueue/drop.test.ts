@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { KeyQueue } from '../../src/workqueue/key-queue.js';
 import type { ReconcileOutcome } from '../../src/workqueue/reconcile-result.js';
 import type { Request, WorkQueueAdd } from '../../src/workqueue/request.js';
-import { workQueue, type Reconciler } from '../../src/workqueue/work-queue.js';
+import { workQueue } from '../../src/workqueue/work-queue.js';
+import type { Reconciler } from '../../src/workqueue/reconciler.js';
 import type { DropRequests } from '../../src/workqueue/work-queue-options.js';
 
 const req = (cluster: string, name: string): Request => ({ cluster, namespace: 'ns', name });

@@ -2,7 +2,9 @@
 import { defer, map, Subject, timer } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { expect } from 'vitest';
-import { workQueue, type Reconciler, type WorkQueueOptions } from '../../src/workqueue/work-queue.js';
+import { workQueue } from '../../src/workqueue/work-queue.js';
+import type { Reconciler } from '../../src/workqueue/reconciler.js';
+import type { WorkQueueOptions } from '../../src/workqueue/work-queue-options.js';
 import { KeyQueue, type QueueItem } from '../../src/workqueue/key-queue.js';
 import type { ReconcileOutcome, ReconcileResult } from '../../src/workqueue/reconcile-result.js';
 import type { WorkQueueInput } from '../../src/workqueue/request.js';

@@ -9,7 +9,8 @@ import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ReconcileOutcome } from '../../src/workqueue/reconcile-result.js';
 import type { Request, WorkQueueInput } from '../../src/workqueue/request.js';
-import { workQueue, type Reconciler } from '../../src/workqueue/work-queue.js';
+import { workQueue } from '../../src/workqueue/work-queue.js';
+import type { Reconciler } from '../../src/workqueue/reconciler.js';
 
 function run(park: (request: Request, key: string) => Observable<unknown> | undefined, script: (input: Subject<WorkQueueInput>, ts: TestScheduler, shutdown: AbortController) => void) {
   const ts = new TestScheduler((a, b) => expect(a).toEqual(b));

@@ -1,7 +1,8 @@
 import { defer, map, NEVER, Observable, type SchedulerLike, Subject, throwError, timer, VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { workQueue, type Reconciler } from '../../src/workqueue/work-queue.js';
+import { workQueue } from '../../src/workqueue/work-queue.js';
+import type { Reconciler } from '../../src/workqueue/reconciler.js';
 import { bucketRateLimiter } from '../../src/workqueue/bucket-rate-limiter.js';
 import { exponentialFailureRateLimiter } from '../../src/workqueue/exponential-failure-rate-limiter.js';
 import { InvalidRequestError } from '../../src/workqueue/invalid-request-error.js';
