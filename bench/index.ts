@@ -40,6 +40,16 @@ function replaceSection(doc: string, title: string, section: string): string {
   return `${doc.slice(0, start + 1)}${section}${next === -1 ? '' : doc.slice(next)}`;
 }
 
+/** The `## ` sections of `doc` that no benchmark module writes (and that are not the method or the findings). */
+function handWrittenSections(doc: string): string[] {
+  const generated = new Set([...modules.map((m) => m.title), 'Method', 'Findings (what costs what)']);
+  return doc
+    .split(/\n(?=## )/)
+    .slice(1)
+    .filter((part) => !generated.has(part.slice(3, part.indexOf('\n')).trim()))
+    .map((part) => `${part.trimEnd()}\n`);
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const only = args.filter((a) => !a.startsWith('--'));
@@ -73,6 +83,10 @@ async function main(): Promise<void> {
     return;
   }
   const load1 = os.loadavg()[0] ?? 0;
+  // The findings are prose about the figures (bench/findings.md, written after a full run); the
+  // sections no module writes (hand-measured figures) are kept from the file as it was.
+  const findings = (await readFile(new URL('./findings.md', import.meta.url), 'utf8')).replace(/^<!--[\s\S]*?-->\n/, '');
+  const kept = handWrittenSections(await readFile(new URL('../BENCHMARKS.md', import.meta.url), 'utf8').catch(() => ''));
   const minutes = ((performance.now() - t0) / 60_000).toFixed(1);
   const doc = [
     '# Benchmarks',
@@ -112,65 +126,9 @@ async function main(): Promise<void> {
     '',
     '## Findings (what costs what)',
     '',
-    '- **Initial sync, paged server, 100k pods — targets "≤ 0.60× the floor\'s wall time" and "≤ client-node\'s"**: in CPU',
-    '  (the steady clock on this shared machine) rxkube takes **0.66× the floor**, 0.85× client-node, 0.76× client-go and',
-    '  0.65× its own page-after-page path. The wall-clock medians of this run are not usable as a ratio (the floor\'s median',
-    '  is 30 s against a minimum of 5.5 s: the 1-minute load average was 4–6 during the run); by the least disturbed runs',
-    '  (minima) rxkube takes 6.2 s against the floor\'s 5.5 s (1.12×), client-node\'s 7.7 s (0.80×) and client-go\'s 8.6 s',
-    '  (0.72×). **The 0.60× wall-clock target is not met**; the ≤ client-node target is met in CPU and by the minima. What',
-    '  bounds it, from a CPU profile of one quieter run (rxkube 6.6 s wall / 5.6 s CPU, floor 9.9 s / 8.4 s; main thread,',
-    '  `RXKUBE_BENCH_PROFILE`): rxkube waits 1.6 s for pages (the server produces them one at a time; pipelining keeps it',
-    '  busy, it does not make it faster), then parses them in one `JSON.parse` (1.2 s), collects garbage (1.9 s, most of it',
-    '  during that parse and the copies of the default transform), deep-freezes (0.5 s), joins the bodies (0.3 s) and fills',
-    '  the store (0.3 s). The wall clock is the page wait plus that tail; to reach 0.60× the tail would have to run while the',
-    '  pages arrive, and parsing page by page as they arrive costs about twice the CPU (next point).',
-    '- **Why the pages are parsed at the end**: parsing each page as it arrives, with the retained heap growing between pages',
-    '  and I/O interleaving, cost 9.4 s of CPU at 100k (the "one after another" row; pipelined but parsed per page measured',
-    '  11.6–13 s in side runs); keeping the bodies as they came and parsing them together once costs 6.1 s (0.65×). Side',
-    '  experiments on the floor: 7.9–9.1 s of CPU parsing per page, 7.6–10 s parsing in batches of 20 or 50 pages, 4.1–5.3 s',
-    '  parsing everything once at the end — V8\'s garbage collector handles one large parse from a small heap far more',
-    '  cheaply (main-thread GC 0.7–1.0 s against 1.4–2.2 s), and an in-memory loop over the same pages without I/O costs',
-    '  no more than one parse. The price is peak memory: the raw bodies (about the JSON\'s size) and the joined text are held',
-    '  until the parse, 1.37 GB peak at 100k against 0.88 GB page by page (client-node 1.71 GB, client-go 1.14 GB, the floor',
-    '  0.70 GB); `listParse: \'perPage\'` restores the lower peak.',
-    '- **Unpaged list, 100k pods — target "time to synced ≤ 1.10× the larger of server delivers and client parses"**: not',
-    '  met (2.00× and 1.46× by the two rxkube rows\' medians, 1.2–1.4× by their minima; in CPU rxkube takes 1.45× the floor\'s',
-    '  read-and-parse). Both rxkube rows now run the same default path — a page without a continue token is parsed item by',
-    '  item as it arrives (the second row only forces that mode for every page) — so their difference is this run\'s noise.',
-    '  What bounds it: the embedded server builds the whole 337 MB body before its first byte (0.85 s; curl then reads it',
-    '  in 0.07 s), so there is nothing to overlap parsing with — "server delivers" is the client reading the body (1.0 s of',
-    '  CPU), and reading, parsing and the informer\'s own work run one after another on one thread. The profile of the',
-    '  unpaged run (7.0 s wall / 5.2 s CPU): 2.5 s waiting for the server and the transfer, 1.1 s scanning the bytes for item',
-    '  boundaries, 1.3 s parsing the items, 0.9 s GC, 0.5 s deep freeze, 0.3 s store. Parsing items as they arrive does not',
-    '  save time here (the scan costs about what it overlaps) but halves the peak memory (0.77 GB against 1.65 GB for the',
-    '  floor and 1.72 GB for rxkube when it parsed the body at its end), which is why it is the default for a single-page',
-    '  list.',
-    '- **10k pods**: rxkube takes 1.5× the floor\'s wall time and 1.7× its CPU (1.1× its own page-after-page path): at this size',
-    '  the informer\'s own work (transform, deep freeze, store) is a larger share than the parse, and pipelining has little to',
-    '  hide. rxkube is ahead of client-node (0.57× wall, 0.72× CPU) and level with client-go (0.94× wall, 0.88× CPU).',
-    '- **client-go** (Go 1.19, client-go 1.20.2, a SharedIndexInformer with the namespace index, managedFields kept): 8.1 s of',
-    '  CPU and 1.14 GB peak at 100k, 0.80 s and 115 MB at 10k. Go\'s JSON decoding into typed structs is not faster than V8\'s',
-    '  `JSON.parse` into plain objects here.',
-    '- **Sharded controller, a fixed 15 ms reconcile, 1, 2 and 3 replica processes — target "near-linear"**: steady',
-    '  throughput 1.95× one replica\'s at 2 replicas and 2.55× at 3 (1.84–1.99× and 2.37–2.80× over four runs at load averages',
-    '  5–9 on this 2-CPU machine). The ceiling at 3 is the hash ring\'s balance (2.86×: 420 of 1200 objects on the largest',
-    '  shard); below it, replicas wait for a core. The cold start (process start, shard Leases, the sharder\'s labelling,',
-    '  handovers) does not divide by R: the first shard up is assigned every object and hands most of them over through drains',
-    '  it acknowledges in its work queue, at one replica\'s rate.',
-    '- **Profiled and fixed earlier**: the informer freezes cached objects deeply by default; `freezeObject(…, \'deep\')` walks',
-    '  plain objects and arrays itself (≈3× faster than immer\'s `freeze(obj, true)`).',
-    '- **Keeping objects costs as much as parsing them.** Any cache retains what it parsed, and V8 then copies those objects',
-    '  out of the young generation (scavenges, promotion). The floor stops its clock right after its last `JSON.parse`,',
-    '  before that work; an informer pays it while it processes. The "settled" columns charge it to both. With it, the',
-    '  watch path of the informer costs about what a bare `Map` cache costs (see "floor + Map cache" and the cost',
-    '  breakdown): the gap to the bare floor on the watch is retention, not rxkube code. The same holds for client-node.',
-    '- **Watch target**: rxkube is within about 10 % of "floor + Map cache" in CPU per event; against the bare floor (which',
-    '  keeps nothing) the difference is the cost of retaining every new object, which every informer pays.',
-    '- **client-node** lists in one unpaged request and deserialises it into typed objects; it needs about twice the peak',
-    '  memory of rxkube at 10k and over twice the retained heap per object of rxkube with its default transform (which drops',
-    '  `managedFields`, about half of a parsed pod\'s heap).',
-    '',
+    findings,
     ...sections,
+    ...kept,
   ].join('\n');
   await writeFile(new URL('../BENCHMARKS.md', import.meta.url), doc);
 }
