@@ -23,8 +23,7 @@ export function widgetStatusController(client: KubeClient, informers: InformerFa
       const now = scheduler.now(); // fixed before the edit: a recipe may run again after a conflict
       // A draft edit of the /status subresource: only what differs is sent, nothing when nothing does.
       await ctx.editStatus((draft) => {
-        const current = draft.status?.conditions;
-        draft.status = { ...draft.status, observedGeneration: generation, conditions: conditions.set(current, ready, now) };
+        draft.status = { ...draft.status, observedGeneration: generation, conditions: [...conditions.set(draft.status?.conditions, ready, now)] };
       });
     },
   });
