@@ -10,6 +10,10 @@ export function widgetConfigController(client: KubeClient, informers: InformerFa
     owns: [resources.configMaps], // an event of an owned ConfigMap enqueues its controller owner
     client,
     informers,
+    permissions: [ // for the manager's derived RBAC (mgr.rbac())
+      { resource: resources.configMaps, verbs: ['create', 'patch'] }, // an apply that creates needs both
+      { resource: WIDGETS, subresource: 'finalizers', verbs: ['update'] }, // blockOwnerDeletion, where enforced
+    ],
     reconcile: async (request, ctx) => {
       const widget = ctx.object;
       if (widget === undefined) return; // deleted: the garbage collector removes what it owned
