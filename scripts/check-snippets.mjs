@@ -40,7 +40,6 @@ const FENCE_LANGS = new Set(['ts', 'typescript']);
 
 /** The files checked by default. */
 export function defaultFiles() {
-  const md = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => path.join(dir, f)) : []);
   // docs/ and its folders (docs/cookbook/, …), but the generated API reference.
   const mdTree = (dir) =>
     fs.existsSync(dir)
