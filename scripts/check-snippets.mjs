@@ -1,6 +1,6 @@
 /* global console, process, URL */
 // Type-checks the documentation's TypeScript: every ```ts / ```typescript block of README.md,
-// docs/*.md and packages/*/README.md, and every TSDoc `@example` (and other ```ts fence of a TSDoc
+// docs/**/*.md (but the generated docs/api/) and packages/*/README.md, and every TSDoc `@example` (and other ```ts fence of a TSDoc
 // comment) of src/ and packages/*/src,
 // compiled strictly (strict, noUncheckedIndexedAccess: the project's own settings) against the public entry points (`rxkube`, `rxkube/<door>`,
 // `@rxkube/testkit`, …), through the package names as a consumer imports them.
@@ -11,6 +11,10 @@
 // the example helpers) is declared in scripts/snippet-prelude.d.ts. A snippet made of object
 // members (`reconcile: async (req, ctx) => { … },`) is checked as controller options.
 //
+// A cookbook recipe block (`<!-- recipe: examples/cookbook/x.ts -->` before the fence: the file
+// embedded verbatim, see scripts/recipe-blocks.mjs) is a whole module with its own imports: it is
+// checked as it stands, beside its file (so `./widget.js` resolves), with nothing imported for it.
+//
 // Opting out (keep it rare, give the reason): in Markdown, put `<!-- snippet: not-compiled (reason) -->`
 // on the line before the fence, or write the fence as ```ts ignore; in TSDoc, ```ts ignore.
 //
@@ -19,6 +23,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { RECIPE_MARKER } from './recipe-blocks.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const PRELUDE = path.join(root, 'scripts', 'snippet-prelude.d.ts');
@@ -27,12 +32,22 @@ const VIRTUAL_DIR = path.join(root, '.snippets');
 const OPT_OUT = /<!--\s*snippet:\s*not-compiled\b/;
 const FENCE_LANGS = new Set(['ts', 'typescript']);
 
-/** @typedef {{ file: string, line: number, code: string }} Snippet  `line`: 1-based line of the code's first line in `file`. */
+/**
+ * @typedef {{ file: string, line: number, code: string, recipe?: string }} Snippet  `line`: 1-based
+ * line of the code's first line in `file`; `recipe`: the recipe file a cookbook block embeds.
+ */
 /** @typedef {{ file: string, line: number, code: number, message: string }} Problem */
 
 /** The files checked by default. */
 export function defaultFiles() {
-  const md = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => path.join(dir, f)) : []);
+  // docs/ and its folders (docs/cookbook/, …), but the generated API reference.
+  const mdTree = (dir) =>
+    fs.existsSync(dir)
+      ? fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+          .filter((e) => e.isFile() && e.name.endsWith('.md'))
+          .map((e) => path.join(e.parentPath, e.name))
+          .filter((f) => !path.relative(dir, f).split(path.sep).includes('api'))
+      : [];
   const packages = fs.readdirSync(path.join(root, 'packages')).map((p) => path.join(root, 'packages', p));
   const tsFiles = (dir) =>
     fs.existsSync(dir)
@@ -42,7 +57,7 @@ export function defaultFiles() {
       : [];
   return [
     path.join(root, 'README.md'),
-    ...md(path.join(root, 'docs')),
+    ...mdTree(path.join(root, 'docs')),
     ...packages.map((p) => path.join(p, 'README.md')).filter((f) => fs.existsSync(f)),
     ...tsFiles(path.join(root, 'src')),
     ...packages.flatMap((p) => tsFiles(path.join(p, 'src'))),
@@ -62,7 +77,8 @@ export function markdownSnippets(file, text) {
     const optedOut = /\b(ignore|not-compiled)\b/.test(rest) || (i > 0 && OPT_OUT.test(lines[i - 1]));
     if (FENCE_LANGS.has(lang.toLowerCase()) && !optedOut) {
       const body = lines.slice(i + 1, end).map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l));
-      snippets.push({ file, line: i + 2, code: body.join('\n') });
+      const recipe = i > 0 ? RECIPE_MARKER.exec(lines[i - 1])?.[1] : undefined;
+      snippets.push({ file, line: i + 2, code: body.join('\n'), ...(recipe === undefined ? {} : { recipe }) });
     }
     i = end;
   }
@@ -195,6 +211,8 @@ function isMemberList(code) {
 
 /** The in-memory module of a snippet and the number of lines put before its code. */
 function moduleOf(snippet, importable) {
+  // A recipe is a whole module, as in its file: nothing added, nothing imported for it.
+  if (snippet.recipe !== undefined) return { text: `${snippet.code}\n`, offset: 0, wrapperLineAfter: undefined };
   // Imports first (a member list may start with the imports it needs), then the rest.
   const lines = snippet.code.split('\n');
   let cut = 0;
@@ -249,7 +267,9 @@ export async function checkSnippets(snippets) {
   const virtual = new Map();
   snippets.forEach((s, i) => {
     const name = `${path.relative(root, s.file).replace(/[^\w]+/g, '_')}_${s.line}_${i}.mts`;
-    virtual.set(path.join(VIRTUAL_DIR, name), { snippet: s, ...moduleOf(s, importable) });
+    // A recipe beside its file, so that its relative imports resolve as they do for the file.
+    const dir = s.recipe === undefined ? VIRTUAL_DIR : path.join(root, path.dirname(s.recipe));
+    virtual.set(path.join(dir, `.snippet_${name}`), { snippet: s, ...moduleOf(s, importable) });
   });
   const options = compilerOptions();
   const host = ts.createCompilerHost(options, true);
