@@ -50,6 +50,11 @@ function htmlSummary(html: string): string {
   return title ? `an HTML page titled ${JSON.stringify(title)}` : 'an HTML page';
 }
 
+/** `request` with `secrets` masked in its server and path (the connection's own fields, printed in the error). */
+function redactedRequest(request: ApiRequestContext, secrets: readonly string[]): ApiRequestContext {
+  return { ...request, server: redactSecrets(request.server, secrets), path: redactSecrets(request.path, secrets) };
+}
+
 /**
  * Builds the {@link ApiError} for a non-2xx response. The body is used as the Status when it is
  * one; otherwise a Status is synthesized from the code, with the body text (shortened; an HTML
@@ -92,7 +97,7 @@ export function apiErrorFromResponse(
     code,
     bodyShape: shape,
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-    ...(options.request === undefined ? {} : { request: options.request }),
+    ...(options.request === undefined ? {} : { request: redactedRequest(options.request, options.secrets ?? []) }),
   });
 }
 
