@@ -34,8 +34,15 @@ const RESOURCE = /^(\*|[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?)(\/(\*|[a-z0-9]([-a-
 const GROUP = /^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?)?$/;
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const URL_PATH = /^\/[A-Za-z0-9\-._~/*%]{0,512}$/;
-// A user name: printable, no quote or backslash (they would not survive into YAML unchanged).
-const USER = /^[^\u0000-\u001f\u007f"\\]{1,512}$/;
+/** A user name: 1 to 512 printable characters, no quote or backslash (they would not survive into YAML unchanged). */
+function isUserName(user: string): boolean {
+  if (user.length === 0 || user.length > 512) return false;
+  for (const ch of user) {
+    const c = ch.codePointAt(0) ?? 0;
+    if (c < 0x20 || c === 0x7f || ch === '"' || ch === '\\') return false;
+  }
+  return true;
+}
 
 function unquote(goQuoted: string): string {
   return goQuoted.replace(/\\(.)/g, '$1');
@@ -47,14 +54,14 @@ export function deniedRequestOf(message: string | undefined): DeniedRequest | un
   const resource = RESOURCE_DENIAL.exec(message);
   if (resource !== null) {
     const [, user = '', verb = '', res = '', group = '', namespace] = resource.map((g) => (g === undefined ? undefined : unquote(g)));
-    if (!USER.test(user) || !VERB.test(verb) || !RESOURCE.test(res) || !GROUP.test(group)) return undefined;
+    if (!isUserName(user) || !VERB.test(verb) || !RESOURCE.test(res) || !GROUP.test(group)) return undefined;
     if (namespace !== undefined && !NAMESPACE.test(namespace)) return undefined;
     return { user, verb, resource: res, apiGroup: group, ...(namespace === undefined ? {} : { namespace }) };
   }
   const path = PATH_DENIAL.exec(message);
   if (path !== null) {
     const [, user = '', verb = '', url = ''] = path.map((g) => unquote(g));
-    if (!USER.test(user) || !VERB.test(verb) || !URL_PATH.test(url)) return undefined;
+    if (!isUserName(user) || !VERB.test(verb) || !URL_PATH.test(url)) return undefined;
     return { user, verb, path: url };
   }
   return undefined;
