@@ -18,3 +18,6 @@ export type { LabelOperator, LabelRequirement, ParsedLabelSelector } from './lab
 
 // Objects as an informer's cache holds them (metadata with name, uid, resourceVersion).
 export type { Cached, CachedEntry } from './kube-object.js';
+
+// What a list/watch transport names about itself in errors (ReflectorFatalError).
+export type { ListWatchTarget } from './list-watcher.js';

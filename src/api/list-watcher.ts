@@ -57,6 +57,16 @@ export interface ExpectedObjects {
   readonly namespace?: string;
 }
 
+/** What a {@link ListWatcher} lists and watches, to name it in errors (never a credential). */
+export interface ListWatchTarget {
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** The namespace; absent for every namespace (or a cluster-scoped resource). */
+  readonly namespace?: string;
+  /** The API server's URL without user info (`https://10.0.0.1:6443`). */
+  readonly server?: string;
+}
+
 /**
  * The transport a reflector runs on: one list page and one watch stream for a fixed resource,
  * namespace and selectors. Both are cold Observables: subscribing sends the request, unsubscribing
@@ -79,6 +89,8 @@ export interface ListWatcher<T extends KubeObject = KubeObject> {
   readonly supportsStreamingList?: boolean;
   /** What the objects it delivers must be; the reflector skips and reports any other. Absent: not checked. */
   readonly expectedObjects?: ExpectedObjects;
+  /** What it lists and watches, and from which server: named in `ReflectorFatalError`. Absent: not named. */
+  readonly target?: ListWatchTarget;
   list(options: ListOptions): Observable<ListPage<T>>;
   watch(options: WatchOptions): Observable<WatchEvent<T>>;
 }

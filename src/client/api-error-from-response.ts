@@ -1,6 +1,8 @@
 import { isStatus, type Status } from '../api/status.js';
 import { redactSecrets, redactSecretsDeep } from '../logging/known-secrets.js';
 import { ApiError, REASON_OF_STATUS } from './api-error.js';
+import type { ResponseBodyShape } from './api-error-advice.js';
+import type { ApiRequestContext } from './api-request-context.js';
 
 /**
  * Parses a `Retry-After` header: delta seconds, or an HTTP date (relative to `nowMs`). Returns
@@ -20,28 +22,66 @@ export function parseRetryAfter(value: string | readonly string[] | undefined, n
   return Math.max(0, Math.ceil((at - nowMs) / 1000));
 }
 
+/** Options of {@link apiErrorFromResponse}. */
+export interface ApiErrorFromResponseOptions {
+  /** Now, to turn a `Retry-After` date into seconds. */
+  readonly nowMs: number;
+  /** Credentials of this request, masked wherever the answer quotes them. */
+  readonly secrets?: readonly string[];
+  /** The request answered (server, method, path, identity): named in the error and its hint. */
+  readonly request?: ApiRequestContext;
+}
+
+const HTML = /^\s*<(!doctype\s+html|html|head|body|title|\?xml)\b/i;
+const TITLE = /<title[^>]*>([^<]{0,300})<\/title>/i;
+
+/** What `body` is: a Status, other JSON, an HTML page, plain text or nothing. */
+export function bodyShapeOf(body: string, contentType: string | undefined, json: unknown): ResponseBodyShape {
+  if (isStatus(json)) return 'status';
+  if (body.trim() === '') return 'empty';
+  if (json !== undefined) return 'json';
+  if (/\bhtml\b/i.test(contentType ?? '') || HTML.test(body)) return 'html';
+  return 'text';
+}
+
+/** An HTML page in a few words: its title, not its markup. */
+function htmlSummary(html: string): string {
+  const title = TITLE.exec(html)?.[1]?.replace(/\s+/g, ' ').trim();
+  return title ? `an HTML page titled ${JSON.stringify(title)}` : 'an HTML page';
+}
+
+/** `request` with `secrets` masked in its server and path (the connection's own fields, printed in the error). */
+function redactedRequest(request: ApiRequestContext, secrets: readonly string[]): ApiRequestContext {
+  return { ...request, server: redactSecrets(request.server, secrets), path: redactSecrets(request.path, secrets) };
+}
+
 /**
  * Builds the {@link ApiError} for a non-2xx response. The body is used as the Status when it is
- * one; otherwise a Status is synthesized from the code, with the body text (shortened) as message.
- * `secrets`, and every credential in use (`known-secrets.ts`), are masked in every string of the
- * Status, so a server or proxy echoing a token cannot leak it.
+ * one; otherwise a Status is synthesized from the code, with the body text (shortened; an HTML
+ * page's title) as message, and the error's `bodyShape` says what it was. `secrets`, and every
+ * credential in use (`known-secrets.ts`), are masked in every string of the Status, so a server
+ * or proxy echoing a token cannot leak it.
  */
 export function apiErrorFromResponse(
   code: number,
   body: string,
   headers: { readonly [name: string]: string | readonly string[] | undefined },
-  options: { readonly nowMs: number; readonly secrets?: readonly string[] },
+  options: ApiErrorFromResponseOptions,
 ): ApiError {
   let status: Status | undefined;
+  let json: unknown;
   try {
-    const parsed: unknown = JSON.parse(body);
-    if (isStatus(parsed)) status = wellTypedStatus(parsed);
+    json = JSON.parse(body);
+    if (isStatus(json)) status = wellTypedStatus(json);
   } catch {
     // not JSON: synthesize below
   }
+  const contentType = headers['content-type'];
+  const shape = bodyShapeOf(body, Array.isArray(contentType) ? contentType[0] : (contentType as string | undefined), json);
   if (status === undefined) {
     // mask before cutting, so that a credential straddling the cut leaves nothing behind
-    const text = redactSecrets(body.length > 4000 ? body.slice(0, 4000) : body, options.secrets).trim();
+    const cut = redactSecrets(body.length > 4000 ? body.slice(0, 4000) : body, options.secrets).trim();
+    const text = shape === 'html' ? htmlSummary(cut) : cut;
     status = {
       apiVersion: 'v1',
       kind: 'Status',
@@ -53,7 +93,12 @@ export function apiErrorFromResponse(
   }
   status = redactSecretsDeep(status, options.secrets ?? []);
   const retryAfterSeconds = parseRetryAfter(headers['retry-after'], options.nowMs);
-  return new ApiError(status, retryAfterSeconds === undefined ? { code } : { code, retryAfterSeconds });
+  return new ApiError(status, {
+    code,
+    bodyShape: shape,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    ...(options.request === undefined ? {} : { request: redactedRequest(options.request, options.secrets ?? []) }),
+  });
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -1,6 +1,10 @@
 import type { Status } from '../api/status.js';
 import { type ErrorLayer, RxkubeError } from '../api/rxkube-error.js';
-import { redactCause, redactSecretsDeep } from '../logging/known-secrets.js';
+import { redactCause, redactSecrets, redactSecretsDeep } from '../logging/known-secrets.js';
+import { adviseApiError, type ResponseBodyShape } from './api-error-advice.js';
+import type { ApiRequestContext } from './api-request-context.js';
+import type { DeniedRequest } from './denied-request.js';
+import type { RbacSuggestion } from './rbac-suggestion.js';
 
 /**
  * The `code` of an {@link ApiError} for each Kubernetes `StatusReason`. A Status without a reason
@@ -54,12 +58,36 @@ function apiErrorCode(reason: string, statusCode: number): string {
   return implied !== undefined ? (API_ERROR_CODES[implied] as string) : ApiError.code;
 }
 
+/** Options of {@link ApiError}. */
+export interface ApiErrorOptions {
+  /** The HTTP status; default the Status' `code`. */
+  readonly code?: number;
+  readonly retryAfterSeconds?: number;
+  readonly cause?: unknown;
+  /** The request answered: named in the message (server, method, path) and used by the hints. */
+  readonly request?: ApiRequestContext;
+  /** What the response body was; absent for a Status that came from elsewhere (a watch ERROR event). */
+  readonly bodyShape?: ResponseBodyShape;
+}
+
+/** `(GET https://10.0.0.1:6443/api/v1/pods)`: the request without its query. */
+function requestText(request: ApiRequestContext): string {
+  const path = request.path.split('?')[0] ?? '';
+  return ` (${redactSecrets(`${request.method} ${request.server}${path}`)})`;
+}
+
 /**
  * An error answered by the API server: an HTTP error response with a `Status` body, or a watch
  * `ERROR` event. `statusCode` is the HTTP status (or the Status' code), `reason` the
  * machine-readable reason (`NotFound`, `Conflict`, `Gone`, `Expired`, …), and `code` the rxkube
  * code derived from the reason: `API_NOT_FOUND`, `API_CONFLICT`, … (see {@link API_ERROR_CODES};
  * `API_UNKNOWN` when neither the reason nor the HTTP status is a known one).
+ *
+ * Errors that point at the fix: the message names the request (method, server, path) when the
+ * connection gave it, and `hint` (also on the message's second line) says what to do: for a 404
+ * that is not a Kubernetes Status, that the server is not (or may not be) a Kubernetes API server;
+ * for a 401, whose credentials were refused and why; for a 403 of the API server's RBAC, who may
+ * not do what where (`denied`) and the rule that allows it (`rbacRule`).
  */
 export class ApiError extends RxkubeError {
   /** The code of an ApiError whose reason and status are both unknown; instances carry `API_<REASON>`. */
@@ -74,16 +102,43 @@ export class ApiError extends RxkubeError {
   readonly status: Status;
   /** Seconds from a `Retry-After` header, when the response had one. */
   readonly retryAfterSeconds: number | undefined;
+  /** The request this answers (server without credentials, method, path, client identity), when known. */
+  readonly request: ApiRequestContext | undefined;
+  /** What the response body was (`status`, `html`, `text`, `json`, `empty`); undefined when not from a response. */
+  readonly bodyShape: ResponseBodyShape | undefined;
+  /**
+   * True for a 404 whose body shows another server answered (an HTML page, plain text, other
+   * JSON): the client is pointed at something that is not a Kubernetes API server. The code stays
+   * `API_NOT_FOUND`.
+   */
+  readonly notKubernetes: boolean;
+  /** What is likely wrong and how to fix it, when there is something to say (401, 403, a foreign 404). */
+  readonly hint: string | undefined;
+  /** A 403 of the API server's authorizer: who was refused which verb on what, where (from its message). */
+  readonly denied: DeniedRequest | undefined;
+  /** For {@link denied}: the Role or ClusterRole rule (and binding) that would allow the request. */
+  readonly rbacRule: RbacSuggestion | undefined;
 
   /**
    * Every string of `status` (the server's text) is searched for the credentials in use and
    * masked (see `known-secrets.ts`), as is `cause`: an ApiError can be printed and logged safely.
    */
-  constructor(serverStatus: Status, options: { code?: number; retryAfterSeconds?: number; cause?: unknown } = {}) {
+  constructor(serverStatus: Status, options: ApiErrorOptions = {}) {
     const status = redactSecretsDeep(serverStatus);
     const code = options.code ?? status.code ?? 0;
     const reason = status.reason ?? '';
-    super(`${code}${reason ? ` ${reason}` : ''}: ${status.message ?? 'API request failed'}`, { cause: redactCause(options.cause) });
+    const advice = adviseApiError(code, status, options.request, options.bodyShape);
+    const where = options.request === undefined ? '' : requestText(options.request);
+    const hint = advice.hint === undefined ? undefined : redactSecrets(advice.hint);
+    super(`${code}${reason ? ` ${reason}` : ''}: ${status.message ?? 'API request failed'}${where}${hint === undefined ? '' : `\n  hint: ${hint}`}`, {
+      cause: redactCause(options.cause),
+    });
+    this.request = options.request;
+    this.bodyShape = options.bodyShape;
+    this.notKubernetes = advice.notKubernetes;
+    this.hint = hint;
+    this.denied = advice.denied;
+    this.rbacRule = advice.rbac;
     this.statusCode = code;
     this.reason = reason;
     this.code = apiErrorCode(reason, code);

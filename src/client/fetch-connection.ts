@@ -2,6 +2,7 @@ import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { rememberSecret } from '../logging/known-secrets.js';
 import type { ApiConnection } from './api-connection.js';
 import { apiErrorFromResponse } from './api-error-from-response.js';
+import { printableServer } from './api-request-context.js';
 import { FetchConfigError } from './fetch-config-error.js';
 import { isWatchRequest, joinPath, type KubeRequest, methodOf, queryString, type RequestOptions, type StreamOptions } from './kube-request.js';
 import { NetworkError } from './network-error.js';
@@ -274,7 +275,17 @@ export class FetchConnection implements ApiConnection {
     response.headers.forEach((value, name) => {
       answerHeaders[name.toLowerCase()] = value;
     });
-    throw apiErrorFromResponse(code, text, answerHeaders, { nowMs: this.scheduler.now(), secrets: token === undefined ? [] : [token] });
+    throw apiErrorFromResponse(code, text, answerHeaders, {
+      nowMs: this.scheduler.now(),
+      secrets: token === undefined ? [] : [token],
+      request: {
+        server: printableServer(this.server),
+        method,
+        path: request.path + queryString(request.query),
+        // without a token, cookies or a proxy may carry credentials: nothing to say about them
+        ...(token === undefined ? {} : { identity: { credential: typeof this.token === 'function' ? 'tokenProvider' : 'token' } }),
+      },
+    });
   }
 }
 

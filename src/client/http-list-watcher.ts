@@ -1,7 +1,8 @@
 import { defer, filter, from, map, Observable, type OperatorFunction, switchMap } from 'rxjs';
 import type { KubeObject } from '../api/kube-object.js';
 import type { ResolvedResourceType, ResourceType } from '../api/resource.js';
-import type { ExpectedObjects, ListOptions, ListPage, WatchEvent, WatchOptions } from '../api/list-watcher.js';
+import type { ExpectedObjects, ListOptions, ListPage, ListWatchTarget, WatchEvent, WatchOptions } from '../api/list-watcher.js';
+import { printableServer } from './api-request-context.js';
 import type { Discovery } from './discovery.js';
 import type { ApiConnection } from './api-connection.js';
 import { resourcePath } from './resource-path.js';
@@ -51,7 +52,11 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
     const own = { apiVersion: resource.apiVersion, kind: resource.kind };
     const types = scope.metadataOnly === true ? [own, { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata' }] : [own];
     this.expectedObjects = scope.namespace ? { types, namespace: scope.namespace } : { types };
+    this.target = { ...own, ...(scope.namespace ? { namespace: scope.namespace } : {}), server: printableServer(connection.server) };
   }
+
+  /** The resource, the scope's namespace and the connection's server (without credentials). */
+  readonly target: ListWatchTarget;
 
   /**
    * The resource's `apiVersion`/`kind` (and, for the metadata-only view, `meta.k8s.io/v1`

@@ -37,3 +37,13 @@ export type { ExecCredentialFailure } from './credential-errors.js';
 export { DEFAULT_EXEC_TIMEOUT_MS } from './exec-credential-source.js';
 export { TOKEN_FILE_REFRESH_MS } from './token-file-source.js';
 export type { StreamOptions } from './kube-connection.js';
+
+// Errors that point at the fix: the request an ApiError answers, the 403 it parsed, the RBAC rule that allows it.
+export type { ApiErrorOptions } from './api-error.js';
+export type { ApiErrorFromResponseOptions } from './api-error-from-response.js';
+export type { ResponseBodyShape } from './api-error-advice.js';
+export type { ApiRequestContext, ClientIdentity, CredentialKind } from './api-request-context.js';
+export { deniedRequestOf } from './denied-request.js';
+export type { DeniedRequest } from './denied-request.js';
+export { suggestRbac } from './rbac-suggestion.js';
+export type { RbacPolicyRule, RbacSubject, RbacSuggestion } from './rbac-suggestion.js';

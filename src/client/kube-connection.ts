@@ -5,6 +5,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { clientNode } from './client-node-module.js';
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { apiErrorFromResponse } from './api-error-from-response.js';
+import { type ClientIdentity, identityOfUser, printableServer } from './api-request-context.js';
 import { type CredentialPlan, credentialPlanFor } from './credential-plan.js';
 import { checkCredentialFiles, checkCurrentContext, loadDefaultKubeConfig, loadInClusterConfig, loadKubeConfigFile } from './kubeconfig-load.js';
 import { rememberSecret } from '../logging/known-secrets.js';
@@ -98,6 +99,8 @@ export class KubeConnection implements ApiConnection {
   readonly requestTimeoutMs: number;
   private readonly authConfig: KubeConfigLike;
   private readonly credentials: CredentialPlan | undefined;
+  /** Who the kubeconfig says the client is (named in 401 errors; never a credential). */
+  private readonly identity: ClientIdentity;
   private readonly agentOptions: https.AgentOptions;
   private agent: http.Agent | undefined;
   private agentKey = '';
@@ -120,6 +123,7 @@ export class KubeConnection implements ApiConnection {
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.agentOptions = { keepAlive: true, keepAliveMsecs: 30_000, ...options.agentOptions };
     const user = kubeConfig.getCurrentUser();
+    this.identity = identityOfUser(user);
     this.credentials = credentialPlanFor(user, this.scheduler, options.execTimeoutMs);
     // client-node refuses plain http:// unless skip-tls-verify is set; TLS settings mean nothing
     // without TLS, so for http:// servers credentials come from a copy that allows it. Token files
@@ -433,6 +437,7 @@ export class KubeConnection implements ApiConnection {
                 apiErrorFromResponse(code, body.toString('utf8'), response.headers, {
                   nowMs: this.scheduler.now(),
                   secrets: prepared.secrets,
+                  request: { server: printableServer(this.server), method, path: request.path + queryString(request.query), identity: this.identity },
                 }),
               ),
             reject,

@@ -72,10 +72,11 @@ export function checkPeriod(value: number | undefined, what: string): void {
 function toEvents<T extends KubeObject>(
   source: InformerSource<T>,
   scheduler: SchedulerLike,
+  name: string,
 ): { events$: Observable<ReflectorEvent<T>>; status$: Observable<ReflectorStatus> } {
   if (isObservable(source)) return { events$: source, status$: NEVER };
   if ('events$' in source) return source;
-  const opts = (o: ListWatchOptions | undefined): ListWatchOptions => ({ scheduler, ...o });
+  const opts = (o: ListWatchOptions | undefined): ListWatchOptions => ({ scheduler, name, ...o });
   if ('listWatcher' in source) return reflector(source.listWatcher, opts(source.listWatch));
   return reflector(source.client.listWatcher<T>(source.resource, source.scope ?? {}), opts(source.listWatch));
 }
@@ -149,7 +150,7 @@ export class InformerRun<T extends KubeObject> {
     this.defaultPeriodMs = clampResyncPeriod(options.defaultResyncPeriodMs ?? 0);
     this.checkPeriodMs = this.defaultPeriodMs;
     this.indexer = new Indexer<T>({ indexers: options.indexers ?? {}, freeze: options.freeze ?? 'deep' });
-    const { events$, status$ } = toEvents(source, this.scheduler);
+    const { events$, status$ } = toEvents(source, this.scheduler, this.name);
     this.reflectorEvents$ = events$;
     this.status$ = status$;
     const grace = options.stopGraceMs ?? 0;

@@ -19,3 +19,4 @@ export { ReflectorFatalError, WatchStalledError } from './reflector-errors.js';
 export { ListContinueLoopError, ListPageLimitError } from './list-pages.js';
 export { UnexpectedObjectError } from './reflector-errors.js';
 export { DEFAULT_MAX_LIST_PAGES, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_WATCH_HEALTHY_MS } from './list-watch-options.js';
+export type { ReflectorFatalErrorOptions } from './reflector-errors.js';

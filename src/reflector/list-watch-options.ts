@@ -116,6 +116,11 @@ export interface ListWatchOptions {
   readonly authRetries?: number;
   /** Extra errors to treat as fatal (the stream errors with `ReflectorFatalError`). */
   readonly isFatal?: (error: unknown) => boolean;
+  /**
+   * Name of what runs this reflector (an informer sets its own name), named in
+   * `ReflectorFatalError` with the transport's resource and server.
+   */
+  readonly name?: string;
   /** Scheduler of every timer and clock. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /** Random source in `[0, 1)` for jitter and watch timeouts. Default `Math.random`. */
@@ -144,6 +149,7 @@ export interface ResolvedListWatchOptions {
   readonly maxInternalErrorRetryMs: number;
   readonly authRetries: number;
   readonly isFatal: (error: unknown) => boolean;
+  readonly name: string | undefined;
   readonly scheduler: SchedulerLike;
   readonly random: () => number;
   readonly status: Partial<Observer<ReflectorStatus>> | undefined;
@@ -223,6 +229,7 @@ export function resolveListWatchOptions(options: ListWatchOptions): ResolvedList
     maxInternalErrorRetryMs: options.maxInternalErrorRetryMs ?? 0,
     authRetries: options.authRetries ?? 2,
     isFatal: options.isFatal ?? (() => false),
+    name: options.name,
     scheduler: options.scheduler ?? asyncScheduler,
     random: options.random ?? Math.random,
     status: options.status,

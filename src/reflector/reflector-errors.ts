@@ -1,5 +1,6 @@
 import type { KubeObject } from '../api/kube-object.js';
-import type { ExpectedObjects } from '../api/list-watcher.js';
+import type { ExpectedObjects, ListWatchTarget } from '../api/list-watcher.js';
+import type { RbacSuggestion } from '../client/rbac-suggestion.js';
 import { ConfigError, RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
 
 /** A watch closed less than a second after it started without delivering any event (RE-10). */
@@ -48,13 +49,47 @@ export class ReflectorConfigError extends ConfigError {
   override readonly name = 'ReflectorConfigError';
 }
 
-/** An error the reflector does not recover from (401/403 after retries, a fatal transport error). */
+/** Options of {@link ReflectorFatalError}: the cause, and what names the reflector and the fix. */
+export interface ReflectorFatalErrorOptions {
+  readonly cause: unknown;
+  /** The name of what ran the reflector (the informer's). */
+  readonly informer?: string;
+  /** What it listed and watched, and from which server. */
+  readonly target?: ListWatchTarget;
+  /** The API server's URL without credentials; default the target's. */
+  readonly server?: string;
+  /** What is likely wrong and how to fix it. */
+  readonly hint?: string;
+  /** The RBAC rule that lets it list and watch, after a 403 of the API server's authorizer. */
+  readonly rbacRule?: RbacSuggestion;
+}
+
+/**
+ * An error the reflector does not recover from (401/403 after retries, a fatal transport error).
+ * It names the informer, the resource, the namespace and the server (`informer`, `target`,
+ * `server`) and, after a 401 or 403, carries the `hint` (and for a 403 the `rbacRule`, with the
+ * `list` and `watch` verbs a reflector needs) that points at the fix.
+ */
 export class ReflectorFatalError extends RxkubeError {
   static override readonly code: string = 'REFLECTOR_FATAL';
   static override readonly layer: ErrorLayer = 'reflector';
   override readonly name = 'ReflectorFatalError';
-  constructor(message: string, options: { cause: unknown }) {
-    super(message, options);
+  /** The informer's name (the `name` option of `listWatch`), when given. */
+  readonly informer: string | undefined;
+  /** The resource, namespace and server of its transport, when it names them. */
+  readonly target: ListWatchTarget | undefined;
+  /** The API server's URL (without credentials), when known. */
+  readonly server: string | undefined;
+  readonly hint: string | undefined;
+  readonly rbacRule: RbacSuggestion | undefined;
+
+  constructor(message: string, options: ReflectorFatalErrorOptions) {
+    super(message, { cause: options.cause });
+    this.informer = options.informer;
+    this.target = options.target;
+    this.server = options.server ?? options.target?.server;
+    this.hint = options.hint;
+    this.rbacRule = options.rbacRule;
   }
 }
 

@@ -9,8 +9,8 @@ import type { ResolvedListWatchOptions } from './list-watch-options.js';
 import type { ListOptions, ListWatcher, WatchEvent, WatchOptions } from '../api/list-watcher.js';
 import { objectKey } from './object-key.js';
 import { unexpectedObject } from './expected-objects.js';
+import { reflectorFatalError } from './reflector-fatal.js';
 import {
-  ReflectorFatalError,
   type UnexpectedObjectError,
   UnusableWatchEventError,
   VeryShortWatchError,
@@ -275,15 +275,16 @@ export class ReflectorRun<T extends KubeObject> {
   /** Ends the stream with a typed error when `err` is fatal. Returns true if it was. */
   private failIfFatal(err: unknown): boolean {
     let fatal = false;
+    let authFailures = 0;
     if (this.o.isFatal(err)) fatal = true;
     else if (isAuthError(err)) {
       this.authFailures += 1;
       fatal = this.authFailures > this.o.authRetries;
+      authFailures = this.authFailures;
     }
     if (!fatal) return false;
-    const message = err instanceof Error ? err.message : String(err);
     this.stop();
-    this.out.error(new ReflectorFatalError(`reflector stopped: ${message}`, { cause: err }));
+    this.out.error(reflectorFatalError(err, { informer: this.o.name, target: this.lw.target, authFailures }));
     return true;
   }
 

@@ -217,6 +217,20 @@ describe.skipIf(!hasCluster)('the example under its derived RBAC on a real kube-
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ statusCode: 403, reason: 'Forbidden' });
     expect((err as Error).message).toContain(`User "system:serviceaccount:${ns}:${SA}" cannot create resource "configmaps" in API group "" in the namespace "${ns}"`);
+    // Errors that point at the fix: kube-apiserver's message read back, and the rule that allows the write.
+    const forbidden = err as ApiError;
+    expect(forbidden.denied).toEqual({ user: `system:serviceaccount:${ns}:${SA}`, verb: 'create', resource: 'configmaps', apiGroup: '', namespace: ns });
+    expect(forbidden.rbacRule).toMatchObject({
+      role: 'Role',
+      binding: 'RoleBinding',
+      namespace: ns,
+      rule: { apiGroups: [''], resources: ['configmaps'], verbs: ['create'] },
+      subject: { kind: 'ServiceAccount', namespace: ns, name: SA },
+    });
+    expect(forbidden.message).toContain(`(POST ${controllerClient.connection.server.origin}`);
+    expect(forbidden.message).toContain(
+      `ServiceAccount ${ns}/${SA} may not create configmaps in namespace ${ns}. To allow it, add this rule to a Role in namespace ${ns} and bind that Role to ServiceAccount ${ns}/${SA} with a RoleBinding:\n    - apiGroups: [""]\n      resources: ["configmaps"]\n      verbs: ["create"]`,
+    );
 
     const list = await controllerClient.objects(SECRETS, ns).list().then(
       () => undefined,

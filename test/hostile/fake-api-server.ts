@@ -105,3 +105,46 @@ export function podList(items: readonly unknown[], resourceVersion: string, cont
 export function pod(name: string, resourceVersion: string, namespace = 'default'): Record<string, unknown> {
   return { kind: 'Pod', apiVersion: 'v1', metadata: { name, namespace, resourceVersion, uid: `uid-${namespace}-${name}` } };
 }
+
+/** Writes `text` with `status` and `contentType` (an HTML page, a proxy's plain text, …). */
+export function rawAnswer(res: http.ServerResponse, status: number, text: string, contentType: string): void {
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** What kube-apiserver's authorizer refused, as its 403 message states it. */
+export interface ForbiddenRequest {
+  readonly user: string;
+  readonly verb: string;
+  /** Plural, with `/subresource` if any. */
+  readonly resource: string;
+  /** `''` for the core group. */
+  readonly group: string;
+  /** Absent: at the cluster scope. */
+  readonly namespace?: string;
+  readonly name?: string;
+}
+
+/**
+ * The 403 Status kube-apiserver (1.20 and later) answers when RBAC refuses a request, byte for
+ * byte: `pods is forbidden: User "…" cannot list resource "pods" in API group "" in the namespace "x"`.
+ */
+export function kubeForbidden(res: http.ServerResponse, f: ForbiddenRequest): void {
+  const q = (s: string): string => JSON.stringify(s);
+  const [plural = ''] = f.resource.split('/');
+  const gr = f.group === '' ? plural : `${plural}.${f.group}`;
+  const where = f.namespace === undefined ? 'at the cluster scope' : `in the namespace ${q(f.namespace)}`;
+  const message = `${gr}${f.name === undefined ? '' : ` ${q(f.name)}`} is forbidden: User ${q(f.user)} cannot ${f.verb} resource ${q(f.resource)} in API group ${q(f.group)} ${where}`;
+  const details = { ...(f.name === undefined ? {} : { name: f.name }), ...(f.group === '' ? {} : { group: f.group }), kind: plural };
+  json(res, 403, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Forbidden', details, code: 403 });
+}
+
+/** kube-apiserver's 401 for credentials it does not accept. */
+export function kubeUnauthorized(res: http.ServerResponse): void {
+  json(res, 401, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+}
+
+/** kube-apiserver's 404 for an object that does not exist. */
+export function kubeNotFound(res: http.ServerResponse, plural: string, name: string): void {
+  json(res, 404, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${plural} ${JSON.stringify(name)} not found`, reason: 'NotFound', details: { name, kind: plural }, code: 404 });
+}

@@ -96,6 +96,19 @@ describe('listWatch errors and lifecycle', () => {
     expect(r.statusCompleted).toBe(true);
   });
 
+  it('ReflectorFatalError names the informer and says how many refusals stopped it; a 403 suggests list and watch', () => {
+    const forbidden = apiError(403, 'Forbidden', { message: 'configmaps is forbidden: User "bob" cannot list resource "configmaps" in API group "" at the cluster scope' });
+    const r = run({ lists: [{ error: forbidden }, { error: forbidden }] }, 60_000, { name: 'ConfigMap', authRetries: 1 });
+    const fatal = r.error as ReflectorFatalError;
+    expect(fatal).toBeInstanceOf(ReflectorFatalError);
+    expect(fatal.informer).toBe('ConfigMap');
+    expect(fatal.message.split('\n')[0]).toBe(
+      'reflector of informer "ConfigMap" stopped after 2 consecutive 403 answers: 403 Forbidden: configmaps is forbidden: User "bob" cannot list resource "configmaps" in API group "" at the cluster scope',
+    );
+    expect(fatal.rbacRule).toMatchObject({ role: 'ClusterRole', binding: 'ClusterRoleBinding', rule: { apiGroups: [''], resources: ['configmaps'], verbs: ['list', 'watch'] } });
+    expect(fatal.hint).toContain('User "bob" may not list what this informer caches, and a reflector needs list and watch.');
+  });
+
   it('a success in between resets the 401 count', () => {
     const r = run(
       {
@@ -112,6 +125,7 @@ describe('listWatch errors and lifecycle', () => {
     const boom = new Error('bad kubeconfig');
     const r = run({ lists: [{ error: boom }] }, 10_000, { isFatal: (e) => e === boom });
     expect(r.error).toBeInstanceOf(ReflectorFatalError);
+    expect((r.error as Error).message).toBe('reflector stopped: bad kubeconfig');
     expect(r.errorAt).toBe(0);
   });
 
