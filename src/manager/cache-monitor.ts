@@ -395,13 +395,16 @@ export function describeFailing(f: FailingInformer): string {
   return `informer ${f.informer}${where}: list/watch failing for ${s(f.failingForMs)} (threshold ${s(f.thresholdMs)}), ${f.failures} failure${f.failures === 1 ? '' : 's'}${why}; the cache is stale`;
 }
 
+/** The error and up to three causes, on one line (an error's hint, on its message's later lines, joins with `; `). */
 function errorText(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
+  if (!(err instanceof Error)) return oneLine(String(err));
   let text = err.message || err.name;
   let cause: unknown = err.cause;
   for (let depth = 0; depth < 3 && cause instanceof Error; depth++) {
     if (!text.includes(cause.message)) text += `: ${cause.message}`;
     cause = cause.cause;
   }
-  return text;
+  return oneLine(text);
 }
+
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, '; ');

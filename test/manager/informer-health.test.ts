@@ -167,3 +167,12 @@ describe('manager /readyz: the check `informers`', () => {
     });
   });
 });
+
+describe('describeFailing: one line per informer', () => {
+  it('puts an error whose message carries a hint on later lines on one line', () => {
+    const lastError = new Error('pods is forbidden (GET https://10.0.0.1/api/v1/pods)\nhint: grant list and watch on pods');
+    const line = describeFailing({ informer: 'Pod', failingForMs: 130_000, thresholdMs: 120_000, failures: 9, lastError });
+    expect(line).not.toContain('\n');
+    expect(line).toContain('pods is forbidden (GET https://10.0.0.1/api/v1/pods); hint: grant list and watch on pods');
+  });
+});
