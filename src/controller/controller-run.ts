@@ -4,7 +4,7 @@ import { recordReconcileMetrics } from '../metrics/record-reconcile-metrics.js';
 import type { ReconcileOutcome } from '../workqueue/reconcile-result.js';
 import { workQueue } from '../workqueue/work-queue.js';
 import { isLeadershipLost } from '../leader-election/leadership-lost-error.js';
-import { fencedRecorder } from '../events/fenced-recorder.js';
+import { fencedRecorder } from './fenced-recorder.js';
 import type { ControllerDefinition } from './controller-definition.js';
 import { CacheSyncTimeoutError } from './controller-errors.js';
 import { controllerParking, controllerReconciler } from './controller-reconciler.js';

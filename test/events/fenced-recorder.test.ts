@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/events/core-event.js';
 import { eventRecorder } from '../../src/events/event-recorder.js';
 import type { EventsApi } from '../../src/events/events-api.js';
-import { fencedRecorder } from '../../src/events/fenced-recorder.js';
+import { fencedRecorder } from '../../src/controller/fenced-recorder.js';
 import type { Logger, LogFields } from '../../src/logging/logger.js';
 import { eventRecorderMetrics } from '../../src/metrics/event-recorder-metrics.js';
 

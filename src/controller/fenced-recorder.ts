@@ -1,4 +1,4 @@
-import type { EventOptions, EventRecorder } from './event-recorder.js';
+import type { EventOptions, EventRecorder } from '../events/event-recorder.js';
 
 /**
  * A view of `recorder` whose every event carries `fence` as its right to write
