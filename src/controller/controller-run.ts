@@ -4,6 +4,7 @@ import { recordReconcileMetrics } from '../metrics/record-reconcile-metrics.js';
 import type { ReconcileOutcome } from '../workqueue/reconcile-result.js';
 import { workQueue } from '../workqueue/work-queue.js';
 import { isLeadershipLost } from '../leader-election/leadership-lost-error.js';
+import { fencedRecorder } from './fenced-recorder.js';
 import type { ControllerDefinition } from './controller-definition.js';
 import { CacheSyncTimeoutError } from './controller-errors.js';
 import { controllerParking, controllerReconciler } from './controller-reconciler.js';
@@ -29,7 +30,8 @@ import type { Binding } from './source-bindings.js';
  *   `shutdownGracePeriodMs`), then completes the run. When the signal aborted with a
  *   `LeadershipLostError` (fencing), the queue is halted instead: every running reconcile's
  *   `ctx.signal` aborts at once with that reason, nothing more is dequeued, and the run completes
- *   without waiting (writes through `ctx` are refused from then on, see `fencedClient`);
+ *   without waiting (writes through `ctx` are refused from then on, see `fencedClient`, and the
+ *   Events recorded through `ctx.recorder` and not sent yet are dropped, see `fencedRecorder`);
  * - `stopped`: final; the handlers, timer and queue input are released.
  */
 export type ControllerRunState = 'idle' | 'warming' | 'waitingForCaches' | 'running' | 'draining' | 'stopped';
@@ -65,7 +67,10 @@ export class ControllerRun<T extends KubeObject> {
   private syncTimer: Subscription | undefined;
   /** The work queue's graceful shutdown: aborted when the stop signal aborts. */
   private readonly shutdown = new AbortController();
-  /** Aborted (with the leadership-loss reason) to halt the work queue without grace. */
+  /**
+   * Aborted (with the leadership-loss reason) to halt the work queue without grace; also the fence
+   * of the Events the reconciles record (`ctx.recorder`).
+   */
   private readonly halt = new AbortController();
   /** Set by {@link start}: where outcomes go; its completion or error ends the run. */
   private out: Subscriber<ReconcileOutcome> | undefined;
@@ -130,11 +135,15 @@ export class ControllerRun<T extends KubeObject> {
 
   /**
    * Fencing (leadership lost), also while draining: halts the work queue — every running
-   * reconcile's signal aborts at once with `reason`, nothing more is dequeued.
+   * reconcile's signal aborts at once with `reason`, nothing more is dequeued — and drops the
+   * Events its reconciles recorded that were not sent yet. Also after the run stopped (a graceful
+   * stop whose Events the manager is still flushing): then only the Events are fenced.
    */
   fence(reason: unknown): void {
-    if (this.state === 'stopped' || this.halt.signal.aborted) return;
-    this.def.logger.info('leadership lost: aborting running reconciles and fencing their writes', { reason: reason instanceof Error ? reason.message : String(reason) });
+    if (this.halt.signal.aborted) return;
+    const why = { reason: reason instanceof Error ? reason.message : String(reason) };
+    if (this.state === 'stopped') this.def.logger.info('leadership lost after the controller stopped: fencing the Events it recorded', why);
+    else this.def.logger.info('leadership lost: aborting running reconciles and fencing their writes', why);
     this.halt.abort(reason);
   }
 
@@ -255,7 +264,8 @@ export class ControllerRun<T extends KubeObject> {
     logger.info('Starting workers', { workerCount: concurrency });
     this.ready.next(true);
     let outcomes$ = this.requests.open().pipe(
-      workQueue(controllerReconciler(this.def), {
+      // The reconciles' Events carry the fence: none is sent once leadership is lost.
+      workQueue(controllerReconciler({ ...this.def, recorder: fencedRecorder(this.def.recorder, this.halt.signal) }), {
         ...this.def.queue,
         shutdown: this.shutdown.signal,
         halt: this.halt.signal,

@@ -16,6 +16,8 @@ export { CacheSyncTimeoutError, ControllerError, ControllerStartedTwiceError } f
 // Fencing and the reconcile's health: writes refused after lost leadership, the reconcile scope,
 // the stuck-reconcile threshold.
 export { FencedWriteError, fencedClient } from './fenced-client.js';
+// Events recorded through a reconcile's context carry the controller's fence (`EventOptions.fence`).
+export { fencedRecorder } from './fenced-recorder.js';
 export { currentReconcile, inReconcileScope } from './reconcile-scope.js';
 export type { ReconcileScope } from './reconcile-scope.js';
 export { DEFAULT_STUCK_RECONCILE_THRESHOLD_MS } from './stuck-reconciles.js';

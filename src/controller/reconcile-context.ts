@@ -44,7 +44,13 @@ export interface ReconcileContext<T extends KubeObject = KubeObject> {
   readonly store: Store<Cached<T>>;
   /** The lister of any source the controller watches (or any other source). */
   storeOf<U extends KubeObject>(source: ControllerSource<U>): Store<Cached<U>>;
-  /** Records Events about objects (a no-op recorder when the controller has none). */
+  /**
+   * Records Events about objects (a no-op recorder when the controller has none), fenced like
+   * {@link client}: every Event carries the controller's fence (`EventOptions.fence`, see
+   * `fencedRecorder`), so once leadership is lost none recorded here is sent any more — those
+   * recorded after are refused, those still queued dropped (counted in
+   * `rxkube_events_fenced_total`, logged once with the count).
+   */
   readonly recorder: EventRecorder;
   /**
    * Expectations of this controller's own writes, per owner key (`namespace/name`), as

@@ -5,6 +5,7 @@ import type { KubeClient } from '../client/kube-client.js';
 import { clientEventsApi } from './client-events-api.js';
 import type { Logger } from '../logging/logger.js';
 import { noopLogger } from '../logging/noop-logger.js';
+import type { EventRecorderMetrics } from '../metrics/event-recorder-metrics.js';
 import type { EventSource, EventType, ObjectReference } from './core-event.js';
 import type { EventCorrelatorOptions } from './event-correlator.js';
 import { EventCorrelator } from './event-correlator.js';
@@ -30,6 +31,8 @@ export interface EventRecorderOptions {
   readonly retryIntervalMs?: number;
   /** Events waiting to be written beyond this are dropped. Default 1000. */
   readonly maxQueued?: number;
+  /** Where events not sent because their fence aborted are counted (see {@link EventOptions.fence}). */
+  readonly metrics?: EventRecorderMetrics;
 }
 
 /** Optional parts of an event. */
@@ -38,6 +41,15 @@ export interface EventOptions {
   readonly action?: string;
   /** A second object the event is about (e.g. the pod a ReplicaSet created). */
   readonly related?: KubeObject | ObjectReference;
+  /**
+   * The right to write this event: once this signal has aborted, the event is not sent. Recorded
+   * after the abort, it is refused; still waiting (or between retries, or on the wire) when it
+   * aborts, it is dropped. `eventRecorder` counts both in its `metrics` and logs the drop once per
+   * signal with the count. The recorder a controller hands its reconciles (`ctx.recorder`, see
+   * `fencedRecorder`) sets it to the controller's fence, which aborts when leadership is lost.
+   * A recorder of your own (implementing {@link EventRecorder}) must honour it itself.
+   */
+  readonly fence?: AbortSignal;
 }
 
 /**
@@ -54,6 +66,7 @@ export interface EventRecorder {
     type: EventType,
     reason: string,
     message: string,
+    options?: EventOptions,
   ): void;
   /** Resolves once every event recorded so far was written, dropped or given up. */
   flush(): Promise<void>;
@@ -90,6 +103,7 @@ function referenceOf(target: KubeObject | ObjectReference): ObjectReference | un
  * answered with 404 creates the Event afresh; transport errors are retried `maxTries` times
  * `retryInterval` apart on `scheduler`; API errors are logged and not retried. Events with a type
  * other than Normal/Warning or about an object without kind or name are logged and dropped.
+ * An event given a `fence` ({@link EventOptions.fence}) is not sent once that signal aborted.
  *
  * @example
  * const recorder = eventRecorder({ api: client, source: { component: 'rs-controller' } });
@@ -101,6 +115,9 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
   const scheduler = options.scheduler ?? asyncScheduler;
   const logger = options.logger ?? noopLogger;
   const maxQueued = options.maxQueued ?? 1000;
+  const { component } = options.source;
+  const metrics = options.metrics;
+  metrics?.fenced(component, 0);
   let seq = 0;
   const uniqueName = (objectName: string) => {
     const nanos = BigInt(Math.floor(scheduler.now())) * 1_000_000n + BigInt(seq++ % 1_000_000);
@@ -113,6 +130,7 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
     logger,
     maxTries: options.maxTries ?? 12,
     retryIntervalMs: options.retryIntervalMs ?? 10_000,
+    fenced: (dropped) => metrics?.fenced(component, dropped),
   });
 
   const record = (
@@ -124,6 +142,11 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
     extra: EventOptions = {},
   ) => {
     if (!writer.isWriting) return;
+    if (extra.fence?.aborted === true) {
+      logger.debug('event not sent: the right to write was lost (fenced)', { reason });
+      metrics?.fenced(component, 1);
+      return;
+    }
     if (type !== 'Normal' && type !== 'Warning') {
       logger.error(`unsupported event type: '${String(type)}'`, { reason });
       return;
@@ -159,12 +182,12 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
       reportingInstance: options.source.host ?? '',
       ...(extra.action === undefined ? {} : { action: extra.action }),
       ...(related === undefined ? {} : { related }),
-    });
+    }, extra.fence);
   };
 
   return {
     event: (object, type, reason, message, extra) => record(object, undefined, type, reason, message, extra),
-    annotatedEvent: (object, annotations, type, reason, message) => record(object, annotations, type, reason, message),
+    annotatedEvent: (object, annotations, type, reason, message, extra) => record(object, annotations, type, reason, message, extra),
     flush: () => writer.flush(),
     shutdown: () => writer.stop(),
   };

@@ -12,6 +12,7 @@ import { defaultLogger } from '../logging/default-logger.js';
 import type { Logger } from '../logging/logger.js';
 import type { ManagerMetrics } from '../metrics/metrics-registry.js';
 import { managerMetrics } from '../metrics/metrics-registry.js';
+import { eventRecorderMetrics } from '../metrics/event-recorder-metrics.js';
 import { processMetrics } from '../metrics/process-metrics.js';
 import type { HealthCheck } from './healthz-handler.js';
 import type { ManagerLeaderElectionConfig, ManagerLeaderElectionOptions } from './leader-election-options.js';
@@ -224,6 +225,7 @@ export function manager(options: ManagerOptions = {}): Manager {
       source: { component },
       scheduler,
       logger: logger.child({ component }),
+      metrics: eventRecorderMetrics(metrics.registry),
     });
     run.addRecorder(recorder);
     recorders.push(recorder);

@@ -18,3 +18,6 @@ export type { ReflectorMetricsRecorder } from './reflector-metrics.js';
 // Per-informer and per-subscriber pipeline metrics (informer_*); the manager binds them to its registry.
 export { informerMetrics } from './informer-metrics.js';
 export type { InformerMetricsRecorder, InformerMetricsSource } from './informer-metrics.js';
+// Event recorders: Events not sent because their fence aborted (rxkube_events_fenced_total).
+export { eventRecorderMetrics } from './event-recorder-metrics.js';
+export type { EventRecorderMetrics } from './event-recorder-metrics.js';
