@@ -2,10 +2,11 @@
 // tarballs.json) instead of the registry, as if they were published; the rest still comes from
 // the registry. Usage: node point-at-tarballs.mjs PROJECT/package.json DEST/tarballs.json
 import { readFileSync, writeFileSync } from 'node:fs';
+import process from 'node:process';
 
 const [file, tarballsFile] = process.argv.slice(2);
 if (file === undefined || tarballsFile === undefined) {
-  console.error('usage: point-at-tarballs.mjs PROJECT/package.json DEST/tarballs.json');
+  process.stderr.write('usage: point-at-tarballs.mjs PROJECT/package.json DEST/tarballs.json\n');
   process.exit(2);
 }
 const tarballs = JSON.parse(readFileSync(tarballsFile, 'utf8'));
