@@ -14,7 +14,8 @@
  *   are not published from this checkout. Third-party packages come from the registry (npm's cache
  *   first).
  * - The environment: KUBECONFIG of the test's cluster admin, HEALTH_PORT/METRICS_PORT 0 (free
- *   ports on a shared machine), a git identity, no colours.
+ *   ports on a shared machine), a git identity, no colours, npm without audit and funding requests
+ *   and preferring its cache (what they print is covered by the guide's `...` lines).
  *
  * RXKUBE_E2E_TARBALLS=DIR reuses the tarballs pack-workspace.sh wrote there (iterating on the
  * guide); RXKUBE_E2E_KEEP=1 keeps the work folder.
@@ -79,6 +80,8 @@ describe.skipIf(!hasCluster)('the guide, from an empty folder to a reconciled Wi
     NO_COLOR: '1',
     npm_config_prefer_offline: 'true',
     npm_config_update_notifier: 'false',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
     GIT_AUTHOR_NAME: 'Guide Reader',
     GIT_AUTHOR_EMAIL: 'reader@example.com',
     GIT_COMMITTER_NAME: 'Guide Reader',
@@ -240,7 +243,7 @@ describe.skipIf(!hasCluster)('the guide, from an empty folder to a reconciled Wi
     // Continue after the matched lines: normalized and raw output agree line by line.
     running.consumed += rawLength(running.output.slice(running.consumed), lineCount(current().slice(0, matched.length)));
     if (step.afterInterrupt === undefined) return;
-    stopGroup(running.child, 'SIGINT');
+    await interrupt(running.child);
     const exit = await Promise.race([running.exited, sleep(INTERRUPT_GRACE_MS).then(() => 'timeout' as const)]);
     if (exit === 'timeout') {
       stopGroup(running.child, 'SIGKILL');
@@ -305,6 +308,32 @@ function waitForData(running: Running, ms: number): Promise<void> {
     const timer = setTimeout(done, ms);
     running.onData.add(done);
   });
+}
+
+/**
+ * Ctrl-C, as the application gets it: SIGINT to the innermost node process of the command (the
+ * app under npm, sh and tsx). Not to the whole group as a terminal does: npm forwards a SIGINT to
+ * its script, and tsx relays one to its child when the child does not acknowledge within 30 ms (then
+ * SIGKILLs it), so on a loaded machine the app can get a second SIGINT, on which a manager's signal
+ * handler exits at once, without the graceful stop the guide shows. Falls back to the group.
+ */
+async function interrupt(child: ChildProcess): Promise<void> {
+  const group = child.pid;
+  if (group === undefined) return;
+  const { stdout } = await run('ps', ['-eo', 'pid=,ppid=,pgid=,comm=']).catch(() => ({ stdout: '' }));
+  const processes = stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter((fields) => Number(fields[2]) === group)
+    .map(([pid, ppid, , comm]) => ({ pid: Number(pid), ppid: Number(ppid), comm: comm ?? '' }));
+  const depth = (pid: number, seen = 0): number => {
+    const parent = processes.find((p) => p.pid === pid)?.ppid;
+    return parent === undefined || seen > 50 ? 0 : 1 + depth(parent, seen + 1);
+  };
+  const app = processes.filter((p) => p.comm === 'node').sort((a, b) => depth(b.pid) - depth(a.pid))[0];
+  if (app === undefined) stopGroup(child, 'SIGINT');
+  else process.kill(app.pid, 'SIGINT');
 }
 
 function stopGroup(child: ChildProcess, signal: NodeJS.Signals): void {
