@@ -57,9 +57,9 @@ interface Running {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!hasCluster)('the guide, from an empty folder to a reconciled Widget (docs/guide)', () => {
-  const work = mkdtempSync(join(tmpdir(), 'rxkube-guide-'));
-  const home = join(work, 'reader');
-  let cwd = home;
+  let work = '';
+  let home = '';
+  let cwd = '';
   let tarballs = '';
   let tool = '';
   let cluster = '';
@@ -90,6 +90,9 @@ describe.skipIf(!hasCluster)('the guide, from an empty folder to a reconciled Wi
   });
 
   beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'rxkube-guide-'));
+    home = join(work, 'reader');
+    cwd = home;
     mkdirSync(home);
     const apiserver = (async () => {
       cluster = join(work, 'apiserver');
@@ -104,7 +107,7 @@ describe.skipIf(!hasCluster)('the guide, from an empty folder to a reconciled Wi
       const list = JSON.parse(readFileSync(tarballs, 'utf8')) as Record<string, string>;
       tool = join(work, 'tool');
       mkdirSync(tool);
-      await run('npm', ['init', '-y'], { cwd: tool, env: env() });
+      await run('npm', ['init', '-y'], { cwd: tool, env: env(), timeout: 60_000 });
       await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', list['create-rxkube'] ?? '', list.rxkube ?? ''], { cwd: tool, env: env(), timeout: 240_000 });
     })();
     const results = await Promise.allSettled([apiserver, packages]);
@@ -113,9 +116,9 @@ describe.skipIf(!hasCluster)('the guide, from an empty folder to a reconciled Wi
 
   afterAll(async () => {
     for (const s of sessions.values()) stopGroup(s.child, 'SIGKILL');
-    if (existsSync(join(cluster, 'apiserver.pid'))) await run('bash', [join(e2eShared, 'kube-apiserver', 'stop.sh'), cluster], { timeout: 60_000 }).catch(() => undefined);
+    if (cluster !== '' && existsSync(cluster)) await run('bash', [join(e2eShared, 'kube-apiserver', 'stop.sh'), cluster], { timeout: 60_000 }).catch(() => undefined);
     if (process.env.RXKUBE_E2E_KEEP === '1') console.log(`kept ${work}`);
-    else rmSync(work, { recursive: true, force: true });
+    else if (work !== '') rmSync(work, { recursive: true, force: true });
     console.log(`the guide ran in ${Math.round((Date.now() - t0) / 1000)} s`);
   }, 120_000);
 
