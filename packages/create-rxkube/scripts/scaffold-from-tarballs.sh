@@ -21,37 +21,22 @@ cleanup() { if [ "${CREATE_RXKUBE_KEEP:-}" = 1 ]; then echo "scaffold-from-tarba
 trap cleanup EXIT
 step() { echo "== create-rxkube: $* ($((SECONDS - start)) s)"; }
 
-declare -A tarballs
-for dir in . packages/controller-manager packages/codegen packages/testkit packages/create-rxkube; do
-  name="$(node -p 'require(process.argv[1]).name' "$root/$dir/package.json")"
-  step "npm pack $name"
-  tarball="$(cd "$root/$dir" && npm pack --pack-destination "$work" --loglevel=error | tail -n 1)"
-  [ -f "$work/$tarball" ] || { echo "scaffold-from-tarballs: npm pack made no tarball for $name" >&2; exit 1; }
-  tarballs[$name]="$work/$tarball"
-done
+step "npm pack the workspace packages"
+bash "$root/packages/create-rxkube/scripts/pack-workspace.sh" "$work"
+tarball() { node -p 'require(process.argv[1])[process.argv[2]]' "$work/tarballs.json" "$1"; }
 
 step "scaffold with the packed create-rxkube"
 # As `npm create rxkube` installs it: create-rxkube and its dependency rxkube (from its tarball).
 mkdir -p "$work/tool"
 echo '{ "name": "tool", "private": true }' >"$work/tool/package.json"
-(cd "$work/tool" && npm install --no-audit --no-fund --loglevel=error "${tarballs[create-rxkube]}" "${tarballs[rxkube]}")
+(cd "$work/tool" && npm install --no-audit --no-fund --loglevel=error "$(tarball create-rxkube)" "$(tarball rxkube)")
 scaffold="$work/tool/node_modules/create-rxkube/bin/create-rxkube.js"
 (cd "$work" && node "$scaffold" my-operator --group example.com --kind Widget --versions v1 --yes)
 app="$work/my-operator"
 (cd "$app" && node "$scaffold" api --kind Gadget)
 
 step "install: rxkube's packages from the tarballs, the rest from the registry"
-node -e '
-const fs = require("fs");
-const [file, runtime, testkit, codegen, controllerManager] = process.argv.slice(1);
-const app = JSON.parse(fs.readFileSync(file, "utf8"));
-app.dependencies.rxkube = `file:${runtime}`;
-app.devDependencies["@rxkube/testkit"] = `file:${testkit}`;
-app.devDependencies["@rxkube/codegen"] = `file:${codegen}`;
-// The test kit depends on the controller manager at the same version: take it from its tarball too.
-app.overrides = { "@rxkube/controller-manager": `file:${controllerManager}`, rxkube: `file:${runtime}` };
-fs.writeFileSync(file, JSON.stringify(app, null, 2) + "\n");
-' "$app/package.json" "${tarballs[rxkube]}" "${tarballs[@rxkube/testkit]}" "${tarballs[@rxkube/codegen]}" "${tarballs[@rxkube/controller-manager]}"
+node "$root/packages/create-rxkube/scripts/point-at-tarballs.mjs" "$app/package.json" "$work/tarballs.json"
 (cd "$app" && npm install --no-audit --no-fund --loglevel=error)
 
 step "npm test"

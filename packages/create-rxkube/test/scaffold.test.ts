@@ -82,6 +82,11 @@ describe('create-rxkube', () => {
     expect(manager).toContain(`import { certificateRequestController } from './certificate-request-controller.js';`);
     expect(manager).toContain('mgr.add(certificateRequestController({ informers, client: options.client }));');
     expect(manager).toContain(`sampleCertificateRequest('certificate-request-sample'),`);
+
+    // Run out of cluster as its ServiceAccount (docs/guide/04-deploy.md): a kubeconfig holding a
+    // token stays out of git, and leader election can be asked for (the Role on Leases is used).
+    expect((await readFile(join(dir, '.gitignore'), 'utf8')).split('\n')).toContain('*.kubeconfig');
+    expect(await readFile(join(dir, 'src/main.ts'), 'utf8')).toContain(`process.env['LEADER_ELECTION_NAMESPACE']`);
   });
 
   it('`api` adds a second kind at the markers, in the project group, and refuses one that exists', async () => {
