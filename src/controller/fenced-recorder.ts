@@ -9,11 +9,12 @@ import type { EventOptions, EventRecorder } from '../events/event-recorder.js';
  * leadership is lost. `flush` and `shutdown` are the recorder's own.
  *
  * @example
+ * const recorder = mgr.getEventRecorder('widgets');
  * const lost = new AbortController();
  * const fenced = fencedRecorder(recorder, lost.signal);
- * fenced.event(pod, 'Normal', 'Started', 'started'); // written
+ * fenced.event(orphan, 'Normal', 'Started', 'started'); // written
  * lost.abort(new LeadershipLostError());
- * fenced.event(pod, 'Normal', 'Stopped', 'stopped'); // not written
+ * fenced.event(orphan, 'Normal', 'Stopped', 'stopped'); // not written
  */
 export function fencedRecorder(recorder: EventRecorder, fence: AbortSignal): EventRecorder {
   const withFence = (options: EventOptions | undefined): EventOptions => {
