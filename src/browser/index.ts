@@ -41,7 +41,10 @@ export type { Status } from '../api/status.js';
 export type { ListWatcher, WatchEvent } from '../api/list-watcher.js';
 export { RxkubeError } from '../api/rxkube-error.js';
 export { ApiError, isAlreadyExists, isConflict, isGone, isNotFound } from '../client/api-error.js';
-export type { KubeClient } from '../client/kube-client.js';
+// `KubeClient` as a type: the instance type of the client (`KubeClient`'s own instance type, which
+// adds only static factories to `KubeClientBase`). Not `KubeClient`'s module: its factories take
+// Node.js types (TLS agent options), which a browser project's type check cannot load.
+export type { KubeClientBase as KubeClient } from '../client/kube-client-base.js';
 export type { ObjectClient } from '../client/object-client.js';
 export type { CallOptions, ObjectClientOptions, ObjectListOptions, PatchOptions, WriteOptions } from '../client/object-client-options.js';
 export type { RequestObserver, RequestOutcome } from '../client/request-outcome.js';

@@ -2,9 +2,11 @@
 // `types: []`, no @types/node installed, `skipLibCheck: false`. Checked on the declarations a
 // user gets: those of the browser doors, emitted with the build's own options
 // (tsconfig.build.json) and laid out as the packed package (package.json without the `source`
-// conditions, dist/…), in memory. The browser project is compiled by a compiler host on which
-// node_modules/@types/node does not exist, so every Node.js type the doors' declarations reach
-// (`Buffer`, `NodeJS.*`, `node:*` modules, through whichever import) is an error here.
+// conditions, dist/…), in memory; and on the sources (the `source` condition: this repository's
+// own browser page, examples/live-dashboard/page, compiles them so). The browser project is
+// compiled by a compiler host on which node_modules/@types/node does not exist, so every Node.js
+// type the doors reach (`Buffer`, `NodeJS.*`, `node:*` modules, through whichever import, even
+// one that would pull @types/node in by a `/// <reference types="node" />`) is an error here.
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
@@ -56,8 +58,9 @@ interface Problem {
 }
 
 /** Compiles `roots` (in-memory files of the browser project) with a browser's options, @types/node absent. */
-function compileBrowserProject(files: ReadonlyMap<string, string>, roots: readonly string[]): Problem[] {
+function compileBrowserProject(files: ReadonlyMap<string, string>, roots: readonly string[], extra: ts.CompilerOptions = {}): Problem[] {
   const options: ts.CompilerOptions = {
+    ...extra,
     target: ts.ScriptTarget.ES2022,
     lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
     module: ts.ModuleKind.ESNext,
@@ -95,27 +98,52 @@ function compileBrowserProject(files: ReadonlyMap<string, string>, roots: readon
 
 const format = (ps: readonly Problem[]) => ps.map((p) => `${p.file}:${p.line}: ${p.message}`).join('\n');
 
-describe('rxkube/browser declarations in a browser project (DOM, no @types/node, skipLibCheck false)', () => {
-  let problems: Problem[];
+/** The browser project's files: the page (test/browser-types/fixtures) and the control. */
+function browserProject(): { files: Map<string, string>; page: string; control: string } {
   const page = join(project, 'dashboard-page.ts');
-  const nodeControl = join(project, 'node-control.ts');
+  const control = join(project, 'node-control.ts');
+  const files = new Map<string, string>();
+  files.set(page, readFileSync(join(import.meta.dirname, 'fixtures', 'dashboard-page.ts'), 'utf8'));
+  // The control: Node.js's own types really are missing in this project.
+  files.set(control, 'export type Chunk = Buffer;\n');
+  return { files, page, control };
+}
+
+const controlFails = (problems: readonly Problem[]) => {
+  const control = problems.filter((p) => p.file === 'node-control.ts');
+  expect(control.map((p) => p.message)).toEqual([expect.stringMatching(/Cannot find name 'Buffer'/)]);
+};
+
+describe('rxkube/browser declarations (as packed) in a browser project (DOM, no @types/node, skipLibCheck false)', () => {
+  let problems: Problem[];
 
   beforeAll(() => {
     const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as Manifest;
-    const files = emitBrowserDeclarations(manifest);
+    const { files, page, control } = browserProject();
+    for (const [file, text] of emitBrowserDeclarations(manifest)) files.set(file, text);
     files.set(join(packageRoot, 'package.json'), packedManifest(manifest));
-    files.set(page, readFileSync(join(import.meta.dirname, 'fixtures', 'dashboard-page.ts'), 'utf8'));
-    // The control: Node.js's own types really are missing in this project.
-    files.set(nodeControl, 'export type Chunk = Buffer;\n');
-    problems = compileBrowserProject(files, [page, nodeControl]);
+    problems = compileBrowserProject(files, [page, control]);
   }, 240_000);
 
-  it('the project has no Node.js types (the control file naming Buffer fails)', () => {
-    const control = problems.filter((p) => p.file === 'node-control.ts');
-    expect(control.map((p) => p.message)).toEqual([expect.stringMatching(/Cannot find name 'Buffer'/)]);
-  });
+  it('the project has no Node.js types (the control file naming Buffer fails)', () => controlFails(problems));
 
   it('a page importing rxkube/browser and rxkube/operators type-checks, and so does every declaration they reach', () => {
+    const others = problems.filter((p) => p.file !== 'node-control.ts');
+    expect(format(others), 'Node.js types (or other errors) reached from the browser doors').toBe('');
+  });
+});
+
+describe('rxkube/browser sources (the `source` condition) in a browser project (DOM, no @types/node)', () => {
+  let problems: Problem[];
+
+  beforeAll(() => {
+    const { files, page, control } = browserProject();
+    problems = compileBrowserProject(files, [page, control], { customConditions: ['source'] });
+  }, 240_000);
+
+  it('the project has no Node.js types (the control file naming Buffer fails)', () => controlFails(problems));
+
+  it('a page importing rxkube/browser and rxkube/operators type-checks with every module they import', () => {
     const others = problems.filter((p) => p.file !== 'node-control.ts');
     expect(format(others), 'Node.js types (or other errors) reached from the browser doors').toBe('');
   });
