@@ -7,7 +7,11 @@
  *
  * A subset door: besides its own names (the fetch transport) it re-exports, unchanged, names whose
  * home is another door (`rxkube`, `rxkube/client`), so that a browser bundle never has to import
- * those doors (they pull in Node.js-only modules).
+ * those doors (they pull in Node.js-only modules). One re-export is a type of the same shape rather
+ * than the same declaration: `KubeClient` here is the client's instance type (`KubeClientBase`),
+ * since `rxkube`'s `KubeClient` class declares Node.js types in its static factories. Its type
+ * declarations reach no Node.js type either: a browser project (`"types": []`, DOM library,
+ * `skipLibCheck: false`) type-checks them without `@types/node`.
  *
  * ```ts
  * import { fetchClient, InformerFactory, informerState } from 'rxkube/browser';
