@@ -7,7 +7,11 @@
  *
  * A subset door: besides its own names (the fetch transport) it re-exports, unchanged, names whose
  * home is another door (`rxkube`, `rxkube/client`), so that a browser bundle never has to import
- * those doors (they pull in Node.js-only modules).
+ * those doors (they pull in Node.js-only modules). One re-export is a type of the same shape rather
+ * than the same declaration: `KubeClient` here is the client's instance type (`KubeClientBase`),
+ * since `rxkube`'s `KubeClient` class declares Node.js types in its static factories. Its type
+ * declarations reach no Node.js type either: a browser project (`"types": []`, DOM library,
+ * `skipLibCheck: false`) type-checks them without `@types/node`.
  *
  * ```ts
  * import { fetchClient, InformerFactory, informerState } from 'rxkube/browser';
@@ -41,7 +45,10 @@ export type { Status } from '../api/status.js';
 export type { ListWatcher, WatchEvent } from '../api/list-watcher.js';
 export { RxkubeError } from '../api/rxkube-error.js';
 export { ApiError, isAlreadyExists, isConflict, isGone, isNotFound } from '../client/api-error.js';
-export type { KubeClient } from '../client/kube-client.js';
+// `KubeClient` as a type: the instance type of the client (`KubeClient`'s own instance type, which
+// adds only static factories to `KubeClientBase`). Not `KubeClient`'s module: its factories take
+// Node.js types (TLS agent options), which a browser project's type check cannot load.
+export type { KubeClientBase as KubeClient } from '../client/kube-client-base.js';
 export type { ObjectClient } from '../client/object-client.js';
 export type { CallOptions, ObjectClientOptions, ObjectListOptions, PatchOptions, WriteOptions } from '../client/object-client-options.js';
 export type { RequestObserver, RequestOutcome } from '../client/request-outcome.js';

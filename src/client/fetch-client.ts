@@ -1,4 +1,3 @@
-import type { KubeClient } from './kube-client.js';
 import { KubeClientBase } from './kube-client-base.js';
 import { FetchConnection, type FetchConnectionOptions } from './fetch-connection.js';
 
@@ -9,7 +8,10 @@ export type FetchClientOptions = FetchConnectionOptions;
  * A client over `fetch` (a {@link FetchConnection}): in a browser, or any runtime with `fetch`.
  * It is used like any `KubeClient` — `new InformerFactory(client)`, `client.objects(…)`,
  * `client.listWatcher(…)` — and has everything of one but the kubeconfig factories (it is a
- * `KubeClientBase`; kubeconfigs, client certificates and exec plugins are Node.js matters).
+ * `KubeClientBase`; kubeconfigs, client certificates and exec plugins are Node.js matters). Its
+ * declared type is `KubeClientBase` so that a browser project's type check never loads
+ * `KubeClient`'s module, whose factories take Node.js types (TLS agent options); a `KubeClient`
+ * is a `KubeClientBase` with the same instance members, so either type holds the other.
  *
  * ```ts
  * import { fetchClient, InformerFactory } from 'rxkube/browser';
@@ -20,6 +22,6 @@ export type FetchClientOptions = FetchConnectionOptions;
  * ```
  * @throws FetchConfigError when `server` is not a URL or the runtime has no `fetch`.
  */
-export function fetchClient(options: FetchClientOptions): KubeClient {
+export function fetchClient(options: FetchClientOptions): KubeClientBase {
   return new KubeClientBase(new FetchConnection(options));
 }

@@ -8,7 +8,7 @@ import { isWatchRequest, joinPath, type KubeRequest, methodOf, queryString, type
 import { NetworkError } from './network-error.js';
 import type { RequestObserver, RequestOutcome } from './request-outcome.js';
 import { RequestTimeoutError } from './request-timeout-error.js';
-import { deadline, DEFAULT_REQUEST_TIMEOUT_MS, idleTimer } from './request-timeouts.js';
+import { deadline, DEFAULT_REQUEST_TIMEOUT_MS, idleTimer } from './request-deadline.js';
 import { parseJsonBody } from './response-decode-error.js';
 import { delayOn, type ResolvedRetryPolicy, resolveRetryPolicy, type RetryPolicy, retryDelayMs } from './retry-policy.js';
 

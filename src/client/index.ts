@@ -30,7 +30,7 @@ export { apiErrorFromResponse } from './api-error-from-response.js';
 // Bounds and credentials: timeouts, watch line length, exec plugins and token files.
 export { RequestTimeoutError } from './request-timeout-error.js';
 export type { RequestTimeoutPhase } from './request-timeout-error.js';
-export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS } from './request-timeouts.js';
+export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS } from './request-deadline.js';
 export { DEFAULT_MAX_WATCH_LINE_BYTES, WatchLineTooLongError } from './watch-line-too-long-error.js';
 export { ExecCredentialError, TokenFileError } from './credential-errors.js';
 export type { ExecCredentialFailure } from './credential-errors.js';

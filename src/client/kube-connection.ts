@@ -12,14 +12,8 @@ import { rememberSecret } from '../logging/known-secrets.js';
 import { NetworkError } from './network-error.js';
 import type { RequestObserver, RequestOutcome } from './request-outcome.js';
 import { RequestTimeoutError, type RequestTimeoutPhase } from './request-timeout-error.js';
-import {
-  boundConnection,
-  deadline,
-  idleTimer,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS,
-} from './request-timeouts.js';
+import { deadline, idleTimer, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_TLS_HANDSHAKE_TIMEOUT_MS } from './request-deadline.js';
+import { boundConnection } from './request-timeouts.js';
 import { parseJsonBody } from './response-decode-error.js';
 import type { KubeConfigLike } from './kube-config-like.js';
 import type { ApiConnection } from './api-connection.js';

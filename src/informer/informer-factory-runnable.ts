@@ -1,7 +1,7 @@
 import { Observable, Subscription } from 'rxjs';
 import type { Permission } from '../api/permission.js';
 import type { Runnable, RunnableDeps } from '../api/runnable.js';
-import type { KubeClient } from '../client/kube-client.js';
+import type { KubeClientBase } from '../client/kube-client-base.js';
 import type { ResourceType } from '../api/resource.js';
 import type { Logger } from '../logging/logger.js';
 import { LOGGER_KEY } from '../logging/logger-key.js';
@@ -20,7 +20,7 @@ export interface FactoryView {
   /** Every informer created so far, with its scope. */
   scopes(): readonly InformerScope[];
   /** The client the informers use, when the factory was made from one. */
-  readonly client: KubeClient | undefined;
+  readonly client: KubeClientBase | undefined;
   /** Runs every informer of the factory while subscribed (the set is taken at subscribe time). */
   readonly run$: Observable<never>;
   readonly synced$: Observable<boolean>;

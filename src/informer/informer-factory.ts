@@ -18,7 +18,7 @@ import type { ResourceType } from '../api/resource.js';
 import type { FreezeMode } from '../cache/freeze-object.js';
 import type { Indexers } from '../cache/store.js';
 import type { ListWatchScope } from '../client/http-list-watcher.js';
-import type { KubeClient } from '../client/kube-client.js';
+import type { KubeClientBase } from '../client/kube-client-base.js';
 import type { Runnable } from '../api/runnable.js';
 import type { ListWatchOptions } from '../reflector/list-watch-options.js';
 import type { ListWatcher } from '../api/list-watcher.js';
@@ -139,10 +139,10 @@ export class InformerFactory {
   private readonly makeListWatcher: ListWatcherFactory;
   private readonly scheduler: SchedulerLike;
   /** The client the informers list and watch through; undefined for a `ListWatcherFactory`. */
-  readonly client: KubeClient | undefined;
+  readonly client: KubeClientBase | undefined;
 
   constructor(
-    source: KubeClient | ListWatcherFactory,
+    source: KubeClientBase | ListWatcherFactory,
     private readonly options: InformerFactoryOptions = {},
   ) {
     this.makeListWatcher =

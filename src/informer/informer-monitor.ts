@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
 import { dependencyKey } from '../api/runnable.js';
-import type { KubeClient } from '../client/kube-client.js';
+import type { KubeClientBase } from '../client/kube-client-base.js';
 import type { SharedInformer } from './shared-informer-interface.js';
 
 /** A set of informers a cache runnable is about to run, as it hands them to an {@link InformerMonitor}. */
@@ -10,7 +10,7 @@ export interface MonitoredInformers {
   /** The informers. */
   readonly informers: readonly SharedInformer[];
   /** The client they list and watch through (its server names the target in errors), if known. */
-  readonly client?: KubeClient;
+  readonly client?: KubeClientBase;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { ResourceType } from '../api/resource.js';
 import type { FreezeMode } from '../cache/freeze-object.js';
 import type { Indexers } from '../cache/store.js';
 import type { ListWatchScope } from '../client/http-list-watcher.js';
-import type { KubeClient } from '../client/kube-client.js';
+import type { KubeClientBase } from '../client/kube-client-base.js';
 import type { ListWatchOptions } from '../reflector/list-watch-options.js';
 import type { Reflector } from '../reflector/reflector.js';
 import type { ReflectorEvent } from '../reflector/reflector-event.js';
@@ -22,7 +22,7 @@ export type InformerSource<T extends KubeObject = KubeObject> =
   | Reflector<T>
   | { readonly listWatcher: ListWatcher<T>; readonly listWatch?: ListWatchOptions }
   | {
-      readonly client: KubeClient;
+      readonly client: KubeClientBase;
       readonly resource: ResourceType<T>;
       readonly scope?: ListWatchScope;
       readonly listWatch?: ListWatchOptions;

@@ -13,7 +13,7 @@ import { KubeClient } from '../../src/client/kube-client.js';
 import { KubeConnection } from '../../src/client/kube-connection.js';
 import { NetworkError } from '../../src/client/network-error.js';
 import { RequestTimeoutError } from '../../src/client/request-timeout-error.js';
-import { deadline } from '../../src/client/request-timeouts.js';
+import { deadline } from '../../src/client/request-deadline.js';
 import { fetchClient } from '../../src/client/fetch-client.js';
 import { plainKubeConfig, startFakeApiServer, type FakeApiServer } from './fake-api-server.js';
 import { TestScheduler } from 'rxjs/testing';

@@ -6,7 +6,7 @@
  * `/ui/`); `?api=<url>` points it at another server (which must allow this origin by CORS), and
  * `#token=<token>` sends a bearer token (in the fragment, so it never reaches a server log).
  */
-import { fetchClient, InformerFactory } from './rxkube-browser.js';
+import { fetchClient, InformerFactory } from 'rxkube/browser';
 import { renderNodes, renderRollouts, renderStatus } from './render.js';
 import { podsPerNode, rollouts } from './views.js';
 

@@ -7,7 +7,7 @@
 import { auditTime, combineLatest, map, type Observable } from 'rxjs';
 import { collectByKey, distinctByKey, mapByKey } from 'rxkube/operators';
 import { progressOf, sameProgress, type RolloutCount } from '../../rollout-progress-core.js';
-import { joinOn, type K8s, type KubeObject, type ObjectKey, type SharedInformer } from './rxkube-browser.js';
+import { joinOn, type K8s, type KubeObject, type ObjectKey, type SharedInformer } from 'rxkube/browser';
 
 export const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
 export type Phase = (typeof PHASES)[number];
