@@ -22,7 +22,7 @@ export interface ClientIdentity {
   readonly detail?: string;
 }
 
-/** The request an {@link ApiError} answers: where it went and as whom. Holds no credential. */
+/** The request an {@link rxkube!ApiError} answers: where it went and as whom. Holds no credential. */
 export interface ApiRequestContext {
   /** The server URL without user info (`https://10.0.0.1:6443`, with its path prefix if any). */
   readonly server: string;
