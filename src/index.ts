@@ -56,7 +56,8 @@ export type { LogFields, Logger, LogLevel } from './logging/logger.js';
 // client
 export { KubeClient } from './client/kube-client.js';
 export type { KubeConnectionOptions, RequestOptions } from './client/kube-connection.js';
-export type { KubeConfigCluster, KubeConfigContext, KubeConfigLike, KubeConfigUser } from './client/kube-config-like.js';
+export type { KubeConfigCluster, KubeConfigContext, KubeConfigUser } from './client/kube-config-entries.js';
+export type { KubeConfigLike } from './client/kube-config-like.js';
 export { KubeConfigError } from './client/kubeconfig-errors.js';
 export type { InClusterConfigErrorCode, KubeConfigErrorCode } from './client/kubeconfig-errors.js';
 export type { RequestObserver, RequestOutcome } from './client/request-outcome.js';

@@ -1,5 +1,5 @@
 import { redactSecrets } from '../logging/known-secrets.js';
-import type { KubeConfigUser } from './kube-config-like.js';
+import type { KubeConfigUser } from './kube-config-entries.js';
 
 /** How a client proves who it is (never the credential itself). */
 export type CredentialKind =

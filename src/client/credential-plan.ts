@@ -2,7 +2,7 @@ import type https from 'node:https';
 import type { SchedulerLike } from 'rxjs';
 import { rememberSecret } from '../logging/known-secrets.js';
 import { type ExecConfig, ExecCredentialSource } from './exec-credential-source.js';
-import type { KubeConfigUser } from './kube-config-like.js';
+import type { KubeConfigUser } from './kube-config-entries.js';
 import { KubeConfigError } from './kubeconfig-errors.js';
 import { isHeaderSafe, TokenFileSource } from './token-file-source.js';
 

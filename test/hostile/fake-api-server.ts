@@ -9,7 +9,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { KubeConfigLike, KubeConfigUser } from '../../src/client/kube-config-like.js';
+import type { KubeConfigUser } from '../../src/client/kube-config-entries.js';
+import type { KubeConfigLike } from '../../src/client/kube-config-like.js';
 
 /** A request the fake server received. */
 export interface SeenRequest {
