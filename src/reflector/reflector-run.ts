@@ -347,6 +347,7 @@ export class ReflectorRun<T extends KubeObject> {
       pagesInFlight: this.o.pagesInFlight,
       maxPages: this.o.maxListPages,
       parse: this.o.listParse,
+      memoryBudget: this.o.listMemoryBudget,
       scheduler: this.o.scheduler,
     }).subscribe({
       next: (result) => handOver(() => this.listed(result, rv)),
