@@ -32,7 +32,7 @@ export interface AssembledList<T extends KubeObject = KubeObject> {
 }
 
 /** Options of {@link listPages}. */
-export interface ListPagesOptions {
+export interface ListPagesOptions<T extends KubeObject = KubeObject> {
   /** After a later page fails with reason `Expired`, retry once as one unpaged list. Default true. */
   readonly fullListIfExpired?: boolean;
   /**
@@ -64,6 +64,11 @@ export interface ListPagesOptions {
    * {@link ListPageLimitError}. Default {@link DEFAULT_MAX_PAGES}.
    */
   readonly maxPages?: number;
+  /**
+   * Applied to every item as soon as its page has been parsed (the reflector's
+   * `listItemTransform`); an item it throws on is kept as it was. Default: none.
+   */
+  readonly mapItem?: (item: T) => T;
   /** Scheduler of the page timeout. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
@@ -191,8 +196,9 @@ export function listPages<T extends KubeObject>(
     parse = 'auto',
     memoryBudget = DEFAULT_LIST_MEMORY_BUDGET,
     maxPages = DEFAULT_MAX_PAGES,
+    mapItem,
     scheduler = asyncScheduler,
-  }: ListPagesOptions = {},
+  }: ListPagesOptions<T> = {},
 ): Observable<AssembledList<T>> {
   const timed = <V>(source: Observable<V>, first: boolean): Observable<V> =>
     pageTimeoutMs === undefined
@@ -204,17 +210,19 @@ export function listPages<T extends KubeObject>(
             with: () => throwError(() => new ListTimeoutError(pageTimeoutMs)),
           }),
         );
+  const mapped = mapPage(mapItem);
   const request = (opts: ListOptions): Observable<ListPage<T>> =>
     timed(
       lw.list(opts).pipe(
         take(1),
         throwIfEmpty(() => new Error('list request completed without a page')),
+        map(mapped),
       ),
       true,
     );
   const pages$ =
     pagesInFlight > 1 && isPipelinedListWatcher(lw)
-      ? pipelined(options, pagesInFlight, maxPages, keptBytesLimit(parse, memoryBudget), (opts, how) => timed(lw.listParts(opts, how), false))
+      ? pipelined(options, pagesInFlight, maxPages, keptBytesLimit(parse, memoryBudget), mapped, (opts, how) => timed(lw.listParts(opts, how), false))
       : sequential(request, options, maxPages);
   return pages$.pipe(
     catchError((failure: unknown) => {
@@ -253,6 +261,19 @@ function sequential<T extends KubeObject>(
       );
     return page(options);
   });
+}
+
+/** The page with `mapItem` applied to each item (an item it throws on kept as it was); `page` itself without `mapItem`. */
+function mapPage<T extends KubeObject>(mapItem: ((item: T) => T) | undefined): (page: ListPage<T>) => ListPage<T> {
+  if (mapItem === undefined) return (page) => page;
+  const one = (item: T): T => {
+    try {
+      return mapItem(item);
+    } catch {
+      return item;
+    }
+  };
+  return (page) => ({ ...page, items: page.items.map(one) });
 }
 
 /** The most raw body bytes a pipelined list may keep unparsed: `Infinity` keeps all, `-1` none and parses each page whole. */
@@ -296,6 +317,7 @@ function pipelined<T extends KubeObject>(
   inFlight: number,
   maxPages: number,
   keep: number,
+  mapped: (page: ListPage<T>) => ListPage<T>,
   parts: (opts: ListOptions, how: ListPartsOptions) => Observable<ListPagePart<T>>,
 ): Observable<AssembledList<T>> {
   return new RxObservable<AssembledList<T>>((subscriber) => {
@@ -361,7 +383,7 @@ function pipelined<T extends KubeObject>(
               for (const later of slots.splice(index + 1)) later.subscription?.unsubscribe();
             }
             slot.token = token;
-            slot.result = part.page;
+            slot.result = mapped(part.page);
           }
           assemble();
           requestMore();
@@ -397,7 +419,7 @@ function pipelined<T extends KubeObject>(
           fail(0, new Error(`list page ${slots.indexOf(slot) + 1}: its continue token differs from the one its head announced`));
           return false;
         }
-        slot.result = page;
+        slot.result = mapped(page);
       }
       return true;
     };

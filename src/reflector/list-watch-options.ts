@@ -1,4 +1,5 @@
 import { type Observer, type SchedulerLike, asyncScheduler } from 'rxjs';
+import type { KubeObject } from '../api/kube-object.js';
 import type { BackoffOptions } from './backoff.js';
 import { DEFAULT_LIST_MEMORY_BUDGET, type ListParse } from './list-pages.js';
 import { ReflectorConfigError } from './reflector-errors.js';
@@ -38,6 +39,13 @@ export interface ListWatchOptions {
    * page item by item as it arrives; `Infinity` keeps every page until the last is in.
    */
   readonly listMemoryBudget?: number;
+  /**
+   * Applied to every list item as soon as its page has been parsed (before the list is complete),
+   * so that what it drops can be freed page by page. Watch events and streaming-list events are
+   * not passed through it. A shared informer sets it to its own transform (each object is still
+   * transformed once); an error it throws leaves the item as it was. Default: none.
+   */
+  readonly listItemTransform?: (object: KubeObject) => KubeObject;
   /**
    * Start each cycle with a streaming list (`sendInitialEvents=true`, WL-1..WL-5): the server sends
    * the current objects as watch events and the same watch carries on, instead of a list followed
@@ -143,6 +151,7 @@ export interface ResolvedListWatchOptions {
   readonly pagesInFlight: number;
   readonly listParse: ListParse;
   readonly listMemoryBudget: number;
+  readonly listItemTransform: ((object: KubeObject) => KubeObject) | undefined;
   readonly streamingList: boolean;
   readonly minWatchTimeoutSeconds: number;
   readonly stallMarginMs: number;
@@ -231,6 +240,7 @@ export function resolveListWatchOptions(options: ListWatchOptions): ResolvedList
     pagesInFlight: options.pagesInFlight ?? 2,
     listParse: options.listParse ?? 'auto',
     listMemoryBudget: options.listMemoryBudget ?? DEFAULT_LIST_MEMORY_BUDGET,
+    listItemTransform: options.listItemTransform,
     streamingList: options.streamingList ?? true,
     minWatchTimeoutSeconds: Math.max(options.minWatchTimeoutSeconds ?? 0, MIN_WATCH_TIMEOUT_SECONDS),
     stallMarginMs: options.stallMarginMs ?? 30_000,

@@ -74,8 +74,12 @@ function transport(scheduler: VirtualTimeScheduler, pages: Record<string, Script
   return { lw, calls };
 }
 
+/** The scheduler of the latest `run`. */
+let clock: VirtualTimeScheduler | undefined;
+
 function run(pages: Record<string, Script>, options: Parameters<typeof listPages>[2] = {}, until = 100_000) {
   const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
+  clock = scheduler;
   const { lw, calls } = transport(scheduler, pages);
   let result: AssembledList | undefined;
   let error: unknown;
@@ -212,6 +216,23 @@ describe('listPages, pipelined', () => {
     expect(broken.calls[2]?.unsubscribedAt).toBe(105);
     const within = run({ ...three, c1: { ...three.c1!, raw: '{"items":[' } });
     expect(within.doneAt).toBe(200);
+  });
+
+  it('mapItem runs on each page as soon as it is parsed; an item it throws on is kept as it was', () => {
+    const mappedAt: string[] = [];
+    const spy = (o: KubeObject): KubeObject => {
+      mappedAt.push(`${o.metadata?.name}@${clock?.now()}`);
+      if (o.metadata?.name === 'c') throw new Error('no c');
+      return { ...o, kind: 'Mapped' };
+    };
+    const items = run(three, { parse: 'items', mapItem: spy });
+    expect(items.result?.items.map((o) => `${o.metadata?.name}:${o.kind ?? ''}`)).toEqual(['a:Mapped', 'b:Mapped', 'c:ConfigMap', 'd:Mapped', 'e:Mapped']);
+    // pages end at 100 (page 1), 105 (page 2, requested at page 1's head) and 200 (page 3)
+    expect(mappedAt).toEqual(['a@100', 'b@100', 'c@105', 'd@105', 'e@200']);
+    // kept bodies are mapped when they are parsed: within the budget, when the last is in
+    mappedAt.length = 0;
+    run(three, { mapItem: spy });
+    expect(mappedAt).toEqual(['a@200', 'b@200', 'c@200', 'd@200', 'e@200']);
   });
 
   it("parse 'items' (or memoryBudget 0) asks for every page item by item", () => {
