@@ -420,6 +420,7 @@ function pipelined<T extends KubeObject>(
           return false;
         }
         slot.result = mapped(page);
+        pages[i] = undefined as never; // the unmapped page can go before the next is mapped
       }
       return true;
     };
