@@ -5,8 +5,10 @@
  * Paged server (lists in pages of 500; the embedded server emulating Kubernetes 1.34, which
  * serves streaming lists): rxkube's informer starting with a streaming list (`sendInitialEvents`,
  * the reflector's default: the initial state comes as watch events on the watch that carries on),
- * rxkube's informer with a paged list then a watch (`streamingList: false`; pipelined pages,
- * parsed together at the end), rxkube with pages fetched and parsed one after another (client-go's pager order),
+ * rxkube's informer with a paged list then a watch (`streamingList: false`; pipelined pages, the
+ * default `listParse: 'auto'`: kept and parsed together within `listMemoryBudget`, then item by
+ * item), the same with `listParse: 'atEnd'` (every page kept until the last), `'items'` and
+ * `'perPage'` (docs/initial-sync-memory.md), rxkube with pages fetched and parsed one after another (client-go's pager order),
  * @kubernetes/client-node's `makeInformer` (one unpaged list), client-go's SharedIndexInformer
  * (when a Go toolchain and the kubernetes source are there, see `support/client-go.ts`), the
  * floor (the same HTTP requests as client-go's pager, one after another, bodies `JSON.parse`d,
@@ -22,7 +24,8 @@
  * process (own heap), and the contenders take turns within each repetition so that load drift on
  * the machine hits them alike. Run alone: `npx tsx --conditions=source bench/initial-sync.ts`.
  * Experiments: `RXKUBE_BENCH_SYNC=100000:1` (sizes:runs), `RXKUBE_BENCH_SYNC_CONTENDERS=floor,rxkube`,
- * `RXKUBE_BENCH_SYNC_UNPAGED=0` (skip the unpaged part), `RXKUBE_BENCH_VERBOSE=1`.
+ * `RXKUBE_BENCH_SYNC_UNPAGED=0` (skip the unpaged part), `RXKUBE_BENCH_VERBOSE=1`,
+ * `RXKUBE_BENCH_NODE_ARGS='--trace-gc'` (extra Node.js flags of the contender processes).
  */
 import { pathToFileURL } from 'node:url';
 import { type ClientGoBinary, clientGoBinary, clientGoSync } from './support/client-go.js';
