@@ -83,7 +83,7 @@ export interface ListPagesOptions<T extends KubeObject = KubeObject> {
  *   the budget in raw bytes at most.
  * - `'items'`: every item is parsed as soon as it has arrived (`'auto'` with a budget of 0): the
  *   least memory, and at 100k pods about the CPU of `'atEnd'` (the many small allocations cost the
- *   garbage collector little while the retained heap grows); at 10k about a quarter more CPU
+ *   garbage collector little while the retained heap grows); at 10k up to a quarter more CPU
  *   (the byte scan that finds the items).
  * - `'atEnd'`: every body is kept and all are parsed together when the last is in (no bound: the
  *   raw bodies, about the JSON's size, are held until then, and joined once for the parse).

@@ -26,7 +26,7 @@ export interface ListWatchOptions {
    * list of up to some 20k pods — as long as they hold at most `listMemoryBudget` bytes; past it,
    * the kept bodies are parsed at once and the rest of the list item by item as it arrives, so a
    * large list never holds more raw bytes than the budget. `'items'`: every item parsed as it
-   * arrives (the least memory; at 100k pods about the CPU of `'atEnd'`, at 10k about a quarter
+   * arrives (the least memory; at 100k pods about the CPU of `'atEnd'`, at 10k up to a quarter
    * more). `'atEnd'`: every body kept until the last is in, without bound (the raw bodies, about
    * the JSON's size, are held until the parse). `'perPage'`: each page parsed whole as it
    * arrives (the most CPU on large lists). A single-page list is parsed item by item as it
