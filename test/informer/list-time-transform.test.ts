@@ -65,9 +65,9 @@ describe('the informer transform at list time', () => {
 describe('listTimeTransform', () => {
   it('lets through, once, what its list side produced; transforms anything else', () => {
     let runs = 0;
-    const t = listTimeTransform((o: KubeObject) => {
+    const t = listTimeTransform<KubeObject>((o) => {
       runs += 1;
-      return { ...o, kind: 'Seen' };
+      return { ...o, kind: 'Seen' } as KubeObject;
     });
     const early = t.list(obj('a', '1'));
     expect(runs).toBe(1);
