@@ -269,8 +269,8 @@ describe('HttpListWatcher.listParts and pipelined paging', () => {
       json(res, 200, token === '' ? { metadata: { resourceVersion: '3', continue: 'n' }, items: [cm('a', '1')] } : { metadata: { resourceVersion: '3' }, items: [cm('b', '2')] });
     });
     const lw = client.listWatcher(CM, { namespace: 'ns' });
-    for (const parse of ['auto', 'items', 'atEnd', 'perPage'] as const) {
-      const list = await firstValueFrom(listPages(lw, { limit: 1 }, { parse }));
+    for (const options of [{ parse: 'auto' }, { parse: 'auto', memoryBudget: 1 }, { parse: 'items' }, { parse: 'atEnd' }, { parse: 'perPage' }] as const) {
+      const list = await firstValueFrom(listPages(lw, { limit: 1 }, options));
       expect(list).toEqual({ items: [cm('a', '1'), cm('b', '2')], resourceVersion: '3', paginated: true, pages: 2 });
     }
   });
