@@ -5,8 +5,10 @@
  * Paged server (lists in pages of 500; the embedded server emulating Kubernetes 1.34, which
  * serves streaming lists): rxkube's informer starting with a streaming list (`sendInitialEvents`,
  * the reflector's default: the initial state comes as watch events on the watch that carries on),
- * rxkube's informer with a paged list then a watch (`streamingList: false`; pipelined pages,
- * parsed together at the end), rxkube with pages fetched and parsed one after another (client-go's pager order),
+ * rxkube's informer with a paged list then a watch (`streamingList: false`; pipelined pages, the
+ * default `listParse: 'auto'`: kept and parsed together within `listMemoryBudget`, then item by
+ * item), the same with `listParse: 'atEnd'` (every page kept until the last), `'items'` and
+ * `'perPage'` (docs/initial-sync-memory.md), rxkube with pages fetched and parsed one after another (client-go's pager order),
  * @kubernetes/client-node's `makeInformer` (one unpaged list), client-go's SharedIndexInformer
  * (when a Go toolchain and the kubernetes source are there, see `support/client-go.ts`), the
  * floor (the same HTTP requests as client-go's pager, one after another, bodies `JSON.parse`d,
@@ -22,7 +24,8 @@
  * process (own heap), and the contenders take turns within each repetition so that load drift on
  * the machine hits them alike. Run alone: `npx tsx --conditions=source bench/initial-sync.ts`.
  * Experiments: `RXKUBE_BENCH_SYNC=100000:1` (sizes:runs), `RXKUBE_BENCH_SYNC_CONTENDERS=floor,rxkube`,
- * `RXKUBE_BENCH_SYNC_UNPAGED=0` (skip the unpaged part), `RXKUBE_BENCH_VERBOSE=1`.
+ * `RXKUBE_BENCH_SYNC_UNPAGED=0` (skip the unpaged part), `RXKUBE_BENCH_VERBOSE=1`,
+ * `RXKUBE_BENCH_NODE_ARGS='--trace-gc'` (extra Node.js flags of the contender processes).
  */
 import { pathToFileURL } from 'node:url';
 import { type ClientGoBinary, clientGoBinary, clientGoSync } from './support/client-go.js';
@@ -40,13 +43,16 @@ const SIZES: ReadonlyArray<{ n: number; runs: number }> = process.env.RXKUBE_BEN
     ];
 const ONLY = process.env.RXKUBE_BENCH_SYNC_CONTENDERS?.split(',');
 const pick = (names: readonly Name[]): Name[] => names.filter((n) => ONLY === undefined || ONLY.includes(n));
-const PAGED: readonly Name[] = pick(['server', 'floor', 'rxkube-paged', 'rxkube-streaming', 'rxkube-fetch', 'rxkube-sequential', 'client-node', 'client-go']);
+const PAGED: readonly Name[] = pick(['server', 'floor', 'rxkube-paged', 'rxkube-at-end', 'rxkube-paged-items', 'rxkube-per-page', 'rxkube-streaming', 'rxkube-fetch', 'rxkube-sequential', 'client-node', 'client-go']);
 /** The unpaged part runs at the largest size only. */
 const UNPAGED: readonly Name[] = process.env.RXKUBE_BENCH_SYNC_UNPAGED === '0' ? [] : pick(['server-unpaged', 'floor-unpaged', 'rxkube-unpaged', 'rxkube-unpaged-items']);
 const LABEL: Record<string, string> = {
   server: 'server alone (bodies read, not parsed)',
   floor: 'floor (same requests, one after another + JSON.parse)',
-  'rxkube-paged': 'rxkube (paged list + watch): informer, pipelined pages parsed at the end',
+  'rxkube-paged': 'rxkube (paged list + watch): informer, default `listParse: \'auto\'` (pages kept and parsed together within a 64 MiB budget, then item by item)',
+  'rxkube-at-end': 'rxkube (paged list + watch), `listParse: \'atEnd\'`: every page kept, all parsed together at the end',
+  'rxkube-per-page': 'rxkube (paged list + watch), pipelined pages each parsed as it arrives (`listParse: \'perPage\'`)',
+  'rxkube-paged-items': 'rxkube (paged list + watch), `listParse: \'items\'`: every page parsed item by item as it arrives',
   'rxkube-streaming': 'rxkube (streaming list): informer, initial state as watch events (sendInitialEvents)',
   'rxkube-fetch': 'rxkube informer over fetch (fetchClient, the browser transport)',
   'rxkube-sequential': 'rxkube, pages one after another, each parsed as it arrives',
@@ -73,7 +79,7 @@ async function syncOnce(name: Name, url: string, n: number, clientGo: ClientGoBi
     if (!('path' in clientGo)) throw new Error('client-go is not built');
     return clientGoSync(clientGo.path, url, n);
   }
-  const w = spawnWorker('bench/support/contender-process.ts');
+  const w = spawnWorker('bench/support/contender-process.ts', process.env.RXKUBE_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []);
   try {
     return await w.call<SyncResult>('sync', { name, url, expect: n });
   } finally {
@@ -158,6 +164,8 @@ export async function run(): Promise<string[]> {
     if (has('rxkube-paged') && has('client-node')) lines.push(row(['rxkube (paged) / client-node (target ≤ 1×)', ...ratios('rxkube-paged', 'client-node', SIZES)]));
     if (has('rxkube-paged') && has('client-go')) lines.push(row(['rxkube (paged) / client-go', ...ratios('rxkube-paged', 'client-go', SIZES)]));
     if (has('rxkube-paged') && has('rxkube-sequential')) lines.push(row(['rxkube (paged) / rxkube one page after another', ...ratios('rxkube-paged', 'rxkube-sequential', SIZES)]));
+    if (has('rxkube-paged') && has('rxkube-at-end')) lines.push(row(["rxkube (paged, default 'auto') / rxkube 'atEnd'", ...ratios('rxkube-paged', 'rxkube-at-end', SIZES)]));
+    if (has('rxkube-paged-items') && has('rxkube-at-end')) lines.push(row(["rxkube 'items' / rxkube 'atEnd'", ...ratios('rxkube-paged-items', 'rxkube-at-end', SIZES)]));
     if (has('floor') && has('server')) lines.push(row(['floor / server alone', ...ratios('floor', 'server', SIZES)]));
 
     if (UNPAGED.length > 0) {

@@ -55,6 +55,8 @@ export type ContenderName =
   | 'rxkube-no-transform'
   | 'rxkube-sequential'
   | 'rxkube-per-page'
+  | 'rxkube-paged-items'
+  | 'rxkube-at-end'
   | 'floor-no-managed-fields'
   | 'client-node'
   | 'server-unpaged'
@@ -102,6 +104,10 @@ export function makeContender(name: ContenderName, url: string): Contender {
       return rxkubeContender(url, 'paged');
     case 'rxkube-per-page':
       return rxkubeContender(url, 'per-page');
+    case 'rxkube-paged-items':
+      return rxkubeContender(url, 'paged-items');
+    case 'rxkube-at-end':
+      return rxkubeContender(url, 'at-end');
     case 'rxkube-unpaged':
       return rxkubeContender(url, 'unpaged');
     case 'rxkube-unpaged-items':

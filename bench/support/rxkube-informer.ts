@@ -9,8 +9,9 @@
  * default transform on top); 'fetch' is 'default' over the `fetch` transport (`fetchClient`, the
  * browser's) instead of node:http. 'streaming' starts with a streaming list (`sendInitialEvents`,
  * the reflector's default; the benchmark server emulates Kubernetes 1.34, which serves it);
- * 'paged' and the page variants above ('sequential', 'per-page', 'unpaged', 'unpaged-items',
- * 'fetch') set `streamingList: false`: a paged list, then a watch.
+ * 'paged' (the default `listParse: 'auto'`), 'at-end' (`listParse: 'atEnd'`), 'paged-items'
+ * (`listParse: 'items'`) and the page variants above ('sequential', 'per-page', 'unpaged',
+ * 'unpaged-items', 'fetch') set `streamingList: false`: a paged list, then a watch.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
@@ -20,10 +21,10 @@ import { HttpListWatcher } from '../../src/client/http-list-watcher.js';
 import type { ListWatchOptions } from '../../src/reflector/list-watch-options.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 
-export type InformerVariant = 'default' | 'no-transform' | 'sequential' | 'per-page' | 'unpaged' | 'unpaged-items' | 'metadata' | 'fetch' | 'streaming' | 'paged';
+export type InformerVariant = 'default' | 'no-transform' | 'sequential' | 'per-page' | 'unpaged' | 'unpaged-items' | 'metadata' | 'fetch' | 'streaming' | 'paged' | 'paged-items' | 'at-end';
 
 /** Variants about how list pages are fetched or parsed: they list and watch even where the server serves streaming lists. */
-const LISTING: ReadonlySet<InformerVariant> = new Set(['sequential', 'per-page', 'unpaged', 'unpaged-items', 'fetch', 'paged']);
+const LISTING: ReadonlySet<InformerVariant> = new Set(['sequential', 'per-page', 'unpaged', 'unpaged-items', 'fetch', 'paged', 'paged-items', 'at-end']);
 
 /** A page size larger than any list of the benchmarks: one page. */
 const ONE_PAGE = 10_000_000;
@@ -42,6 +43,8 @@ export function rxkubeInformer(kc: KubeConfig, variant: InformerVariant): BenchI
     ...(LISTING.has(variant) ? { streamingList: false } : variant === 'streaming' ? { streamingList: true } : {}),
     ...(variant === 'sequential' ? { pagesInFlight: 1 } : {}),
     ...(variant === 'per-page' ? { listParse: 'perPage' as const } : {}),
+    ...(variant === 'paged-items' ? { listParse: 'items' as const } : {}),
+    ...(variant === 'at-end' ? { listParse: 'atEnd' as const } : {}),
     ...(variant === 'unpaged' || variant === 'unpaged-items' ? { pageSize: ONE_PAGE } : {}),
   };
   const source =

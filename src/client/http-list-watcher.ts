@@ -81,7 +81,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
   /**
    * `list`, with the page's head (resourceVersion, continue token) emitted as soon as the list's
    * `metadata` has arrived, before its items; then the page. With `decode: 'items'` (the
-   * connection's `listDecode` option) every item is parsed as soon as it has arrived.
+   * constructor's, or this request's `parts.decode`) every item is parsed as soon as it has arrived.
    */
   listParts(options: ListOptions, parts: ListPartsOptions = {}): Observable<ListPagePart<T>> {
     return this.resolved().pipe(
@@ -95,7 +95,7 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
           resourceVersion: options.resourceVersion,
           resourceVersionMatch: options.resourceVersionMatch,
         };
-        return this.connection.stream({ path, query, ...(this.scope.metadataOnly === true ? { accept: METADATA_LIST_ACCEPT } : {}) }).pipe(decodeListBody<T>(this.decode, path, parts.unparsed === true));
+        return this.connection.stream({ path, query, ...(this.scope.metadataOnly === true ? { accept: METADATA_LIST_ACCEPT } : {}) }).pipe(decodeListBody<T>(parts.decode ?? this.decode, path, parts.decode === undefined && parts.unparsed === true));
       }),
     );
   }

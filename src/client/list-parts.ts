@@ -21,6 +21,13 @@ export interface ListPartsOptions {
    * as it arrives instead, so a large unpaged list is never held whole as bytes. Default false.
    */
   readonly unparsed?: boolean;
+  /**
+   * `'items'`: parse every item as soon as its last byte has arrived, whatever the transport's
+   * own decoding (`unparsed` is then ignored): the page's raw bytes are never held whole, and the
+   * small per-item allocations cost V8's garbage collector far less than one large parse per page
+   * while the retained heap grows (see docs/initial-sync-memory.md). Default: the transport's.
+   */
+  readonly decode?: 'items';
 }
 
 /**

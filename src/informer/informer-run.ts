@@ -36,6 +36,7 @@ import { reflector } from '../reflector/reflector.js';
 import type { ReflectorEvent } from '../reflector/reflector-event.js';
 import type { ReflectorStatus } from '../reflector/reflector-status.js';
 import { dropManagedFields } from './drop-managed-fields.js';
+import { listTimeTransform } from './list-time-transform.js';
 import { InformerConfigError, InformerSourceError } from './informer-errors.js';
 import { type HandlerTiming, type InformerListener, Listener, type ListenerHost, type ProcessListenerOptions } from './informer-listener.js';
 import { ListWatchError } from './list-watch-error.js';
@@ -73,10 +74,16 @@ function toEvents<T extends KubeObject>(
   source: InformerSource<T>,
   scheduler: SchedulerLike,
   name: string,
+  listItemTransform: ((object: T) => T) | undefined,
 ): { events$: Observable<ReflectorEvent<T>>; status$: Observable<ReflectorStatus> } {
   if (isObservable(source)) return { events$: source, status$: NEVER };
   if ('events$' in source) return source;
-  const opts = (o: ListWatchOptions | undefined): ListWatchOptions => ({ scheduler, name, ...o });
+  const opts = (o: ListWatchOptions | undefined): ListWatchOptions => {
+    if (listItemTransform === undefined) return { scheduler, name, ...o };
+    const own = o?.listItemTransform as ((object: T) => T) | undefined;
+    const early = own === undefined ? listItemTransform : (object: T) => listItemTransform(own(object));
+    return { scheduler, name, ...o, listItemTransform: early as unknown as (object: KubeObject) => KubeObject };
+  };
   if ('listWatcher' in source) return reflector(source.listWatcher, opts(source.listWatch));
   return reflector(source.client.listWatcher<T>(source.resource, source.scope ?? {}), opts(source.listWatch));
 }
@@ -145,12 +152,14 @@ export class InformerRun<T extends KubeObject> {
     this.name = options.name ?? ofSource?.kind ?? 'informer';
     this.resource = options.resource ?? ofSource;
     this.scheduler = options.scheduler ?? asyncScheduler;
-    this.transform = options.transform === null ? undefined : (options.transform ?? dropManagedFields);
+    const transform = options.transform === null ? undefined : (options.transform ?? dropManagedFields);
+    const split = transform === undefined ? undefined : listTimeTransform(transform);
+    this.transform = split?.queue;
     this.relistUnchanged = options.relistUnchanged ?? false;
     this.defaultPeriodMs = clampResyncPeriod(options.defaultResyncPeriodMs ?? 0);
     this.checkPeriodMs = this.defaultPeriodMs;
     this.indexer = new Indexer<T>({ indexers: options.indexers ?? {}, freeze: options.freeze ?? 'deep' });
-    const { events$, status$ } = toEvents(source, this.scheduler, this.name);
+    const { events$, status$ } = toEvents(source, this.scheduler, this.name, split?.list);
     this.reflectorEvents$ = events$;
     this.status$ = status$;
     const grace = options.stopGraceMs ?? 0;

@@ -38,7 +38,9 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   readonly indexers?: Indexers<T>;
   /**
    * Applied to every object before it is cached (DF-7); must not mutate its input. Default
-   * `dropManagedFields`; `null` disables.
+   * `dropManagedFields`; `null` disables. With a `listWatcher` or `client` source, list items are
+   * transformed as soon as their page is parsed (the reflector's `listItemTransform`), so a large
+   * list never holds all its untransformed objects at once; still once per object.
    */
   readonly transform?: ((object: T) => T) | null;
   /** How cached objects are frozen. Default `'deep'`: no mutable reference into the cache is handed out. */

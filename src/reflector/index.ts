@@ -17,6 +17,8 @@ export { ReflectorFatalError, WatchStalledError } from './reflector-errors.js';
 
 // Bounds: a list that loops or never ends, objects of another kind or namespace, and the defaults.
 export { ListContinueLoopError, ListPageLimitError } from './list-pages.js';
+export { DEFAULT_LIST_MEMORY_BUDGET } from './list-pages.js';
+export type { ListParse } from './list-pages.js';
 export { UnexpectedObjectError } from './reflector-errors.js';
 export { DEFAULT_MAX_LIST_PAGES, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_WATCH_HEALTHY_MS } from './list-watch-options.js';
 export type { ReflectorFatalErrorOptions } from './reflector-errors.js';

@@ -18,7 +18,7 @@ import type { KubeObject } from '../api/kube-object.js';
 import { RxkubeError, type ErrorLayer } from '../api/rxkube-error.js';
 import { ApiError } from '../client/api-error.js';
 import { parseListBodies } from '../client/list-body-decoder.js';
-import { isPipelinedListWatcher, type ListPagePart } from '../client/list-parts.js';
+import { isPipelinedListWatcher, type ListPagePart, type ListPartsOptions } from '../client/list-parts.js';
 import type { ListOptions, ListPage, ListWatcher } from '../api/list-watcher.js';
 
 /** A complete list assembled from one or more pages. */
@@ -32,7 +32,7 @@ export interface AssembledList<T extends KubeObject = KubeObject> {
 }
 
 /** Options of {@link listPages}. */
-export interface ListPagesOptions {
+export interface ListPagesOptions<T extends KubeObject = KubeObject> {
   /** After a later page fails with reason `Expired`, retry once as one unpaged list. Default true. */
   readonly fullListIfExpired?: boolean;
   /**
@@ -51,22 +51,52 @@ export interface ListPagesOptions {
    */
   readonly pagesInFlight?: number;
   /**
-   * With pipelined paging, when the pages are parsed: `'atEnd'` (default) keeps each page's body
-   * unparsed as it arrives and parses all of them with one `JSON.parse` once the last page is in;
-   * `'perPage'` parses each page as soon as it has arrived. At 100k pods `'atEnd'` costs about
-   * half the CPU (V8 builds one large object graph far more cheaply than it grows one page by page
-   * while I/O interleaves) for a higher peak memory (the raw bodies, about the JSON's size, are held
-   * until the parse). The list is emitted when complete either way.
+   * With pipelined paging, when and how the pages are parsed ({@link ListParse}). Default `'auto'`.
    */
-  readonly parse?: 'atEnd' | 'perPage';
+  readonly parse?: ListParse;
+  /**
+   * With `parse: 'auto'`: most bytes of raw page bodies held unparsed at once. Default
+   * {@link DEFAULT_LIST_MEMORY_BUDGET}.
+   */
+  readonly memoryBudget?: number;
   /**
    * Most pages one list may take; the request for one more fails the list with
    * {@link ListPageLimitError}. Default {@link DEFAULT_MAX_PAGES}.
    */
   readonly maxPages?: number;
+  /**
+   * Applied to every item as soon as its page has been parsed (the reflector's
+   * `listItemTransform`); an item it throws on is kept as it was. Default: none.
+   */
+  readonly mapItem?: (item: T) => T;
   /** Scheduler of the page timeout. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
+
+/**
+ * When the pages of a pipelined list are parsed (the list is emitted when complete either way):
+ *
+ * - `'auto'`: each page's body is kept as it came, and the kept bodies are parsed together with
+ *   one `JSON.parse`, as long as they hold at most `memoryBudget` bytes; a page that would take
+ *   them past it has them parsed at once, and every later page of the list is parsed item by item
+ *   as it arrives. A list within the budget costs what `'atEnd'` costs; a larger one holds about
+ *   the budget in raw bytes at most.
+ * - `'items'`: every item is parsed as soon as it has arrived (`'auto'` with a budget of 0): the
+ *   least memory, and at 100k pods about the CPU of `'atEnd'` (the many small allocations cost the
+ *   garbage collector little while the retained heap grows); at 10k up to a quarter more CPU
+ *   (the byte scan that finds the items).
+ * - `'atEnd'`: every body is kept and all are parsed together when the last is in (no bound: the
+ *   raw bodies, about the JSON's size, are held until then, and joined once for the parse).
+ * - `'perPage'`: each page is parsed with one `JSON.parse` as soon as it has arrived. At 100k pods
+ *   the slowest: every large parse lands in the old generation and each of the many full garbage
+ *   collections it brings marks the whole heap built so far.
+ *
+ * Figures: docs/initial-sync-memory.md.
+ */
+export type ListParse = 'auto' | 'items' | 'atEnd' | 'perPage';
+
+/** Default `memoryBudget` of {@link listPages} (`listMemoryBudget` of the reflector): 64 MiB. */
+export const DEFAULT_LIST_MEMORY_BUDGET = 64 * 2 ** 20;
 
 /** A list page request got no answer within `pageTimeoutMs` (a frozen connection). */
 export class ListTimeoutError extends RxkubeError {
@@ -159,7 +189,16 @@ class PageFailure {
 export function listPages<T extends KubeObject>(
   lw: ListWatcher<T>,
   options: ListOptions,
-  { fullListIfExpired = true, pageTimeoutMs, pagesInFlight = 2, parse = 'atEnd', maxPages = DEFAULT_MAX_PAGES, scheduler = asyncScheduler }: ListPagesOptions = {},
+  {
+    fullListIfExpired = true,
+    pageTimeoutMs,
+    pagesInFlight = 2,
+    parse = 'auto',
+    memoryBudget = DEFAULT_LIST_MEMORY_BUDGET,
+    maxPages = DEFAULT_MAX_PAGES,
+    mapItem,
+    scheduler = asyncScheduler,
+  }: ListPagesOptions<T> = {},
 ): Observable<AssembledList<T>> {
   const timed = <V>(source: Observable<V>, first: boolean): Observable<V> =>
     pageTimeoutMs === undefined
@@ -171,17 +210,19 @@ export function listPages<T extends KubeObject>(
             with: () => throwError(() => new ListTimeoutError(pageTimeoutMs)),
           }),
         );
+  const mapped = mapPage(mapItem);
   const request = (opts: ListOptions): Observable<ListPage<T>> =>
     timed(
       lw.list(opts).pipe(
         take(1),
         throwIfEmpty(() => new Error('list request completed without a page')),
+        map(mapped),
       ),
       true,
     );
   const pages$ =
     pagesInFlight > 1 && isPipelinedListWatcher(lw)
-      ? pipelined(options, pagesInFlight, maxPages, (opts) => timed(lw.listParts(opts, { unparsed: parse === 'atEnd' }), false))
+      ? pipelined(options, pagesInFlight, maxPages, keptBytesLimit(parse, memoryBudget), mapped, (opts, how) => timed(lw.listParts(opts, how), false))
       : sequential(request, options, maxPages);
   return pages$.pipe(
     catchError((failure: unknown) => {
@@ -222,6 +263,33 @@ function sequential<T extends KubeObject>(
   });
 }
 
+/** The page with `mapItem` applied to each item (an item it throws on kept as it was); `page` itself without `mapItem`. */
+function mapPage<T extends KubeObject>(mapItem: ((item: T) => T) | undefined): (page: ListPage<T>) => ListPage<T> {
+  if (mapItem === undefined) return (page) => page;
+  const one = (item: T): T => {
+    try {
+      return mapItem(item);
+    } catch {
+      return item;
+    }
+  };
+  return (page) => ({ ...page, items: page.items.map(one) });
+}
+
+/** The most raw body bytes a pipelined list may keep unparsed: `Infinity` keeps all, `-1` none and parses each page whole. */
+function keptBytesLimit(parse: ListParse, memoryBudget: number): number {
+  switch (parse) {
+    case 'atEnd':
+      return Infinity;
+    case 'items':
+      return 0;
+    case 'perPage':
+      return -1;
+    default:
+      return memoryBudget;
+  }
+}
+
 /** What one page request of a pipelined list delivered: a parsed page, or its body kept unparsed. */
 type PageResult<T extends KubeObject> = ListPage<T> | { readonly body: Uint8Array; readonly path: string };
 
@@ -236,22 +304,28 @@ interface Slot<T extends KubeObject> {
 
 /**
  * Pipelined pages: page N+1 is requested as soon as page N's head (its continue token) has been
- * read, as long as fewer than `inFlight` requests are open. Bodies the transport kept unparsed are
- * parsed together, once, when the last page is in; pages are assembled in order.
+ * read, as long as fewer than `inFlight` requests are open; pages are assembled in order.
+ *
+ * `keep` decides how (see {@link ListParse}): bodies are asked for unparsed and kept while they
+ * hold at most `keep` bytes, and parsed together (once, at the end, when the list stays within);
+ * a body that takes them past `keep` has every kept body parsed at once, and later requests ask
+ * for their items parsed as they arrive (`keep` 0: from the start). `keep` -1: every page is
+ * parsed whole as it arrives.
  */
 function pipelined<T extends KubeObject>(
   options: ListOptions,
   inFlight: number,
   maxPages: number,
-  parts: (opts: ListOptions) => Observable<ListPagePart<T>>,
+  keep: number,
+  mapped: (page: ListPage<T>) => ListPage<T>,
+  parts: (opts: ListOptions, how: ListPartsOptions) => Observable<ListPagePart<T>>,
 ): Observable<AssembledList<T>> {
   return new RxObservable<AssembledList<T>>((subscriber) => {
     const slots: Slot<T>[] = [];
-    const results: Array<PageResult<T>> = [];
-    /** The continue token each result was followed by (from its head, for unparsed bodies). */
-    const tokens: string[] = [];
     let consumed = 0;
     let done = false;
+    /** Bytes of the bodies kept unparsed; once past `keep`, -1: no body is kept any more. */
+    let keptBytes = keep > 0 ? 0 : -1;
     const guard = continueGuard(maxPages);
 
     const fail = (index: number, error: unknown): void => {
@@ -260,6 +334,9 @@ function pipelined<T extends KubeObject>(
       for (const s of slots) s.subscription?.unsubscribe();
       subscriber.error(new PageFailure(index, error));
     };
+
+    /** How the next request asks for its page. */
+    const how = (): ListPartsOptions => (keptBytes >= 0 ? { unparsed: true } : keep === -1 ? {} : { decode: 'items' });
 
     /** Requests the page after the last one when its token is known and there is room. */
     const requestMore = (): void => {
@@ -281,7 +358,7 @@ function pipelined<T extends KubeObject>(
       const slot: Slot<T> = { options: opts, token: undefined, result: undefined, subscription: undefined };
       slots.push(slot);
       let got = false;
-      slot.subscription = parts(opts).subscribe({
+      slot.subscription = parts(opts, how()).subscribe({
         next: (part) => {
           if (done) return;
           if (part.type === 'head') {
@@ -293,6 +370,12 @@ function pipelined<T extends KubeObject>(
           if (part.type === 'body') {
             if (slot.token === undefined) return fail(index, new Error('list body delivered unparsed without its head'));
             slot.result = { body: part.body, path: part.path };
+            if (keptBytes >= 0) keptBytes += part.body.length;
+            // past the budget (or a body asked for before the budget was spent): parse what is kept now
+            if (keptBytes < 0 || keptBytes > keep) {
+              keptBytes = -1;
+              if (!parseKept()) return;
+            }
           } else {
             const token = part.page.continue ?? '';
             if (slot.token !== undefined && slot.token !== token) {
@@ -300,7 +383,7 @@ function pipelined<T extends KubeObject>(
               for (const later of slots.splice(index + 1)) later.subscription?.unsubscribe();
             }
             slot.token = token;
-            slot.result = part.page;
+            slot.result = mapped(part.page);
           }
           assemble();
           requestMore();
@@ -312,30 +395,51 @@ function pipelined<T extends KubeObject>(
       });
     };
 
-    /** Takes every result that is complete and next in order; finishes after the last page. */
+    /**
+     * Parses every kept body together (one `JSON.parse`), each page checked against the token its
+     * head announced (its successor was requested with it). False when that failed the list.
+     */
+    const parseKept = (): boolean => {
+      const kept = slots.filter((s): s is Slot<T> & { result: { body: Uint8Array; path: string } } => s.result !== undefined && 'body' in s.result);
+      if (kept.length === 0) return true;
+      const bodies = kept.map((s) => s.result.body);
+      const path = (kept[0] as (typeof kept)[number]).result.path;
+      for (const s of kept as Slot<T>[]) s.result = undefined; // the raw bodies go with the parse
+      let pages: Array<ListPage<T>>;
+      try {
+        pages = parseListBodies<T>(bodies, path);
+      } catch (err) {
+        fail(0, err);
+        return false;
+      }
+      for (let i = 0; i < kept.length; i++) {
+        const slot = kept[i] as Slot<T>;
+        const page = pages[i] as ListPage<T>;
+        if ((page.continue ?? '') !== slot.token) {
+          fail(0, new Error(`list page ${slots.indexOf(slot) + 1}: its continue token differs from the one its head announced`));
+          return false;
+        }
+        slot.result = mapped(page);
+        pages[i] = undefined as never; // the unmapped page can go before the next is mapped
+      }
+      return true;
+    };
+
+    /** Moves past every result that is complete and next in order; finishes after the last page. */
     const assemble = (): void => {
       for (;;) {
         const slot = slots[consumed];
         if (done || slot?.result === undefined) return;
-        results.push(slot.result);
-        tokens.push(slot.token ?? '');
-        slot.result = undefined;
         consumed += 1;
         if (slot.token === '') return finish();
       }
     };
 
     const finish = (): void => {
-      let pages: Array<ListPage<T>>;
-      try {
-        pages = parseKept(results);
-        // a body's head announced the token its successor was requested with: the parsed page must agree
-        const moved = pages.findIndex((p, i) => (p.continue ?? '') !== tokens[i]);
-        if (moved >= 0) throw new Error(`list page ${moved + 1}: its continue token differs from the one its head announced`);
-      } catch (err) {
-        return fail(0, err);
-      }
+      if (!parseKept()) return;
       done = true;
+      const pages = slots.map((s) => s.result as ListPage<T>);
+      for (const s of slots) s.result = undefined;
       const last = pages[pages.length - 1] as ListPage<T>;
       const items = pages.length === 1 ? [...last.items] : pages.reduce<T[]>((all, p) => pushAll(all, p.items), []);
       subscriber.next({ items, resourceVersion: last.resourceVersion, paginated: pages.length > 1, pages: pages.length });
@@ -348,23 +452,6 @@ function pipelined<T extends KubeObject>(
       for (const s of slots) s.subscription?.unsubscribe();
     };
   });
-}
-
-/** The pages of `results` in order, the bodies kept unparsed parsed together in one go. */
-function parseKept<T extends KubeObject>(results: Array<PageResult<T>>): Array<ListPage<T>> {
-  const bodies: Uint8Array[] = [];
-  let path = '';
-  const pages = results.map((r) => {
-    if (!('body' in r)) return r;
-    bodies.push(r.body);
-    path = r.path;
-    return undefined;
-  });
-  if (bodies.length === 0) return pages as Array<ListPage<T>>;
-  results.length = 0; // let the raw bodies go as soon as they are joined
-  const parsed = parseListBodies<T>(bodies, path);
-  let next = 0;
-  return pages.map((p) => p ?? (parsed[next++] as ListPage<T>));
 }
 
 function pushAll<T>(into: T[], from: readonly T[]): T[] {

@@ -1,5 +1,7 @@
 import { type Observer, type SchedulerLike, asyncScheduler } from 'rxjs';
+import type { KubeObject } from '../api/kube-object.js';
 import type { BackoffOptions } from './backoff.js';
+import { DEFAULT_LIST_MEMORY_BUDGET, type ListParse } from './list-pages.js';
 import { ReflectorConfigError } from './reflector-errors.js';
 import type { ReflectorStatus } from './reflector-status.js';
 
@@ -19,12 +21,31 @@ export interface ListWatchOptions {
    */
   readonly pagesInFlight?: number;
   /**
-   * With pipelined paging, when list pages are parsed: `'atEnd'` keeps each page's body as it came
-   * and parses them all in one go when the last page is in (about half the CPU at 100k objects,
-   * for a higher peak memory: the raw bodies are held until then); `'perPage'` parses each page
-   * as it arrives. Default `'atEnd'`. A single-page list is parsed once either way.
+   * With pipelined paging, when list pages are parsed. `'auto'` (the default): the pages' bodies
+   * are kept as they came and parsed together in one go when the last is in — the least CPU for a
+   * list of up to some 20k pods — as long as they hold at most `listMemoryBudget` bytes; past it,
+   * the kept bodies are parsed at once and the rest of the list item by item as it arrives, so a
+   * large list never holds more raw bytes than the budget. `'items'`: every item parsed as it
+   * arrives (the least memory; at 100k pods about the CPU of `'atEnd'`, at 10k up to a quarter
+   * more). `'atEnd'`: every body kept until the last is in, without bound (the raw bodies, about
+   * the JSON's size, are held until the parse). `'perPage'`: each page parsed whole as it
+   * arrives (the most CPU on large lists). A single-page list is parsed item by item as it
+   * arrives in every mode but `'perPage'`. Figures: docs/initial-sync-memory.md.
    */
-  readonly listParse?: 'atEnd' | 'perPage';
+  readonly listParse?: ListParse;
+  /**
+   * With `listParse: 'auto'`: most bytes of raw list bodies held unparsed to be parsed together.
+   * Default {@link DEFAULT_LIST_MEMORY_BUDGET} (64 MiB: about 20k pods of 3.3 KB). 0 parses every
+   * page item by item as it arrives; `Infinity` keeps every page until the last is in.
+   */
+  readonly listMemoryBudget?: number;
+  /**
+   * Applied to every list item as soon as its page has been parsed (before the list is complete),
+   * so that what it drops can be freed page by page. Watch events and streaming-list events are
+   * not passed through it. A shared informer sets it to its own transform (each object is still
+   * transformed once); an error it throws leaves the item as it was. Default: none.
+   */
+  readonly listItemTransform?: (object: KubeObject) => KubeObject;
   /**
    * Start each cycle with a streaming list (`sendInitialEvents=true`, WL-1..WL-5): the server sends
    * the current objects as watch events and the same watch carries on, instead of a list followed
@@ -133,7 +154,9 @@ export interface ListWatchOptions {
 export interface ResolvedListWatchOptions {
   readonly pageSize: number | undefined;
   readonly pagesInFlight: number;
-  readonly listParse: 'atEnd' | 'perPage';
+  readonly listParse: ListParse;
+  readonly listMemoryBudget: number;
+  readonly listItemTransform: ((object: KubeObject) => KubeObject) | undefined;
   readonly streamingList: boolean;
   readonly minWatchTimeoutSeconds: number;
   readonly stallMarginMs: number;
@@ -154,6 +177,8 @@ export interface ResolvedListWatchOptions {
   readonly random: () => number;
   readonly status: Partial<Observer<ReflectorStatus>> | undefined;
 }
+
+const LIST_PARSE_MODES: readonly ListParse[] = ['auto', 'items', 'atEnd', 'perPage'];
 
 /** Default `idleTimeoutMs`: two missed bookmarks of kube-apiserver's one-a-minute schedule. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
@@ -195,7 +220,13 @@ export function resolveListWatchOptions(options: ListWatchOptions): ResolvedList
   if (options.pagesInFlight !== undefined) {
     check(Number.isInteger(options.pagesInFlight) && options.pagesInFlight >= 1, 'pagesInFlight', `pagesInFlight must be an integer >= 1, got ${options.pagesInFlight}`);
   }
-  if (options.listParse !== undefined) check(options.listParse === 'atEnd' || options.listParse === 'perPage', 'listParse', `listParse must be 'atEnd' or 'perPage', got ${String(options.listParse)}`);
+  if (options.listParse !== undefined) {
+    check(LIST_PARSE_MODES.includes(options.listParse), 'listParse', `listParse must be one of ${LIST_PARSE_MODES.map((m) => `'${m}'`).join(', ')}, got ${String(options.listParse)}`);
+  }
+  if (options.listMemoryBudget !== undefined) {
+    const b = options.listMemoryBudget;
+    check(typeof b === 'number' && b >= 0 && !Number.isNaN(b), 'listMemoryBudget', `listMemoryBudget must be a number of bytes >= 0 (Infinity allowed), got ${b}`);
+  }
   nonNegative(options.minWatchTimeoutSeconds, 'minWatchTimeoutSeconds');
   nonNegative(options.stallMarginMs, 'stallMarginMs');
   nonNegative(options.idleTimeoutMs, 'idleTimeoutMs');
@@ -213,7 +244,9 @@ export function resolveListWatchOptions(options: ListWatchOptions): ResolvedList
   return {
     pageSize: options.pageSize === 0 ? undefined : options.pageSize,
     pagesInFlight: options.pagesInFlight ?? 2,
-    listParse: options.listParse ?? 'atEnd',
+    listParse: options.listParse ?? 'auto',
+    listMemoryBudget: options.listMemoryBudget ?? DEFAULT_LIST_MEMORY_BUDGET,
+    listItemTransform: options.listItemTransform,
     streamingList: options.streamingList ?? true,
     minWatchTimeoutSeconds: Math.max(options.minWatchTimeoutSeconds ?? 0, MIN_WATCH_TIMEOUT_SECONDS),
     stallMarginMs: options.stallMarginMs ?? 30_000,

@@ -348,6 +348,8 @@ export class ReflectorRun<T extends KubeObject> {
       pagesInFlight: this.o.pagesInFlight,
       maxPages: this.o.maxListPages,
       parse: this.o.listParse,
+      memoryBudget: this.o.listMemoryBudget,
+      ...(this.o.listItemTransform !== undefined ? { mapItem: this.o.listItemTransform as unknown as (object: T) => T } : {}),
       scheduler: this.o.scheduler,
     }).subscribe({
       next: (result) => handOver(() => this.listed(result, rv)),

@@ -198,6 +198,25 @@ describe('HttpListWatcher.watch', () => {
 });
 
 describe('HttpListWatcher.listParts and pipelined paging', () => {
+  it("decode: 'items' parses a page item by item even when asked for it unparsed", async () => {
+    const body = (items: string) => `{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"5","continue":"c1"},"items":[${items}]}`;
+    let items = `${JSON.stringify(cm('a', '4'))},${JSON.stringify(cm('b', '4'))}`;
+    const { client } = await setup((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(body(items));
+    });
+    const lw = client.listWatcher(CM, { namespace: 'ns' });
+    const kept = await lastValueFrom(lw.listParts({ limit: 2 }, { unparsed: true }).pipe(toArray()));
+    expect(kept.map((p) => p.type)).toEqual(['head', 'body']);
+    const parsed = await lastValueFrom(lw.listParts({ limit: 2 }, { unparsed: true, decode: 'items' }).pipe(toArray()));
+    expect(parsed).toEqual([
+      { type: 'head', resourceVersion: '5', continue: 'c1' },
+      { type: 'page', page: { items: [cm('a', '4'), cm('b', '4')], resourceVersion: '5', continue: 'c1' } },
+    ]);
+    items = `${JSON.stringify(cm('a', '4'))},{"broken":`;
+    await expect(lastValueFrom(lw.listParts({ limit: 2 }, { decode: 'items' }))).rejects.toThrow(/bad list item 1/);
+  });
+
   it('emits the head from the first bytes, before the body has ended, then the page', async () => {
     let finish: (() => void) | undefined;
     const { client } = await setup((_req, res) => {
@@ -244,14 +263,14 @@ describe('HttpListWatcher.listParts and pipelined paging', () => {
     expect(server.requests.map((r) => r.query.get('resourceVersion') ?? '')).toEqual(['0', '', '']);
   });
 
-  it("with parse 'perPage' the same list is assembled from pages parsed one by one", async () => {
+  it("with parse 'items', 'atEnd' or 'perPage' the same list is assembled as with the default", async () => {
     const { client } = await setup((req, res) => {
       const token = req.query.get('continue') ?? '';
       json(res, 200, token === '' ? { metadata: { resourceVersion: '3', continue: 'n' }, items: [cm('a', '1')] } : { metadata: { resourceVersion: '3' }, items: [cm('b', '2')] });
     });
     const lw = client.listWatcher(CM, { namespace: 'ns' });
-    for (const parse of ['atEnd', 'perPage'] as const) {
-      const list = await firstValueFrom(listPages(lw, { limit: 1 }, { parse }));
+    for (const options of [{ parse: 'auto' }, { parse: 'auto', memoryBudget: 1 }, { parse: 'items' }, { parse: 'atEnd' }, { parse: 'perPage' }] as const) {
+      const list = await firstValueFrom(listPages(lw, { limit: 1 }, options));
       expect(list).toEqual({ items: [cm('a', '1'), cm('b', '2')], resourceVersion: '3', paginated: true, pages: 2 });
     }
   });

@@ -26,6 +26,7 @@ interface Script {
 
 interface Call {
   readonly options: ListOptions;
+  readonly how: ListPartsOptions;
   readonly at: number;
   unsubscribedAt?: number;
 }
@@ -35,7 +36,7 @@ function transport(scheduler: VirtualTimeScheduler, pages: Record<string, Script
   const calls: Call[] = [];
   const parts = (options: ListOptions, how: ListPartsOptions = {}): Observable<ListPagePart> =>
     new Observable<ListPagePart>((sub) => {
-      const call: Call = { options, at: scheduler.now() };
+      const call: Call = { options, how, at: scheduler.now() };
       calls.push(call);
       const s = pages[options.continue ?? ''];
       if (s === undefined) {
@@ -50,7 +51,7 @@ function transport(scheduler: VirtualTimeScheduler, pages: Record<string, Script
         scheduler.schedule(() => {
           ended = true;
           if (s.error !== undefined) return sub.error(s.error);
-          if (how.unparsed === true && s.headAt !== undefined) {
+          if (how.unparsed === true && how.decode === undefined && s.headAt !== undefined) {
             const body = s.raw ?? JSON.stringify({ kind: 'List', metadata: { resourceVersion: rv, continue: s.continue }, items: s.items });
             sub.next({ type: 'body', body: Buffer.from(body), path: '/api/v1/configmaps' });
           } else sub.next({ type: 'page', page });
@@ -73,8 +74,12 @@ function transport(scheduler: VirtualTimeScheduler, pages: Record<string, Script
   return { lw, calls };
 }
 
+/** The scheduler of the latest `run`. */
+let clock: VirtualTimeScheduler | undefined;
+
 function run(pages: Record<string, Script>, options: Parameters<typeof listPages>[2] = {}, until = 100_000) {
   const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
+  clock = scheduler;
   const { lw, calls } = transport(scheduler, pages);
   let result: AssembledList | undefined;
   let error: unknown;
@@ -176,7 +181,7 @@ describe('listPages, pipelined', () => {
     expect(r.result).toBeUndefined();
   });
 
-  it("parse 'atEnd' (the default) asks for bodies unparsed and parses them together, in order, when the last is in", () => {
+  it("parse 'auto' (the default) asks for bodies unparsed and, within the budget, parses them together, in order, when the last is in", () => {
     const r = run(three);
     expect(r.result?.items.map((o) => o.metadata?.name)).toEqual(['a', 'b', 'c', 'd', 'e']);
     const headless = run({ '': { items: [obj('a', '1')], continue: 'c1', pageAt: 10 }, c1: { items: [obj('b', '1')], headAt: 1, pageAt: 10 } });
@@ -187,5 +192,54 @@ describe('listPages, pipelined', () => {
     expect(String(moved.error)).toMatch(/continue token differs/);
     const perPage = run(three, { parse: 'perPage' });
     expect(perPage.result).toEqual(r.result);
+    expect(r.calls.map((c) => c.how)).toEqual([{ unparsed: true }, { unparsed: true }, { unparsed: true }]);
+    expect(perPage.calls.map((c) => c.how)).toEqual([{}, {}, {}]);
+    const atEnd = run(three, { parse: 'atEnd', memoryBudget: 1 });
+    expect(atEnd.calls.map((c) => c.how)).toEqual([{ unparsed: true }, { unparsed: true }, { unparsed: true }]);
+    expect(atEnd.result).toEqual(r.result);
+  });
+
+  it("parse 'auto': a body that takes the kept bytes past memoryBudget has the kept bodies parsed at once; later pages are parsed item by item", () => {
+    const bytes = (s: Script) => Buffer.byteLength(JSON.stringify({ kind: 'List', metadata: { resourceVersion: '10', continue: s.continue }, items: s.items }));
+    const first = bytes(three['']!);
+    // page 1's body alone is past the budget (at 100): parsed at once; page 2 was requested
+    // before (at page 1's head), page 3 after it
+    const r = run(three, { memoryBudget: first - 1 });
+    expect(r.result?.items.map((o) => o.metadata?.name)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(r.result).toMatchObject({ resourceVersion: '10', paginated: true, pages: 3 });
+    expect(r.calls.map((c) => c.how)).toEqual([{ unparsed: true }, { unparsed: true }, { decode: 'items' }]);
+    // room for page 1 only: page 2's body (at 105) takes the kept bytes past the budget, and the
+    // kept bodies are parsed then (here failing on page 2's), not when the last page is in (200)
+    const broken = run({ ...three, c1: { ...three.c1!, raw: '{"items":[' } }, { memoryBudget: first + 1 });
+    expect(broken.error).toBeInstanceOf(ResponseDecodeError);
+    expect(broken.doneAt).toBe(105);
+    expect(broken.calls[2]?.unsubscribedAt).toBe(105);
+    const within = run({ ...three, c1: { ...three.c1!, raw: '{"items":[' } });
+    expect(within.doneAt).toBe(200);
+  });
+
+  it('mapItem runs on each page as soon as it is parsed; an item it throws on is kept as it was', () => {
+    const mappedAt: string[] = [];
+    const spy = (o: KubeObject): KubeObject => {
+      mappedAt.push(`${o.metadata?.name}@${clock?.now()}`);
+      if (o.metadata?.name === 'c') throw new Error('no c');
+      return { ...o, kind: 'Mapped' };
+    };
+    const items = run(three, { parse: 'items', mapItem: spy });
+    expect(items.result?.items.map((o) => `${o.metadata?.name}:${o.kind ?? ''}`)).toEqual(['a:Mapped', 'b:Mapped', 'c:ConfigMap', 'd:Mapped', 'e:Mapped']);
+    // pages end at 100 (page 1), 105 (page 2, requested at page 1's head) and 200 (page 3)
+    expect(mappedAt).toEqual(['a@100', 'b@100', 'c@105', 'd@105', 'e@200']);
+    // kept bodies are mapped when they are parsed: within the budget, when the last is in
+    mappedAt.length = 0;
+    run(three, { mapItem: spy });
+    expect(mappedAt).toEqual(['a@200', 'b@200', 'c@200', 'd@200', 'e@200']);
+  });
+
+  it("parse 'items' (or memoryBudget 0) asks for every page item by item", () => {
+    for (const options of [{ parse: 'items' as const }, { memoryBudget: 0 }]) {
+      const r = run(three, options);
+      expect(r.calls.map((c) => c.how)).toEqual([{ decode: 'items' }, { decode: 'items' }, { decode: 'items' }]);
+      expect(r.result?.items.map((o) => o.metadata?.name)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    }
   });
 });

@@ -137,6 +137,12 @@ describe('listWatch errors and lifecycle', () => {
     expect(error).toBeInstanceOf(ReflectorConfigError);
     expect(() => run({}, 10, { backoff: { factor: 0.5 } })).not.toThrow();
     expect(run({}, 10, { backoff: { factor: 0.5 } }).error).toBeInstanceOf(ReflectorConfigError);
+    expect(run({}, 10, { listMemoryBudget: -1 }).error).toMatchObject({ option: 'listMemoryBudget' });
+    expect(run({}, 10, { listMemoryBudget: Number.NaN }).error).toBeInstanceOf(ReflectorConfigError);
+    expect(run({}, 10, { listParse: 'later' as never }).error).toMatchObject({ option: 'listParse' });
+    for (const ok of [{ listMemoryBudget: 0 }, { listMemoryBudget: Infinity }, { listParse: 'items' as const }, { listParse: 'auto' as const }]) {
+      expect(run({}, 10, ok).error).toBeUndefined();
+    }
   });
 
   it('unsubscribing aborts the watch, cancels every timer and completes the status observer', () => {
