@@ -34,6 +34,37 @@ export interface WatchConnectionOptions {
   readonly renderAsync?: { readonly render: (entry: StoredEntry) => Promise<string>; readonly maxPending: number };
 }
 
+/**
+ * The encoded lines of one store event, shared by every watch it is fanned out to: a watch with
+ * the default rendering (the stored JSON) takes its line from here, so the event is serialized
+ * and UTF-8 encoded once however many watches see it. Built lazily per event type (a selector
+ * can turn one change into ADDED for one watch and MODIFIED for another).
+ */
+export class SharedEventLines {
+  private readonly lines = new Map<string, Buffer>();
+  constructor(private readonly entry: StoredEntry) {}
+
+  /** The encoded `{"type":…,"object":…}` line of this event as `type`. */
+  line(type: string): Buffer {
+    let line = this.lines.get(type);
+    if (line === undefined) {
+      line = Buffer.from(`{"type":"${type}","object":${this.entry.json}}\n`);
+      this.lines.set(type, line);
+    }
+    return line;
+  }
+}
+
+/** One chunk of a watch stream: text, or an event line encoded once for several watches. */
+type QueuedChunk = string | Buffer;
+
+/** The queued chunks as one write: a string when all are text, else one buffer. */
+function joinChunks(queue: readonly QueuedChunk[]): QueuedChunk {
+  if (queue.length === 1) return queue[0] ?? '';
+  if (queue.every((c) => typeof c === 'string')) return queue.join('');
+  return Buffer.concat(queue.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+}
+
 /** A line not yet rendered (renderAsync), or rendered; in stream order. */
 interface PendingLine {
   line: string | undefined;
@@ -43,7 +74,7 @@ interface PendingLine {
 
 /** An open watch: filters store events, serializes them into JSON lines and writes them in batches. */
 export class WatchConnection {
-  private queue: string[] = [];
+  private queue: QueuedChunk[] = [];
   private flushScheduled = false;
   private waitingDrain = false;
   private closed = false;
@@ -89,11 +120,15 @@ export class WatchConnection {
     return this.options.renderObject === undefined ? entry.json : this.options.renderObject(entry);
   }
 
-  /** Queues an event line, rendered now or (renderAsync) once its object is rendered. */
-  private pushEvent(type: string, entry: StoredEntry): void {
+  /**
+   * Queues an event line, rendered now or (renderAsync) once its object is rendered; with the
+   * default rendering, the line `shared` among the watches of one event when given.
+   */
+  private pushEvent(type: string, entry: StoredEntry, shared?: SharedEventLines): void {
     const async = this.options.renderAsync;
     if (async === undefined) {
-      this.push(`{"type":"${type}","object":${this.render(entry)}}\n`);
+      if (shared !== undefined && this.options.renderObject === undefined) this.push(shared.line(type));
+      else this.push(`{"type":"${type}","object":${this.render(entry)}}\n`);
       return;
     }
     if (this.closed) return;
@@ -143,8 +178,11 @@ export class WatchConnection {
     }
   }
 
-  /** Translates a store event through the filter: leaving the selector is DELETED, entering is ADDED. */
-  deliver(event: StoreEvent): void {
+  /**
+   * Translates a store event through the filter: leaving the selector is DELETED, entering is
+   * ADDED. `shared`: the event's lines, encoded once for all the watches it goes to.
+   */
+  deliver(event: StoreEvent, shared?: SharedEventLines): void {
     if (this.closed || !this.inScope(event.entry) || event.rv <= (this.options.afterRv ?? 0)) return;
     const m = this.options.filter.matches;
     let type: 'ADDED' | 'MODIFIED' | 'DELETED' | undefined;
@@ -161,7 +199,7 @@ export class WatchConnection {
     // the resourceVersion ahead of it, so the next tick sends a BOOKMARK (as kube-apiserver).
     if (type === undefined) return;
     this.seenRv = Math.max(this.seenRv, event.rv);
-    this.pushEvent(type, event.entry);
+    this.pushEvent(type, event.entry, shared);
   }
 
   /**
@@ -203,7 +241,7 @@ export class WatchConnection {
     this.end();
   }
 
-  private push(line: string): void {
+  private push(line: QueuedChunk): void {
     if (this.closed) return;
     this.queue.push(line);
     this.eventCount++;
@@ -225,7 +263,7 @@ export class WatchConnection {
 
   private flush(): void {
     if (this.closed || this.frozen || this.queue.length === 0) return;
-    const chunk = this.queue.length === 1 ? (this.queue[0] ?? '') : this.queue.join('');
+    const chunk = joinChunks(this.queue);
     this.queue = [];
     if (!this.res.write(chunk)) {
       this.waitingDrain = true;
@@ -250,7 +288,7 @@ export class WatchConnection {
   /** Ends the stream cleanly (like a server-side timeout), after writing what is queued. */
   end(): void {
     if (this.closed) return;
-    if (!this.frozen && this.queue.length > 0) this.res.write(this.queue.join(''));
+    if (!this.frozen && this.queue.length > 0) this.res.write(joinChunks(this.queue));
     this.queue = [];
     this.finish();
     this.res.end();
@@ -280,7 +318,9 @@ export class WatchHub {
   constructor(private readonly store: ObjectStore) {
     store.onEvent((e) => {
       const set = this.byResource.get(e.resourceId);
-      if (set !== undefined) for (const c of set) c.deliver(e);
+      if (set === undefined || set.size === 0) return;
+      const shared = new SharedEventLines(e.entry);
+      for (const c of set) c.deliver(e, shared);
     });
   }
 
