@@ -263,6 +263,21 @@ export function toFieldsV1(t: FieldTree): Obj {
   return out;
 }
 
+/**
+ * Whether `o` is exactly what `toFieldsV1(fromFieldsV1(o))` gives: plain objects all the way
+ * down, each with its keys in sorted order (so a stored FieldsV1 can be kept as it is).
+ */
+export function isCanonicalFieldsV1(o: unknown): boolean {
+  if (!isObj(o) || Object.getPrototypeOf(o) !== Object.prototype) return false;
+  let last: string | undefined;
+  for (const k of Object.keys(o)) {
+    if (last !== undefined && !(last < k)) return false;
+    if (!isCanonicalFieldsV1(o[k])) return false;
+    last = k;
+  }
+  return true;
+}
+
 export function fromFieldsV1(o: unknown): FieldTree {
   const out: FieldTree = new Map();
   if (isObj(o)) for (const [k, v] of Object.entries(o)) out.set(k, fromFieldsV1(v));
@@ -458,11 +473,13 @@ export function recordUpdate(old: UnstructuredObject | undefined, next: Unstruct
   const before = strip(old);
   const after = strip(next);
   const mine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
-  const own = fromFieldsV1(entries.find(mine)?.fieldsV1);
+  const previous = entries.find(mine)?.fieldsV1;
+  const own = fromFieldsV1(previous);
   // The changed leaves go into this manager's set as they are found; other managers lose them.
   const othersOwn = entries.some((e) => !mine(e));
   const changed: string[][] = [];
   let changes = 0;
+  let grew = false;
   changedLeaves(after, after, before, types, [], [], (leaf) => {
     changes++;
     let t = own;
@@ -471,6 +488,7 @@ export function recordUpdate(old: UnstructuredObject | undefined, next: Unstruct
       if (c === undefined) {
         c = new Map<string, FieldTree>();
         t.set(k, c);
+        grew = true;
       }
       t = c;
     }
@@ -484,6 +502,8 @@ export function recordUpdate(old: UnstructuredObject | undefined, next: Unstruct
     for (const leaf of changed) remove(f, leaf);
     if (f.size > 0) out.push({ ...e, fieldsV1: toFieldsV1(f) });
   }
-  out.push({ manager, operation: 'Update', apiVersion: next.apiVersion ?? '', time: now(), fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(own), ...(subresource ? { subresource } : {}) });
+  // The manager's set did not grow (it changed fields it owned): its stored FieldsV1 stays, when already in canonical form.
+  const fieldsV1 = !grew && previous !== undefined && isCanonicalFieldsV1(previous) ? previous : toFieldsV1(own);
+  out.push({ manager, operation: 'Update', apiVersion: next.apiVersion ?? '', time: now(), fieldsType: 'FieldsV1', fieldsV1, ...(subresource ? { subresource } : {}) });
   return out;
 }
