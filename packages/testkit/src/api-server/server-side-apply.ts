@@ -3,6 +3,7 @@ import { load } from 'js-yaml';
 import type { UnstructuredObject } from 'rxkube';
 import { badRequest, failure, StatusError } from './status-error.js';
 import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
+import { addFieldPath, canonicalFieldsV1, cloneFieldsV1, hasFieldPath, removalChanges, removeFieldPath } from './fields-v1.js';
 
 /**
  * Server-side apply with field ownership, as kube-apiserver's field manager does it (a subset of
@@ -83,12 +84,16 @@ const DEFAULTED_KEY_FIELDS: Readonly<Record<string, unknown>> = { protocol: 'TCP
 
 function itemKey(item: unknown, lt: ListType): string {
   if (lt.type === 'map' && isObj(item)) {
-    const k: Obj = {};
+    // JSON.stringify of the key fields as an object, written field by field.
+    let k = '';
     for (const f of lt.keys) {
       const v = item[f] ?? DEFAULTED_KEY_FIELDS[f];
-      if (v !== undefined) k[f] = v;
+      if (v === undefined) continue;
+      const json = JSON.stringify(v) as string | undefined;
+      if (json === undefined) continue; // (a function or symbol: left out, as in an object)
+      k += `${k === '' ? '' : ','}${JSON.stringify(f)}:${json}`;
     }
-    return `k:${JSON.stringify(k)}`;
+    return `k:{${k}}`;
   }
   return `v:${JSON.stringify(item)}`;
 }
@@ -189,8 +194,14 @@ function changedLeaves(shape: unknown, a: unknown, b: unknown, types: ListTypes,
         if (differs(av, bv)) onLeaf(prefix);
       } else {
         const last = new Map<string, unknown>();
-        for (const item of v) last.set(itemKey(item, lt), item);
-        const aItems = firstByKey(av, lt);
+        // `a` is usually the shape itself: its first items by key come from the same pass.
+        const aFirst = av === v ? new Map<string, unknown>() : undefined;
+        for (const item of v) {
+          const ik = itemKey(item, lt);
+          last.set(ik, item);
+          if (aFirst !== undefined && !aFirst.has(ik)) aFirst.set(ik, item);
+        }
+        const aItems = aFirst ?? firstByKey(av, lt);
         const bItems = firstByKey(bv, lt);
         for (const [ik, item] of last) {
           const ai = aItems?.get(ik);
@@ -261,21 +272,6 @@ export function toFieldsV1(t: FieldTree): Obj {
   if (keys.length > 1) keys.sort();
   for (const k of keys) out[k] = toFieldsV1(t.get(k) as FieldTree);
   return out;
-}
-
-/**
- * Whether `o` is exactly what `toFieldsV1(fromFieldsV1(o))` gives: plain objects all the way
- * down, each with its keys in sorted order (so a stored FieldsV1 can be kept as it is).
- */
-export function isCanonicalFieldsV1(o: unknown): boolean {
-  if (!isObj(o) || Object.getPrototypeOf(o) !== Object.prototype) return false;
-  let last: string | undefined;
-  for (const k of Object.keys(o)) {
-    if (last !== undefined && !(last < k)) return false;
-    if (!isCanonicalFieldsV1(o[k])) return false;
-    last = k;
-  }
-  return true;
 }
 
 export function fromFieldsV1(o: unknown): FieldTree {
@@ -474,36 +470,31 @@ export function recordUpdate(old: UnstructuredObject | undefined, next: Unstruct
   const after = strip(next);
   const mine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
   const previous = entries.find(mine)?.fieldsV1;
-  const own = fromFieldsV1(previous);
-  // The changed leaves go into this manager's set as they are found; other managers lose them.
+  // The manager's set, copied on the first changed field it does not own yet (until then: the stored one).
+  let own: Obj | undefined;
   const othersOwn = entries.some((e) => !mine(e));
   const changed: string[][] = [];
   let changes = 0;
-  let grew = false;
   changedLeaves(after, after, before, types, [], [], (leaf) => {
     changes++;
-    let t = own;
-    for (const k of leaf) {
-      let c = t.get(k);
-      if (c === undefined) {
-        c = new Map<string, FieldTree>();
-        t.set(k, c);
-        grew = true;
-      }
-      t = c;
-    }
+    if (own === undefined && !hasFieldPath(previous, leaf)) own = cloneFieldsV1(previous);
+    if (own !== undefined) addFieldPath(own, leaf);
     if (othersOwn) changed.push([...leaf]);
   });
   if (changes === 0) return [...entries];
   const out: ManagedFieldsEntry[] = [];
   for (const e of entries) {
     if (mine(e)) continue;
-    const f = fromFieldsV1(e.fieldsV1);
-    for (const leaf of changed) remove(f, leaf);
-    if (f.size > 0) out.push({ ...e, fieldsV1: toFieldsV1(f) });
+    // Other managers lose the changed fields; a set that loses none stays as stored (in canonical form).
+    let theirs: unknown = e.fieldsV1;
+    if (changed.some((leaf) => removalChanges(theirs, leaf))) {
+      const copy = cloneFieldsV1(theirs);
+      for (const leaf of changed) removeFieldPath(copy, leaf);
+      theirs = copy;
+    }
+    const fieldsV1 = canonicalFieldsV1(theirs);
+    if (Object.keys(fieldsV1).length > 0) out.push({ ...e, fieldsV1 });
   }
-  // The manager's set did not grow (it changed fields it owned): its stored FieldsV1 stays, when already in canonical form.
-  const fieldsV1 = !grew && previous !== undefined && isCanonicalFieldsV1(previous) ? previous : toFieldsV1(own);
-  out.push({ manager, operation: 'Update', apiVersion: next.apiVersion ?? '', time: now(), fieldsType: 'FieldsV1', fieldsV1, ...(subresource ? { subresource } : {}) });
+  out.push({ manager, operation: 'Update', apiVersion: next.apiVersion ?? '', time: now(), fieldsType: 'FieldsV1', fieldsV1: canonicalFieldsV1(own ?? previous), ...(subresource ? { subresource } : {}) });
   return out;
 }
