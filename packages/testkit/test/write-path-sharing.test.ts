@@ -11,7 +11,7 @@ import type { UnstructuredObject } from 'rxkube';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { builtinListTypes, fromFieldsV1, recordUpdate, toFieldsV1, type FieldTree, type ManagedFieldsEntry } from '../src/api-server/server-side-apply.js';
 import { isCanonicalFieldsV1 } from '../src/api-server/fields-v1.js';
-import { SharedEventLines, WatchConnection } from '../src/api-server/watch-hub.js';
+import { joinShared, SharedEventLines, WatchConnection } from '../src/api-server/watch-hub.js';
 import { ObjectStore, type StoredEntry } from '../src/api-server/object-store.js';
 
 /** Opens a watch and collects its parsed lines until `n` have arrived. */
@@ -39,14 +39,27 @@ function watchLines(url: string, n: number): { ready: Promise<void>; lines: Prom
   return { ready, lines };
 }
 
-describe('SharedEventLines', () => {
-  it('encodes the line of one event once per type and hands every watch the same bytes', () => {
+describe('SharedEventLines and joinShared', () => {
+  it('builds the line of one event once per type', () => {
     const entry: StoredEntry = { key: 'default/a', object: { apiVersion: 'v1', kind: 'ConfigMap' }, json: '{"apiVersion":"v1","kind":"ConfigMap","data":{"é":"ü"}}', rv: 7 };
     const shared = new SharedEventLines(entry);
-    const modified = shared.line('MODIFIED');
-    expect(shared.line('MODIFIED')).toBe(modified);
-    expect(modified.toString('utf8')).toBe(`{"type":"MODIFIED","object":${entry.json}}\n`);
-    expect(shared.line('ADDED').toString('utf8')).toBe(`{"type":"ADDED","object":${entry.json}}\n`);
+    expect(shared.line('MODIFIED')).toBe(`{"type":"MODIFIED","object":${entry.json}}\n`);
+    expect(shared.line('ADDED')).toBe(`{"type":"ADDED","object":${entry.json}}\n`);
+  });
+
+  it('hands watches that queued the same lines in one turn the same bytes, encoded once', async () => {
+    await new Promise((r) => setImmediate(r));
+    const lines = ['{"type":"ADDED","object":{"k":"é"}}\n', '{"type":"MODIFIED","object":{"k":"ü"}}\n'];
+    const first = joinShared([...lines]);
+    expect(first).toBe(lines.join(''));
+    const second = joinShared([...lines]);
+    expect(Buffer.isBuffer(second)).toBe(true);
+    expect(joinShared([...lines])).toBe(second);
+    expect((second as Buffer).toString('utf8')).toBe(lines.join(''));
+    // Other lines are joined for themselves; the next turn forgets the batch.
+    expect(joinShared([lines[1] as string, lines[0] as string])).toBe(`${lines[1]}${lines[0]}`);
+    await new Promise((r) => setImmediate(r));
+    expect(joinShared([...lines])).toBe(lines.join(''));
   });
 });
 
@@ -76,7 +89,7 @@ describe('embedded API server: watches of one event share its line', () => {
     expect(b[0]?.object.metadata?.uid).toBe(cm?.metadata?.uid);
   });
 
-  it('writes shared event lines and text lines (a BOOKMARK) queued together in stream order', async () => {
+  it('writes shared event lines and its own lines (a BOOKMARK) queued together in stream order', async () => {
     const store = new ObjectStore(100);
     const written: Array<string | Buffer> = [];
     const res = Object.assign(new EventEmitter(), {

@@ -35,34 +35,60 @@ export interface WatchConnectionOptions {
 }
 
 /**
- * The encoded lines of one store event, shared by every watch it is fanned out to: a watch with
- * the default rendering (the stored JSON) takes its line from here, so the event is serialized
- * and UTF-8 encoded once however many watches see it. Built lazily per event type (a selector
- * can turn one change into ADDED for one watch and MODIFIED for another).
+ * The lines of one store event, shared by every watch it is fanned out to: a watch with the
+ * default rendering (the stored JSON) takes its line from here, so the line is built once however
+ * many watches see it, and watches that queued the same lines write the same bytes (see
+ * {@link joinShared}). Built lazily per event type (a selector can turn one change into ADDED for
+ * one watch and MODIFIED for another).
  */
 export class SharedEventLines {
-  private readonly lines = new Map<string, Buffer>();
+  private readonly lines = new Map<string, string>();
   constructor(private readonly entry: StoredEntry) {}
 
-  /** The encoded `{"type":…,"object":…}` line of this event as `type`. */
-  line(type: string): Buffer {
+  /** The `{"type":…,"object":…}` line of this event as `type`. */
+  line(type: string): string {
     let line = this.lines.get(type);
     if (line === undefined) {
-      line = Buffer.from(`{"type":"${type}","object":${this.entry.json}}\n`);
+      line = `{"type":"${type}","object":${this.entry.json}}\n`;
       this.lines.set(type, line);
     }
     return line;
   }
 }
 
-/** One chunk of a watch stream: text, or an event line encoded once for several watches. */
-type QueuedChunk = string | Buffer;
+/**
+ * The last batch joined for a watch and what was written for it, kept for the other watches
+ * flushing in the same turn of the event loop: watches that queued the same lines (the same
+ * events, fanned out together) write the same bytes, encoded once, instead of each joining and
+ * encoding its own copy. Forgotten at the next turn.
+ */
+let lastBatch: { queue: readonly string[]; text: string; bytes: Buffer | undefined } | undefined;
+let forgetScheduled = false;
 
-/** The queued chunks as one write: a string when all are text, else one buffer. */
-function joinChunks(queue: readonly QueuedChunk[]): QueuedChunk {
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The queued lines as one chunk to write: the text for the first watch, the same bytes (encoded once) for the next ones. */
+export function joinShared(queue: readonly string[]): string | Buffer {
   if (queue.length === 1) return queue[0] ?? '';
-  if (queue.every((c) => typeof c === 'string')) return queue.join('');
-  return Buffer.concat(queue.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+  const last = lastBatch;
+  if (last !== undefined && last.queue.length === queue.length && (last.queue === queue || sameLines(last.queue, queue))) {
+    last.bytes ??= Buffer.from(last.text);
+    return last.bytes;
+  }
+  const text = queue.join('');
+  lastBatch = { queue, text, bytes: undefined };
+  if (!forgetScheduled) {
+    forgetScheduled = true;
+    setImmediate(() => {
+      forgetScheduled = false;
+      lastBatch = undefined;
+    });
+  }
+  return text;
 }
 
 /** A line not yet rendered (renderAsync), or rendered; in stream order. */
@@ -74,7 +100,7 @@ interface PendingLine {
 
 /** An open watch: filters store events, serializes them into JSON lines and writes them in batches. */
 export class WatchConnection {
-  private queue: QueuedChunk[] = [];
+  private queue: string[] = [];
   private flushScheduled = false;
   private waitingDrain = false;
   private closed = false;
@@ -241,7 +267,7 @@ export class WatchConnection {
     this.end();
   }
 
-  private push(line: QueuedChunk): void {
+  private push(line: string): void {
     if (this.closed) return;
     this.queue.push(line);
     this.eventCount++;
@@ -263,7 +289,7 @@ export class WatchConnection {
 
   private flush(): void {
     if (this.closed || this.frozen || this.queue.length === 0) return;
-    const chunk = joinChunks(this.queue);
+    const chunk = joinShared(this.queue);
     this.queue = [];
     if (!this.res.write(chunk)) {
       this.waitingDrain = true;
@@ -288,7 +314,7 @@ export class WatchConnection {
   /** Ends the stream cleanly (like a server-side timeout), after writing what is queued. */
   end(): void {
     if (this.closed) return;
-    if (!this.frozen && this.queue.length > 0) this.res.write(joinChunks(this.queue));
+    if (!this.frozen && this.queue.length > 0) this.res.write(this.queue.join(''));
     this.queue = [];
     this.finish();
     this.res.end();
