@@ -345,7 +345,8 @@ export class WatchHub {
     store.onEvent((e) => {
       const set = this.byResource.get(e.resourceId);
       if (set === undefined || set.size === 0) return;
-      const shared = new SharedEventLines(e.entry);
+      // One watch builds its line itself; several share it.
+      const shared = set.size > 1 ? new SharedEventLines(e.entry) : undefined;
       for (const c of set) c.deliver(e, shared);
     });
   }
