@@ -85,8 +85,9 @@ export function removeFieldPath(set: Obj, path: readonly string[], from = 0): vo
  */
 export function canonicalFieldsV1(v: unknown): Obj {
   if (!isObj(v)) return {};
-  const keys = Object.keys(v);
   let same = Object.getPrototypeOf(v) === Object.prototype;
+  if (same && isEmpty(v)) return v; // (most sets are leaves: `{}`)
+  const keys = Object.keys(v);
   const children = new Array<Obj>(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i] as string;
@@ -100,6 +101,11 @@ export function canonicalFieldsV1(v: unknown): Obj {
   const out: Obj = {};
   for (const i of order) setKey(out, keys[i] as string, children[i]);
   return out;
+}
+
+function isEmpty(o: Obj): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return false;
+  return true;
 }
 
 /** Whether `o` is its own canonical form (see {@link canonicalFieldsV1}). */

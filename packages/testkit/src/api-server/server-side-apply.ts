@@ -3,6 +3,7 @@ import { load } from 'js-yaml';
 import type { UnstructuredObject } from 'rxkube';
 import { badRequest, failure, StatusError } from './status-error.js';
 import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
+import { sameJson } from './json-equal.js';
 import { addFieldPath, canonicalFieldsV1, cloneFieldsV1, hasFieldPath, removalChanges, removeFieldPath } from './fields-v1.js';
 
 /**
@@ -104,7 +105,14 @@ function itemKey(item: unknown, lt: ListType): string {
  * is not one.
  */
 function isLabelSelector(v: unknown): boolean {
-  return isObj(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k === 'matchLabels' || k === 'matchExpressions');
+  if (!isObj(v)) return false;
+  let any = false;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    if (k !== 'matchLabels' && k !== 'matchExpressions') return false;
+    any = true;
+  }
+  return any;
 }
 
 /** The fields `obj` sets (as the applied configuration's field set); `status` included (callers pick the part a request may write). */
@@ -137,7 +145,7 @@ export function fieldsOf(obj: unknown, types: ListTypes, path: readonly string[]
 }
 
 /** Whether two JSON values serialize differently (without serializing when one is absent or both are one value). */
-const differs = (x: unknown, y: unknown): boolean => x !== y && (x === undefined || y === undefined || JSON.stringify(x) !== JSON.stringify(y));
+const differs = (x: unknown, y: unknown): boolean => x !== y && (x === undefined || y === undefined || !sameJson(x, y));
 
 /** The metadata fields whose ownership is tracked (the rest is set by the server). */
 const OWNED_METADATA = new Set(['labels', 'annotations', 'finalizers', 'ownerReferences']);
