@@ -309,6 +309,9 @@ export async function run(): Promise<string[]> {
     '  strict ÷ lenient difference. Lenient updates cost less than the baseline\'s.',
     '- Creates over HTTP record `managedFields` (every write names a field manager, as on kube-apiserver), which the',
     '  baseline did not; with strict admission on top that is the create gap to the baseline.',
+    '- Updates PUT the object as read (status, managedFields and all): the server walks it twice for field ownership and',
+    '  admission (copy of the known fields, defaults, validation against the stored object) before storing it; the',
+    '  baseline stored the body as sent.',
     '- Protobuf lists are encoded object by object with protobufjs from the stored JSON objects; smaller on the wire, but',
     '  several times the CPU of the cached JSON (the baseline served no protobuf).',
   );
