@@ -13,26 +13,31 @@
  *   included), 100 per turn of the event loop; 1 and 8 watchers count the events (newlines).
  *   events/s per watcher, from its first event to its last.
  * - Create: `POST` of realistic pods (no status, no server-set metadata), 16 in flight.
+ * - Update: the pods of each create run read back (not measured), then `PUT` with a label and an
+ *   annotation changed (resourceVersion included: a read-modify-write), 16 in flight.
  * - CPU of the server process per operation (after a full garbage collection, so that one measurement does not pay
  *   for the garbage of the one before): steadier than the wall clock on a shared machine.
  *
  * - Start-up, side by side in one run: in a fresh process, the import of `@rxkube/testkit`,
  *   `startApiServer()` until it answers `/readyz`, with `tls` and `token`, and `inProcessCluster()`
  *   until its client has listed namespaces (first and again); beside them kube-apiserver with etcd
- *   (the envtest equivalent) started by `$RXKUBE_KUBE_APISERVER_START DIR` until it is ready, when
- *   that variable names the start script (e.g. the project's kube-apiserver `start.sh`).
+ *   (the envtest equivalent) started by `$RXKUBE_KUBE_APISERVER_START DIR` until it is ready (by
+ *   default the project's shared kube-apiserver `start.sh` beside this checkout, when its build is
+ *   in the cache).
  *
  * Runs alone: `npx tsx --conditions=source bench/api-server.ts`, or `npm run bench -- api-server`
  * (which rewrites only this section of BENCHMARKS.md).
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { baselineServer } from './support/baseline-server.js';
+import { cacheDir, exists } from './support/client-go.js';
 import { spawnWorker, type Worker } from './support/rpc.js';
 import { fmt, median, ratio, row, summary } from './support/stats.js';
 
@@ -61,6 +66,24 @@ function add(m: Samples, key: string, v: number): void {
   m.set(key, [...(m.get(key) ?? []), v]);
 }
 
+/**
+ * The kube-apiserver + etcd start script: `$RXKUBE_KUBE_APISERVER_START`, else the project's shared
+ * `kube-apiserver/start.sh` beside this checkout (`../shared`, or `../../shared` from a worktree)
+ * when its build is already in the cache (`kube-<version>-…/bin`; the bench never builds it).
+ */
+async function kubeApiserverStart(): Promise<string> {
+  const named = process.env['RXKUBE_KUBE_APISERVER_START'] ?? '';
+  if (named !== '') return named;
+  const builds = await readdir(cacheDir()).catch(() => [] as string[]);
+  const built = builds.some((d) => d.startsWith('kube-') && existsSync(join(cacheDir(), d, 'bin', 'kube-apiserver')));
+  if (!built) return '';
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  for (const rel of ['../shared/kube-apiserver/start.sh', '../../shared/kube-apiserver/start.sh']) {
+    if (await exists(join(root, rel))) return join(root, rel);
+  }
+  return '';
+}
+
 /** Start-up times (ms) of the embedded server in a fresh process, and of kube-apiserver + etcd when a start script is named. */
 async function startup(testkit: string, resources: string): Promise<{ lines: string[] }> {
   const worker = spawnWorker('bench/support/startup-process.ts');
@@ -70,8 +93,8 @@ async function startup(testkit: string, resources: string): Promise<{ lines: str
   } finally {
     await worker.kill();
   }
-  const start = process.env['RXKUBE_KUBE_APISERVER_START'] ?? '';
-  let kube = 'not measured (`RXKUBE_KUBE_APISERVER_START=…/start.sh` names the start script)';
+  const start = await kubeApiserverStart();
+  let kube = 'not measured (no built kube-apiserver beside this checkout; `RXKUBE_KUBE_APISERVER_START=…/start.sh` names the start script)';
   if (start !== '') {
     const dir = await mkdtemp(join(tmpdir(), 'rxkube-bench-kube-'));
     const t0 = performance.now();
@@ -194,6 +217,16 @@ export async function run(): Promise<string[]> {
         add(wall, key, (CREATES / res.ms) * 1000);
         addCpu(key, (((await serverCpu(c)) - c0) * 1000) / CREATES);
       }
+      // Updates: each server's pods of this run read back (not measured), then PUT with a label and an annotation changed.
+      for (const c of contenders) {
+        await http.call('readForUpdate', { url: c.url, from: 100_000 + r * CREATES, count: CREATES, inflight: CREATE_INFLIGHT });
+        await collect(c);
+        const c0 = await serverCpu(c);
+        const res = await http.call<{ ms: number; count: number }>('update', { url: c.url, inflight: CREATE_INFLIGHT, gen: r + 1 });
+        const key = `update ${c.name}`;
+        add(wall, key, (res.count / res.ms) * 1000);
+        addCpu(key, (((await serverCpu(c)) - c0) * 1000) / res.count);
+      }
     }
   } finally {
     for (const c of contenders) {
@@ -225,14 +258,16 @@ export async function run(): Promise<string[]> {
       ]),
     ),
     '',
-    row(['server', ...WATCHERS.flatMap((n) => [`watch, ${n} watcher${n > 1 ? 's' : ''}: events/s each`, 'server CPU µs per delivered event']), `create (POST, ${CREATE_INFLIGHT} in flight): pods/s`, 'server CPU µs per create', 'seed 10k, ms (direct; kube-apiserver: POST)']),
-    row(['---', ...WATCHERS.flatMap(() => ['---', '---']), '---', '---', '---']),
+    row(['server', ...WATCHERS.flatMap((n) => [`watch, ${n} watcher${n > 1 ? 's' : ''}: events/s each`, 'server CPU µs per delivered event']), `create (POST, ${CREATE_INFLIGHT} in flight): pods/s`, 'server CPU µs per create', `update (PUT, ${CREATE_INFLIGHT} in flight): pods/s`, 'server CPU µs per update', 'seed 10k, ms (direct; kube-apiserver: POST)']),
+    row(['---', ...WATCHERS.flatMap(() => ['---', '---']), '---', '---', '---', '---', '---']),
     ...contenders.map((k) =>
       row([
         k.label,
         ...WATCHERS.flatMap((n) => [summary(w(`watch ${n} ${k.name}`)), summary(c(`watch ${n} ${k.name}`), 1)]),
         summary(w(`create ${k.name}`)),
         summary(c(`create ${k.name}`), 1),
+        summary(w(`update ${k.name}`)),
+        summary(c(`update ${k.name}`), 1),
         summary(seedMs.get(k.name) ?? []),
       ]),
     ),
@@ -246,13 +281,15 @@ export async function run(): Promise<string[]> {
     ...WATCHERS.flatMap((n) => [ratio(mw(`watch ${n} ${a}`), mw(`watch ${n} ${b}`)), ratio(mc(`watch ${n} ${b}`), mc(`watch ${n} ${a}`))]),
     ratio(mw(`create ${a}`), mw(`create ${b}`)),
     ratio(mc(`create ${b}`), mc(`create ${a}`)),
+    ratio(mw(`update ${a}`), mw(`update ${b}`)),
+    ratio(mc(`update ${b}`), mc(`update ${a}`)),
   ];
   lines.push(
     '',
     'Speed ratios of medians (≥ 1.00× = at least as fast; wall clock, then server CPU):',
     '',
-    row(['ratio', 'list JSON', 'list CPU', ...WATCHERS.flatMap((n) => [`watch ×${n}`, `watch ×${n} CPU`]), 'create', 'create CPU']),
-    row(['---', '---', '---', ...WATCHERS.flatMap(() => ['---', '---']), '---', '---']),
+    row(['ratio', 'list JSON', 'list CPU', ...WATCHERS.flatMap((n) => [`watch ×${n}`, `watch ×${n} CPU`]), 'create', 'create CPU', 'update', 'update CPU']),
+    row(['---', '---', '---', ...WATCHERS.flatMap(() => ['---', '---']), '---', '---', '---', '---']),
   );
   if (contenders.some((k) => k.name === 'before')) {
     lines.push(row(['strict ÷ before', ...speed('strict', 'before')]));
@@ -272,6 +309,9 @@ export async function run(): Promise<string[]> {
     '  strict ÷ lenient difference. Lenient updates cost less than the baseline\'s.',
     '- Creates over HTTP record `managedFields` (every write names a field manager, as on kube-apiserver), which the',
     '  baseline did not; with strict admission on top that is the create gap to the baseline.',
+    '- Updates PUT the object as read (status, managedFields and all): the server walks it twice for field ownership and',
+    '  admission (copy of the known fields, defaults, validation against the stored object) before storing it; the',
+    '  baseline stored the body as sent.',
     '- Protobuf lists are encoded object by object with protobufjs from the stored JSON objects; smaller on the wire, but',
     '  several times the CPU of the cached JSON (the baseline served no protobuf).',
   );

@@ -40,6 +40,29 @@ function send(url: string, method: string, headers: Record<string, string>, body
   });
 }
 
+/** A GET's status and parsed JSON body. */
+function receive(url: string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'GET', agent, headers: { Accept: 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown });
+        } catch (e) {
+          reject(e instanceof Error ? e : new Error(String(e)));
+        }
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Pods read by `readForUpdate`, PUT back by `update`. */
+let toUpdate: unknown[] = [];
+
 interface Watcher {
   req: ClientRequest;
   count: number;
@@ -151,5 +174,41 @@ serveCommands({
     };
     await Promise.all(Array.from({ length: args.inflight }, worker));
     return { ms: performance.now() - t0 };
+  },
+  /** GETs pods number `from` … (as created by `create`), `inflight` at a time, and keeps them for `update`. */
+  async readForUpdate(args: { url: string; from: number; count: number; inflight: number }) {
+    toUpdate = [];
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < args.count) {
+        const { name, namespace } = realisticPod(args.from + next++).metadata ?? {};
+        const r = await receive(`${args.url}/api/v1/namespaces/${namespace ?? 'default'}/pods/${name ?? ''}`);
+        if (r.status !== 200) throw new Error(`get for update: HTTP ${r.status}`);
+        toUpdate.push(r.body);
+      }
+    };
+    await Promise.all(Array.from({ length: args.inflight }, worker));
+    return null;
+  },
+  /**
+   * PUTs back every pod `readForUpdate` kept, with a label and an annotation changed (a
+   * read-modify-write, resourceVersion included), `inflight` at a time.
+   */
+  async update(args: { url: string; inflight: number; gen: number }) {
+    const bodies = toUpdate;
+    toUpdate = [];
+    let next = 0;
+    const t0 = performance.now();
+    const worker = async (): Promise<void> => {
+      while (next < bodies.length) {
+        const pod = bodies[next++] as { metadata: { name: string; namespace: string; labels?: Record<string, string>; annotations?: Record<string, string> } };
+        const g = String(args.gen);
+        const body = JSON.stringify({ ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, generation: g }, annotations: { ...pod.metadata.annotations, 'example.com/generation': g } } });
+        const r = await send(`${args.url}/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}`, 'PUT', { Accept: 'application/json' }, body);
+        if (r.status !== 200) throw new Error(`update: HTTP ${r.status}`);
+      }
+    };
+    await Promise.all(Array.from({ length: args.inflight }, worker));
+    return { ms: performance.now() - t0, count: bodies.length };
   },
 });

@@ -3,6 +3,8 @@ import { load } from 'js-yaml';
 import type { UnstructuredObject } from 'rxkube';
 import { badRequest, failure, StatusError } from './status-error.js';
 import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
+import { sameJson } from './json-equal.js';
+import { addFieldPath, canonicalFieldsV1, cloneFieldsV1, hasFieldPath, removalChanges, removeFieldPath } from './fields-v1.js';
 
 /**
  * Server-side apply with field ownership, as kube-apiserver's field manager does it (a subset of
@@ -83,12 +85,16 @@ const DEFAULTED_KEY_FIELDS: Readonly<Record<string, unknown>> = { protocol: 'TCP
 
 function itemKey(item: unknown, lt: ListType): string {
   if (lt.type === 'map' && isObj(item)) {
-    const k: Obj = {};
+    // JSON.stringify of the key fields as an object, written field by field.
+    let k = '';
     for (const f of lt.keys) {
       const v = item[f] ?? DEFAULTED_KEY_FIELDS[f];
-      if (v !== undefined) k[f] = v;
+      if (v === undefined) continue;
+      const json = JSON.stringify(v) as string | undefined;
+      if (json === undefined) continue; // (a function or symbol: left out, as in an object)
+      k += `${k === '' ? '' : ','}${JSON.stringify(f)}:${json}`;
     }
-    return `k:${JSON.stringify(k)}`;
+    return `k:{${k}}`;
   }
   return `v:${JSON.stringify(item)}`;
 }
@@ -99,7 +105,14 @@ function itemKey(item: unknown, lt: ListType): string {
  * is not one.
  */
 function isLabelSelector(v: unknown): boolean {
-  return isObj(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k === 'matchLabels' || k === 'matchExpressions');
+  if (!isObj(v)) return false;
+  let any = false;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    if (k !== 'matchLabels' && k !== 'matchExpressions') return false;
+    any = true;
+  }
+  return any;
 }
 
 /** The fields `obj` sets (as the applied configuration's field set); `status` included (callers pick the part a request may write). */
@@ -132,54 +145,90 @@ export function fieldsOf(obj: unknown, types: ListTypes, path: readonly string[]
 }
 
 /** Whether two JSON values serialize differently (without serializing when one is absent or both are one value). */
-const differs = (x: unknown, y: unknown): boolean => x !== y && (x === undefined || y === undefined || JSON.stringify(x) !== JSON.stringify(y));
+const differs = (x: unknown, y: unknown): boolean => x !== y && (x === undefined || y === undefined || !sameJson(x, y));
+
+/** The metadata fields whose ownership is tracked (the rest is set by the server). */
+const OWNED_METADATA = new Set(['labels', 'annotations', 'finalizers', 'ownerReferences']);
+
+/** Whether `o` has an own enumerable key (as `Object.keys(o).length > 0`, without the array). */
+function hasKeys(o: Obj): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
+}
+
+/** The map-list items of `list` by item key, the first of equal keys. */
+function firstByKey(list: unknown, lt: ListType): Map<string, unknown> | undefined {
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const m = new Map<string, unknown>();
+  for (const item of list) {
+    const ik = itemKey(item, lt);
+    if (!m.has(ik)) m.set(ik, item);
+  }
+  return m;
+}
 
 /**
  * The leaves of `fieldsOf(after)` whose value differs between `after` and `before`, in the same
- * order: one walk of both objects (items of keyed lists looked up by key once per list), instead
- * of a look-up from the root for every leaf. `shape` gives the fields (the last item of a key, as
- * `fieldsOf`), `a` and `b` the values compared (the first item of a key, as a look-up finds it).
+ * order, each handed to `onLeaf` as the FieldsV1 key path (a stack the walk reuses: copy it to
+ * keep it): one walk of both objects (items of keyed lists looked up by key once per list),
+ * instead of a look-up from the root for every leaf. `shape` gives the fields (the last item of
+ * a key, as `fieldsOf`), `a` and `b` the values compared (the first item of a key, as a look-up
+ * finds it). `path` (field names) and `prefix` (FieldsV1 keys) are stacks, restored on return.
  */
-function changedLeaves(shape: unknown, a: unknown, b: unknown, types: ListTypes, path: readonly string[], prefix: readonly string[], out: string[][]): void {
+function changedLeaves(shape: unknown, a: unknown, b: unknown, types: ListTypes, path: string[], prefix: string[], onLeaf: (leaf: readonly string[]) => void): void {
   if (!isObj(shape)) return;
   const ao = isObj(a) ? a : undefined;
   const bo = isObj(b) ? b : undefined;
-  for (const [k, v] of Object.entries(shape)) {
-    if (path.length === 0 && (k === 'apiVersion' || k === 'kind')) continue;
-    if (path.length === 1 && path[0] === 'metadata' && !['labels', 'annotations', 'finalizers', 'ownerReferences'].includes(k)) continue;
-    const p = [...path, k];
-    const key = `f:${k}`;
+  const depth = path.length;
+  const inMetadata = depth === 1 && path[0] === 'metadata';
+  for (const k of Object.keys(shape)) {
+    if (depth === 0 && (k === 'apiVersion' || k === 'kind')) continue;
+    if (inMetadata && !OWNED_METADATA.has(k)) continue;
+    const v = shape[k];
     const av = ao?.[k];
     const bv = bo?.[k];
+    const key = `f:${k}`;
+    prefix.push(key);
     if (isLabelSelector(v)) {
-      if (differs(av, bv)) out.push([...prefix, key]);
-    } else if (isObj(v) && Object.keys(v).length > 0) {
-      changedLeaves(v, av, bv, types, p, [...prefix, key], out);
+      if (differs(av, bv)) onLeaf(prefix);
+    } else if (isObj(v) && hasKeys(v)) {
+      path.push(k);
+      changedLeaves(v, av, bv, types, path, prefix, onLeaf);
+      path.pop();
     } else if (Array.isArray(v)) {
-      const lt = types(p);
+      path.push(k);
+      const lt = types(path);
       if (lt.type === 'atomic') {
-        if (differs(av, bv)) out.push([...prefix, key]);
-        continue;
-      }
-      const last = new Map<string, unknown>();
-      for (const item of v) last.set(itemKey(item, lt), item);
-      const firstOf = (list: unknown): Map<string, unknown> => {
-        const m = new Map<string, unknown>();
-        if (Array.isArray(list)) for (const item of list) {
+        if (differs(av, bv)) onLeaf(prefix);
+      } else {
+        const last = new Map<string, unknown>();
+        // `a` is usually the shape itself: its first items by key come from the same pass.
+        const aFirst = av === v ? new Map<string, unknown>() : undefined;
+        for (const item of v) {
           const ik = itemKey(item, lt);
-          if (!m.has(ik)) m.set(ik, item);
+          last.set(ik, item);
+          if (aFirst !== undefined && !aFirst.has(ik)) aFirst.set(ik, item);
         }
-        return m;
-      };
-      const aItems = firstOf(av);
-      const bItems = firstOf(bv);
-      for (const [ik, item] of last) {
-        const ai = aItems.get(ik);
-        const bi = bItems.get(ik);
-        if (lt.type === 'map') changedLeaves(item, ai, bi, types, p, [...prefix, key, ik], out);
-        if (differs(ai, bi)) out.push(lt.type === 'map' ? [...prefix, key, ik, '.'] : [...prefix, key, ik]);
+        const aItems = aFirst ?? firstByKey(av, lt);
+        const bItems = firstByKey(bv, lt);
+        for (const [ik, item] of last) {
+          const ai = aItems?.get(ik);
+          const bi = bItems?.get(ik);
+          prefix.push(ik);
+          if (lt.type === 'map') changedLeaves(item, ai, bi, types, path, prefix, onLeaf);
+          if (differs(ai, bi)) {
+            if (lt.type === 'map') {
+              prefix.push('.');
+              onLeaf(prefix);
+              prefix.pop();
+            } else onLeaf(prefix);
+          }
+          prefix.pop();
+        }
       }
-    } else if (differs(av, bv)) out.push([...prefix, key]);
+      path.pop();
+    } else if (differs(av, bv)) onLeaf(prefix);
+    prefix.pop();
   }
 }
 
@@ -226,7 +275,10 @@ function remove(t: FieldTree, path: readonly string[]): void {
 /** FieldsV1 JSON, keys sorted as kube-apiserver writes them (`.` first, then `f:`, `k:`, `v:` in byte order). */
 export function toFieldsV1(t: FieldTree): Obj {
   const out: Obj = {};
-  for (const k of [...t.keys()].sort()) out[k] = toFieldsV1(t.get(k) as FieldTree);
+  if (t.size === 0) return out;
+  const keys = [...t.keys()];
+  if (keys.length > 1) keys.sort();
+  for (const k of keys) out[k] = toFieldsV1(t.get(k) as FieldTree);
   return out;
 }
 
@@ -413,37 +465,44 @@ export function applyWithOwnership(live: UnstructuredObject | undefined, applied
  * (operation `Update`) every field whose value it set or changed; those leave other managers.
  */
 export function recordUpdate(old: UnstructuredObject | undefined, next: UnstructuredObject, manager: string, types: ListTypes, subresource?: 'status'): ManagedFieldsEntry[] {
-  const entries = [...((old?.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[])];
+  const entries = (old?.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[];
   const strip = (o: UnstructuredObject | undefined): Obj => {
+    if (subresource === 'status') return { status: o?.['status'] };
     const m = { ...((o?.metadata ?? {}) as Obj) };
     delete m['managedFields'];
     const x: Obj = { ...(o ?? {}), metadata: m };
-    if (subresource === 'status') return { status: x['status'] };
     delete x['status'];
     return x;
   };
   const before = strip(old);
   const after = strip(next);
-  const changed: string[][] = [];
-  changedLeaves(after, after, before, types, [], [], changed);
-  if (changed.length === 0) return entries;
   const mine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
+  const previous = entries.find(mine)?.fieldsV1;
+  // The manager's set, copied on the first changed field it does not own yet (until then: the stored one).
+  let own: Obj | undefined;
+  const othersOwn = entries.some((e) => !mine(e));
+  const changed: string[][] = [];
+  let changes = 0;
+  changedLeaves(after, after, before, types, [], [], (leaf) => {
+    changes++;
+    if (own === undefined && !hasFieldPath(previous, leaf)) own = cloneFieldsV1(previous);
+    if (own !== undefined) addFieldPath(own, leaf);
+    if (othersOwn) changed.push([...leaf]);
+  });
+  if (changes === 0) return [...entries];
   const out: ManagedFieldsEntry[] = [];
-  const own = fromFieldsV1(entries.find(mine)?.fieldsV1);
-  for (const leaf of changed) {
-    let t = own;
-    for (const k of leaf) {
-      const c = t.get(k) ?? new Map<string, FieldTree>();
-      t.set(k, c);
-      t = c;
-    }
-  }
   for (const e of entries) {
     if (mine(e)) continue;
-    const f = fromFieldsV1(e.fieldsV1);
-    for (const leaf of changed) remove(f, leaf);
-    if (f.size > 0) out.push({ ...e, fieldsV1: toFieldsV1(f) });
+    // Other managers lose the changed fields; a set that loses none stays as stored (in canonical form).
+    let theirs: unknown = e.fieldsV1;
+    if (changed.some((leaf) => removalChanges(theirs, leaf))) {
+      const copy = cloneFieldsV1(theirs);
+      for (const leaf of changed) removeFieldPath(copy, leaf);
+      theirs = copy;
+    }
+    const fieldsV1 = canonicalFieldsV1(theirs);
+    if (Object.keys(fieldsV1).length > 0) out.push({ ...e, fieldsV1 });
   }
-  out.push({ manager, operation: 'Update', apiVersion: next.apiVersion ?? '', time: now(), fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(own), ...(subresource ? { subresource } : {}) });
+  out.push({ manager, operation: 'Update', apiVersion: next.apiVersion ?? '', time: now(), fieldsType: 'FieldsV1', fieldsV1: canonicalFieldsV1(own ?? previous), ...(subresource ? { subresource } : {}) });
   return out;
 }

@@ -34,6 +34,63 @@ export interface WatchConnectionOptions {
   readonly renderAsync?: { readonly render: (entry: StoredEntry) => Promise<string>; readonly maxPending: number };
 }
 
+/**
+ * The lines of one store event, shared by every watch it is fanned out to: a watch with the
+ * default rendering (the stored JSON) takes its line from here, so the line is built once however
+ * many watches see it, and watches that queued the same lines write the same bytes (see
+ * {@link joinShared}). Built lazily per event type (a selector can turn one change into ADDED for
+ * one watch and MODIFIED for another).
+ */
+export class SharedEventLines {
+  private readonly lines = new Map<string, string>();
+  constructor(private readonly entry: StoredEntry) {}
+
+  /** The `{"type":…,"object":…}` line of this event as `type`. */
+  line(type: string): string {
+    let line = this.lines.get(type);
+    if (line === undefined) {
+      line = `{"type":"${type}","object":${this.entry.json}}\n`;
+      this.lines.set(type, line);
+    }
+    return line;
+  }
+}
+
+/**
+ * The last batch joined for a watch and what was written for it, kept for the other watches
+ * flushing in the same turn of the event loop: watches that queued the same lines (the same
+ * events, fanned out together) write the same bytes, encoded once, instead of each joining and
+ * encoding its own copy. Forgotten at the next turn.
+ */
+let lastBatch: { queue: readonly string[]; text: string; bytes: Buffer | undefined } | undefined;
+let forgetScheduled = false;
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The queued lines as one chunk to write: the text for the first watch, the same bytes (encoded once) for the next ones. */
+export function joinShared(queue: readonly string[]): string | Buffer {
+  if (queue.length === 1) return queue[0] ?? '';
+  const last = lastBatch;
+  if (last !== undefined && last.queue.length === queue.length && (last.queue === queue || sameLines(last.queue, queue))) {
+    last.bytes ??= Buffer.from(last.text);
+    return last.bytes;
+  }
+  const text = queue.join('');
+  lastBatch = { queue, text, bytes: undefined };
+  if (!forgetScheduled) {
+    forgetScheduled = true;
+    setImmediate(() => {
+      forgetScheduled = false;
+      lastBatch = undefined;
+    });
+  }
+  return text;
+}
+
 /** A line not yet rendered (renderAsync), or rendered; in stream order. */
 interface PendingLine {
   line: string | undefined;
@@ -89,11 +146,15 @@ export class WatchConnection {
     return this.options.renderObject === undefined ? entry.json : this.options.renderObject(entry);
   }
 
-  /** Queues an event line, rendered now or (renderAsync) once its object is rendered. */
-  private pushEvent(type: string, entry: StoredEntry): void {
+  /**
+   * Queues an event line, rendered now or (renderAsync) once its object is rendered; with the
+   * default rendering, the line `shared` among the watches of one event when given.
+   */
+  private pushEvent(type: string, entry: StoredEntry, shared?: SharedEventLines): void {
     const async = this.options.renderAsync;
     if (async === undefined) {
-      this.push(`{"type":"${type}","object":${this.render(entry)}}\n`);
+      if (shared !== undefined && this.options.renderObject === undefined) this.push(shared.line(type));
+      else this.push(`{"type":"${type}","object":${this.render(entry)}}\n`);
       return;
     }
     if (this.closed) return;
@@ -143,8 +204,11 @@ export class WatchConnection {
     }
   }
 
-  /** Translates a store event through the filter: leaving the selector is DELETED, entering is ADDED. */
-  deliver(event: StoreEvent): void {
+  /**
+   * Translates a store event through the filter: leaving the selector is DELETED, entering is
+   * ADDED. `shared`: the event's lines, encoded once for all the watches it goes to.
+   */
+  deliver(event: StoreEvent, shared?: SharedEventLines): void {
     if (this.closed || !this.inScope(event.entry) || event.rv <= (this.options.afterRv ?? 0)) return;
     const m = this.options.filter.matches;
     let type: 'ADDED' | 'MODIFIED' | 'DELETED' | undefined;
@@ -161,7 +225,7 @@ export class WatchConnection {
     // the resourceVersion ahead of it, so the next tick sends a BOOKMARK (as kube-apiserver).
     if (type === undefined) return;
     this.seenRv = Math.max(this.seenRv, event.rv);
-    this.pushEvent(type, event.entry);
+    this.pushEvent(type, event.entry, shared);
   }
 
   /**
@@ -225,7 +289,7 @@ export class WatchConnection {
 
   private flush(): void {
     if (this.closed || this.frozen || this.queue.length === 0) return;
-    const chunk = this.queue.length === 1 ? (this.queue[0] ?? '') : this.queue.join('');
+    const chunk = joinShared(this.queue);
     this.queue = [];
     if (!this.res.write(chunk)) {
       this.waitingDrain = true;
@@ -280,7 +344,10 @@ export class WatchHub {
   constructor(private readonly store: ObjectStore) {
     store.onEvent((e) => {
       const set = this.byResource.get(e.resourceId);
-      if (set !== undefined) for (const c of set) c.deliver(e);
+      if (set === undefined || set.size === 0) return;
+      // One watch builds its line itself; several share it.
+      const shared = set.size > 1 ? new SharedEventLines(e.entry) : undefined;
+      for (const c of set) c.deliver(e, shared);
     });
   }
 
