@@ -28,7 +28,8 @@ export interface ListWatchScope {
   /**
    * Watch events arrive without `metadata.managedFields`: each watch line is parsed with that
    * member cut out (see `WatchLineDecoderOptions.omitManagedFields`). An informer sets this when
-   * its transform is the default one, which drops the field anyway. Lists are not affected.
+   * its transform is the default one, which drops the field anyway. Paged lists are not affected;
+   * a streaming list (a watch with `sendInitialEvents`) is.
    * Default `false`.
    */
   readonly omitManagedFields?: boolean | undefined;
