@@ -26,6 +26,14 @@ export interface ListWatchScope {
    * `WatchLineTooLongError`. Default 16 MiB (`DEFAULT_MAX_WATCH_LINE_BYTES`).
    */
   readonly maxWatchLineBytes?: number | undefined;
+  /**
+   * Watch events arrive without `metadata.managedFields`: each watch line is parsed with that
+   * member cut out (see `WatchLineDecoderOptions.omitManagedFields`). An informer sets this when
+   * its transform is the default one, which drops the field anyway. Paged lists are not affected;
+   * a streaming list (a watch with `sendInitialEvents`) is.
+   * Default `false`.
+   */
+  readonly omitManagedFields?: boolean | undefined;
 }
 
 /** `Accept` of a metadata-only list (as client-go's metadata client sends it). */
@@ -118,7 +126,10 @@ export class HttpListWatcher<T extends KubeObject = KubeObject> implements Pipel
           },
         }),
       ),
-      decodeWatchLines<T>(this.scope.maxWatchLineBytes === undefined ? {} : { maxLineBytes: this.scope.maxWatchLineBytes }),
+      decodeWatchLines<T>({
+        ...(this.scope.maxWatchLineBytes === undefined ? {} : { maxLineBytes: this.scope.maxWatchLineBytes }),
+        ...(this.scope.omitManagedFields === true ? { omitManagedFields: true } : {}),
+      }),
     );
   }
 

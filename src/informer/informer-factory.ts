@@ -214,6 +214,8 @@ export class InformerFactory {
       labelSelector: request.labelSelector ?? this.options.labelSelector,
       fieldSelector: request.fieldSelector ?? this.options.fieldSelector,
       ...(request.metadataOnly === true ? { metadataOnly: true } : {}),
+      // The default transform drops managedFields: watch lines are parsed without them.
+      ...(request.transform === undefined ? { omitManagedFields: true } : {}),
     };
     const key = JSON.stringify([
       resource.apiVersion,

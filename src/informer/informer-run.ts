@@ -70,11 +70,16 @@ export function checkPeriod(value: number | undefined, what: string): void {
     throw new InformerConfigError(`${what} must be a finite number >= 0, got ${value}`, { option: what });
 }
 
+/**
+ * `defaultTransform`: the informer drops `managedFields` (the default transform), so watch lines
+ * of a client source are parsed without them in the first place (`omitManagedFields`).
+ */
 function toEvents<T extends KubeObject>(
   source: InformerSource<T>,
   scheduler: SchedulerLike,
   name: string,
   listItemTransform: ((object: T) => T) | undefined,
+  defaultTransform: boolean,
 ): { events$: Observable<ReflectorEvent<T>>; status$: Observable<ReflectorStatus> } {
   if (isObservable(source)) return { events$: source, status$: NEVER };
   if ('events$' in source) return source;
@@ -85,7 +90,8 @@ function toEvents<T extends KubeObject>(
     return { scheduler, name, ...o, listItemTransform: early as unknown as (object: KubeObject) => KubeObject };
   };
   if ('listWatcher' in source) return reflector(source.listWatcher, opts(source.listWatch));
-  return reflector(source.client.listWatcher<T>(source.resource, source.scope ?? {}), opts(source.listWatch));
+  const scope = defaultTransform ? { omitManagedFields: true, ...source.scope } : (source.scope ?? {});
+  return reflector(source.client.listWatcher<T>(source.resource, scope), opts(source.listWatch));
 }
 
 function resourceVersionOf<T extends KubeObject>(event: ReflectorEvent<T>): string | undefined {
@@ -159,7 +165,7 @@ export class InformerRun<T extends KubeObject> {
     this.defaultPeriodMs = clampResyncPeriod(options.defaultResyncPeriodMs ?? 0);
     this.checkPeriodMs = this.defaultPeriodMs;
     this.indexer = new Indexer<T>({ indexers: options.indexers ?? {}, freeze: options.freeze ?? 'deep' });
-    const { events$, status$ } = toEvents(source, this.scheduler, this.name, split?.list);
+    const { events$, status$ } = toEvents(source, this.scheduler, this.name, split?.list, options.transform === undefined);
     this.reflectorEvents$ = events$;
     this.status$ = status$;
     const grace = options.stopGraceMs ?? 0;

@@ -267,8 +267,8 @@ export class ReflectorRun<T extends KubeObject> {
   }
 
   /** Resets the backoffs once `session` has been open for `watchHealthyMs`. */
-  private noteWatchHealth(session: WatchSession<T>): void {
-    if (this.now() - session.requestedAt >= this.o.watchHealthyMs) this.healthy('all');
+  private noteWatchHealth(session: WatchSession<T>, now = this.now()): void {
+    if (now - session.requestedAt >= this.o.watchHealthyMs) this.healthy('all');
     else if (session.events > 0) this.healthy('connection'); // the server answers: the connection backoff only
   }
 
@@ -522,7 +522,8 @@ export class ReflectorRun<T extends KubeObject> {
 
   private onEvent(session: WatchSession<T>, event: WatchEvent<T>): void {
     session.events += 1;
-    session.lastEventAt = this.now();
+    const now = this.now();
+    session.lastEventAt = now;
     // The transport is typed, but a watch line is untrusted JSON: reject anything that is not a
     // known event before reading its fields.
     if (typeof event !== 'object' || event === null || !WATCH_EVENT_TYPES.has((event as { type?: unknown }).type)) {
@@ -555,7 +556,7 @@ export class ReflectorRun<T extends KubeObject> {
       return;
     }
     this.authFailures = 0;
-    this.noteWatchHealth(session);
+    this.noteWatchHealth(session, now);
     const rv = event.object.metadata?.resourceVersion ?? '';
     if (this.streaming()) {
       this.onInitialEvent(session, event, rv);
