@@ -7,7 +7,8 @@ import { defineConfig } from 'vitest/config';
 // core count), three workers overlap those waits. On a busy machine extra workers only stretch
 // every test's wall-clock time towards its timeout, so there the default stands.
 const cores = availableParallelism();
-const quiet = loadavg()[0] < cores - 0.5;
+const [load1 = 0] = loadavg();
+const quiet = load1 < cores - 0.5;
 const unitWorkers = quiet ? Math.max(3, cores - 1) : Math.max(1, cores - 1);
 
 export default defineConfig({
