@@ -95,7 +95,9 @@ describe.each(TRANSPORTS)('InformerFactory against the embedded API server, $nam
     expect(factory.configMaps().store.size).toBe(20);
 
     // churn with faults
+    const configMapWatches = () => server.requests.count({ resourceId: '/configmaps', watch: true });
     for (let round = 0; round < 5; round++) {
+      const watchesBefore = configMapWatches();
       for (let i = 0; i < 30; i++) {
         const name = `cm-${(round * 7 + i) % 40}`;
         const existing = server.get('v1', 'ConfigMap', name, NS);
@@ -119,7 +121,10 @@ describe.each(TRANSPORTS)('InformerFactory against the embedded API server, $nam
         server.faults.dropWatches({ resourceId: '/configmaps' });
         server.faults.unfreezeWatches();
       }
-      await sleep(100);
+      // A round with faults ends once the informer watches again, so that the next round's faults
+      // meet an open watch (a fixed pause let them land before the re-watch on a busy machine).
+      if (round >= 1 && round <= 3) await until(() => configMapWatches() > watchesBefore && server.openWatches('/configmaps') === 1);
+      else await sleep(100);
     }
     const cms = factory.configMaps();
     await until(() => {
