@@ -111,13 +111,17 @@ export class ObjectService {
     return { plural: r.plural, group: r.group, name };
   }
 
-  /** Checks body shape, kind and apiVersion as kube-apiserver's decoder does. */
-  decode(r: ServedResource, version: string, body: unknown): UnstructuredObject {
+  /**
+   * Checks body shape, kind and apiVersion as kube-apiserver's decoder does. `depthChecked`: the
+   * body is a request body exactly as `parseBody` returned it (which already refused one nested
+   * too deep), so its depth is not walked again.
+   */
+  decode(r: ServedResource, version: string, body: unknown, depthChecked = false): UnstructuredObject {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw badRequest(`the object provided is unrecognized (must be of type ${r.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct { APIVersion string; Kind string }`);
     }
     // A patch can nest deeper than the bodies it was made of.
-    const deep = tooDeepAt(body, MAX_BODY_DEPTH);
+    const deep = depthChecked ? undefined : tooDeepAt(body, MAX_BODY_DEPTH);
     if (deep !== undefined) throw tooDeep(r, deep, undefined);
     const o = body as Mutable;
     const expected = apiVersionOf(r.group, version);
