@@ -260,6 +260,7 @@ export class ObjectService {
       const managedFields = metaOf(obj)['managedFields'];
       if (managedFields !== undefined) next['metadata'] = { ...oldMeta, managedFields };
       this.options.admitStatusUpdate?.(r, next as UnstructuredObject, old);
+      shareUnchanged(next, old);
     } else {
       const newMeta: Mutable = {
         ...metaOf(obj),
@@ -283,6 +284,9 @@ export class ObjectService {
         Object.assign(newMeta, next['metadata']);
         next['metadata'] = newMeta;
       }
+      // Fields left as stored are shared with the stored version now: the comparisons below
+      // (did the spec change? is this a no-op?) then find them equal without walking them.
+      shareUnchanged(next, old);
       if (r.hasGeneration && !sameJson(specPart(next as UnstructuredObject), specPart(old))) {
         newMeta['generation'] = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
       }
@@ -307,7 +311,7 @@ export class ObjectService {
       // One DELETED event, carrying the final state (as kube-apiserver: no MODIFIED first).
       return this.remove(resourceId(r), current.key, next as UnstructuredObject) ?? current;
     }
-    return this.put(resourceId(r), current.key, shareUnchanged(next, old) as UnstructuredObject);
+    return this.put(resourceId(r), current.key, next as UnstructuredObject);
   }
 
   /**
