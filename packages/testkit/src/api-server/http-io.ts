@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeObject, ProtobufDecodeError } from './protobuf/codec.js';
 import { protobufBody, PROTOBUF } from './protobuf/negotiation.js';
-import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
+import { MAX_BODY_DEPTH, opensAtMost, tooDeepAt } from './json-depth.js';
 import { badRequest, StatusError, tooLarge } from './status-error.js';
 
 /** Writes a JSON body (a string is sent as is: stored objects are already serialized). */
@@ -81,7 +81,8 @@ export function parseJsonBody(buf: Buffer, r: { readonly kind: string } | undefi
     const snippet = text.length > 30 ? `${text.slice(0, 30)} ...` : text;
     throw badRequest(`the object provided is unrecognized (must be of type ${r?.kind ?? 'object'}): couldn't get version/kind; json parse error: ${(e as Error).message} (${snippet})`);
   }
-  const deep = tooDeepAt(parsed, MAX_BODY_DEPTH);
+  // Most bodies open fewer objects and arrays than the limit in all: no need to walk the parsed value.
+  const deep = opensAtMost(text, MAX_BODY_DEPTH) ? undefined : tooDeepAt(parsed, MAX_BODY_DEPTH);
   if (deep !== undefined) throw tooDeep(r, deep, text.length > 30 ? `${text.slice(0, 30)} ...` : text);
   return parsed;
 }

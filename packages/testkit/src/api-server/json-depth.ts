@@ -40,3 +40,18 @@ export function tooDeepAt(value: unknown, max: number): '{' | '[' | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether the JSON text `text` opens at most `max` objects and arrays in all (counting `{` and `[`
+ * also inside strings): such a text cannot nest deeper than `max`, so its parsed value needs no
+ * {@link tooDeepAt} walk. Found with native `indexOf` scans, stopping as soon as the count passes `max`.
+ */
+export function opensAtMost(text: string, max: number): boolean {
+  let count = 0;
+  for (const opener of ['{', '[']) {
+    for (let at = text.indexOf(opener); at !== -1; at = text.indexOf(opener, at + 1)) {
+      if (++count > max) return false;
+    }
+  }
+  return true;
+}

@@ -111,13 +111,17 @@ export class ObjectService {
     return { plural: r.plural, group: r.group, name };
   }
 
-  /** Checks body shape, kind and apiVersion as kube-apiserver's decoder does. */
-  decode(r: ServedResource, version: string, body: unknown): UnstructuredObject {
+  /**
+   * Checks body shape, kind and apiVersion as kube-apiserver's decoder does. `depthChecked`: the
+   * body is a request body exactly as `parseBody` returned it (which already refused one nested
+   * too deep), so its depth is not walked again.
+   */
+  decode(r: ServedResource, version: string, body: unknown, depthChecked = false): UnstructuredObject {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw badRequest(`the object provided is unrecognized (must be of type ${r.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct { APIVersion string; Kind string }`);
     }
     // A patch can nest deeper than the bodies it was made of.
-    const deep = tooDeepAt(body, MAX_BODY_DEPTH);
+    const deep = depthChecked ? undefined : tooDeepAt(body, MAX_BODY_DEPTH);
     if (deep !== undefined) throw tooDeep(r, deep, undefined);
     const o = body as Mutable;
     const expected = apiVersionOf(r.group, version);
@@ -256,6 +260,7 @@ export class ObjectService {
       const managedFields = metaOf(obj)['managedFields'];
       if (managedFields !== undefined) next['metadata'] = { ...oldMeta, managedFields };
       this.options.admitStatusUpdate?.(r, next as UnstructuredObject, old);
+      shareUnchanged(next, old);
     } else {
       const newMeta: Mutable = {
         ...metaOf(obj),
@@ -279,6 +284,9 @@ export class ObjectService {
         Object.assign(newMeta, next['metadata']);
         next['metadata'] = newMeta;
       }
+      // Fields left as stored are shared with the stored version now: the comparisons below
+      // (did the spec change? is this a no-op?) then find them equal without walking them.
+      shareUnchanged(next, old);
       if (r.hasGeneration && !sameJson(specPart(next as UnstructuredObject), specPart(old))) {
         newMeta['generation'] = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
       }
@@ -303,7 +311,7 @@ export class ObjectService {
       // One DELETED event, carrying the final state (as kube-apiserver: no MODIFIED first).
       return this.remove(resourceId(r), current.key, next as UnstructuredObject) ?? current;
     }
-    return this.put(resourceId(r), current.key, shareUnchanged(next, old) as UnstructuredObject);
+    return this.put(resourceId(r), current.key, next as UnstructuredObject);
   }
 
   /**

@@ -292,14 +292,14 @@ export class RequestHandler {
     const version = t.version;
     if (t.name === undefined) {
       if (method !== 'POST') throw methodNotAllowed(method);
-      const obj = withUpdateOwnership(this.service, r, version, undefined, this.service.decode(r, version, parseBody(raw, contentType, r)), manager);
+      const obj = withUpdateOwnership(this.service, r, version, undefined, this.service.decode(r, version, parseBody(raw, contentType, r), true), manager);
       return answer(201, this.service.create(r, t.namespace, obj).json);
     }
     if (method === 'POST') throw methodNotAllowed(method);
     const sub = t.subresource === 'status' ? 'status' : undefined;
     switch (method) {
       case 'PUT': {
-        const decoded = this.service.decode(r, version, parseBody(raw, contentType, r));
+        const decoded = this.service.decode(r, version, parseBody(raw, contentType, r), true);
         const old = this.service.store.get(resourceId(r), r.namespaced ? `${t.namespace ?? decoded.metadata?.namespace ?? ''}/${t.name}` : t.name)?.object;
         const obj = old === undefined ? decoded : withUpdateOwnership(this.service, r, version, old, decoded, manager, sub);
         return answer(200, this.service.update(r, t.namespace, t.name, obj, sub).json);

@@ -192,14 +192,23 @@ function changedLeaves(shape: unknown, a: unknown, b: unknown, types: ListTypes,
     if (isLabelSelector(v)) {
       if (differs(av, bv)) onLeaf(prefix);
     } else if (isObj(v) && hasKeys(v)) {
-      path.push(k);
-      changedLeaves(v, av, bv, types, path, prefix, onLeaf);
-      path.pop();
+      // Every value below is looked up in `av` and `bv`: when they are one object, none differs.
+      if (av !== bv) {
+        path.push(k);
+        changedLeaves(v, av, bv, types, path, prefix, onLeaf);
+        path.pop();
+      }
     } else if (Array.isArray(v)) {
+      // A list the same in both (the usual case: a container list an update leaves alone) has no
+      // changed leaf: one comparison instead of keying and comparing every item.
+      if (!differs(av, bv)) {
+        prefix.pop();
+        continue;
+      }
       path.push(k);
       const lt = types(path);
       if (lt.type === 'atomic') {
-        if (differs(av, bv)) onLeaf(prefix);
+        onLeaf(prefix);
       } else {
         const last = new Map<string, unknown>();
         // `a` is usually the shape itself: its first items by key come from the same pass.
@@ -215,8 +224,10 @@ function changedLeaves(shape: unknown, a: unknown, b: unknown, types: ListTypes,
           const ai = aItems?.get(ik);
           const bi = bItems?.get(ik);
           prefix.push(ik);
-          if (lt.type === 'map') changedLeaves(item, ai, bi, types, path, prefix, onLeaf);
-          if (differs(ai, bi)) {
+          // Items the same in both have no changed leaf: the walk into them is skipped.
+          const changed = differs(ai, bi);
+          if (changed && lt.type === 'map') changedLeaves(item, ai, bi, types, path, prefix, onLeaf);
+          if (changed) {
             if (lt.type === 'map') {
               prefix.push('.');
               onLeaf(prefix);

@@ -161,5 +161,6 @@ export function validatingWebhooks(store: ObjectStore): AdmissionWebhook[] {
 
 /** Whether any webhook configuration is stored (no request pays for webhooks otherwise). */
 export function anyWebhookConfiguration(store: ObjectStore): boolean {
-  return store.snapshot(MUTATING_CONFIGURATIONS_ID).length > 0 || store.snapshot(VALIDATING_CONFIGURATIONS_ID).length > 0;
+  // Counted, not listed: asked on every write, and a list would build its snapshot key each time.
+  return store.count(MUTATING_CONFIGURATIONS_ID) > 0 || store.count(VALIDATING_CONFIGURATIONS_ID) > 0;
 }
