@@ -3,6 +3,7 @@ import type { ListPage } from '../api/list-watcher.js';
 import { redactedExcerpt } from '../logging/known-secrets.js';
 import { concatBytes, utf8Bytes, utf8Text } from './bytes.js';
 import { ResponseDecodeError } from './response-decode-error.js';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-bytes.js';
 
 /** A list's own metadata, read before its items have arrived. */
 export interface ListHead {
@@ -19,14 +20,6 @@ export interface ListHead {
  */
 export type ListDecodeMode = 'whole' | 'items';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COLON = 0x3a;
-const COMMA = 0x2c;
 /** In 'whole' mode, stop looking for the head this far into the body. */
 const HEAD_SCAN_LIMIT = 1 << 20;
 

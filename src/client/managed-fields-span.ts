@@ -2,6 +2,8 @@
 // parsed without it (see `WatchLineDecoderOptions.omitManagedFields`). Works on Node.js `Buffer`s
 // only (it jumps with the native `indexOf`); elsewhere it finds nothing and the line is parsed whole.
 
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-bytes.js';
+
 /** The part of Node.js's `Buffer` this scanner uses. */
 interface ScanBuffer extends Uint8Array {
   indexOf(value: number | Uint8Array, byteOffset?: number): number;
@@ -11,15 +13,6 @@ const nodeBuffer = (globalThis as { Buffer?: { isBuffer(value: unknown): boolean
 const KEY = nodeBuffer?.from('"managedFields":');
 const OBJECT = [0x6f, 0x62, 0x6a, 0x65, 0x63, 0x74]; // object
 const METADATA = [0x6d, 0x65, 0x74, 0x61, 0x64, 0x61, 0x74, 0x61]; // metadata
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 /** A byte range `[start, end)` of a line. */
 export interface ByteSpan {
