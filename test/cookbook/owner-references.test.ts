@@ -9,7 +9,8 @@ import { InformerFactory, KubeClient } from 'rxkube';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { widgetConfigController } from '../../examples/cookbook/owner-references.js';
 import { WIDGET_CRD } from '../../examples/cookbook/widget.js';
-import { until, widget } from './helpers.js';
+import { until } from '../helpers/until.js';
+import { widget } from './helpers.js';
 
 describe('cookbook: owner references and garbage collection', () => {
   let server: ApiServer;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from 'rxkube';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { CLUSTER, clusterStamper } from '../../examples/cookbook/several-clusters.js';
-import { until } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 describe('cookbook: several clusters', () => {
   const servers: Record<string, ApiServer> = {};

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient, type Manager } from 'rxkube';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { RECONCILED_BY, shardReplica } from '../../examples/cookbook/sharding.js';
-import { until } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 const NS = 'stamper';
 const SHARD_LABEL = 'shard.rxkube.io/stamper';

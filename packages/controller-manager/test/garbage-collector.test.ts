@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import type { UnstructuredObject } from 'rxkube';
-import { until } from './helpers.js';
+import { until } from '../../../test/helpers/until.js';
 
 describe('garbage collector (alone, on the embedded server)', () => {
   let server: ApiServer;

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { KubeClient, type UnstructuredObject } from 'rxkube';
 import { startControllerManager, type RunningControllerManager } from '../src/index.js';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
-import { until } from './helpers.js';
+import { until } from '../../../test/helpers/until.js';
 
 describe('controller manager with leader election', () => {
   let server: ApiServer;

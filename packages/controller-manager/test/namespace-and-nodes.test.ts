@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import type { UnstructuredObject } from 'rxkube';
-import { until } from './helpers.js';
+import { until } from '../../../test/helpers/until.js';
 
 const phase = (p: UnstructuredObject | undefined) => (p?.['status'] as { phase?: string } | undefined)?.phase;
 
