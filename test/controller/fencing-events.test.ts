@@ -5,7 +5,7 @@
  * `rxkube_events_fenced_total` and logged once with the count — while a graceful stop still
  * writes every queued Event before the recorders shut down.
  */
-import { firstValueFrom, timer } from 'rxjs';
+import { timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import { KubeClient } from '../../src/client/kube-client.js';
@@ -22,6 +22,7 @@ import { InMemoryLeaseApi } from '../../src/testing/in-memory-lease-api.js';
 import type { Request } from '../../src/workqueue/request.js';
 import { outcome, virtualTime, type VirtualTime } from '../manager/virtual-time.js';
 import { electorStub } from '../manager/elector-stub.js';
+import { stealLease } from './lease-theft.js';
 
 const CONFIG_MAPS = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
 const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name, resourceVersion: '1' } });
@@ -73,13 +74,6 @@ function recordingClient(vt: VirtualTime, eventLatencyMs: number) {
 async function fencedTotal(mgr: Manager, component: string): Promise<number | undefined> {
   const metric = await mgr.metrics.registry.getSingleMetric('rxkube_events_fenced_total')?.get();
   return metric?.values.find((v) => v.labels['component'] === component)?.value;
-}
-
-/** Awaits `p`, advancing virtual time 1 ms at a time until it settles. */
-async function answered<T>(vt: VirtualTime, p: Promise<T>): Promise<T> {
-  const state = outcome(p);
-  for (let i = 0; i < 100 && !state.settled; i++) await vt.advance(1);
-  return p;
 }
 
 /** Records `n` Events about distinct objects (so neither the spam filter nor aggregation merges them). */
@@ -137,12 +131,7 @@ describe('fencing of Events on lost leadership', () => {
     expect(events().length).toBeGreaterThan(20);
     expect(await fencedTotal(mgr, 'fencing-events')).toBe(0);
 
-    const thief = api.client('thief');
-    const lease = await answered(vt, firstValueFrom(thief.get({ namespace: 'kube-system', name: 'fencing-events' })));
-    await answered(
-      vt,
-      firstValueFrom(thief.update({ ...lease, spec: { ...lease.spec, holderIdentity: 'thief', renewTime: new Date(vt.scheduler.now()).toISOString() } })),
-    );
+    await stealLease(vt, api, 'fencing-events');
     for (let t = 0; t < 40 && log.at('leader election lost') === undefined; t++) await vt.advance(500);
     const lost = log.at('leader election lost');
     expect(lost).toBeDefined();

@@ -5,7 +5,7 @@
  * nothing more is dequeued, and the writes the reconcile still tries through `ctx` are refused
  * locally with `FencedWriteError` — no request reaches the connection after the loss.
  */
-import { firstValueFrom, Subject, timer } from 'rxjs';
+import { Subject, timer } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { InformerEvent } from '../../src/cache/informer-event.js';
@@ -22,6 +22,7 @@ import { added, fakeSource } from '../../src/testing/controller-harness.js';
 import { InMemoryLeaseApi } from '../../src/testing/in-memory-lease-api.js';
 import { outcome, virtualTime, type VirtualTime } from '../manager/virtual-time.js';
 import { electorStub } from '../manager/elector-stub.js';
+import { stealLease } from './lease-theft.js';
 
 const CONFIG_MAPS = { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true };
 const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name, resourceVersion: '1' } });
@@ -49,13 +50,6 @@ function recordingClient(vt: VirtualTime) {
     },
   } as unknown as KubeConnection;
   return { client: new KubeClient(connection), sent };
-}
-
-/** Awaits `p`, advancing virtual time 1 ms at a time until it settles. */
-async function answered<T>(vt: VirtualTime, p: Promise<T>): Promise<T> {
-  const state = outcome(p);
-  for (let i = 0; i < 100 && !state.settled; i++) await vt.advance(1);
-  return p;
 }
 
 describe('fencing on lost leadership', () => {
@@ -111,12 +105,7 @@ describe('fencing on lost leadership', () => {
     expect(sent.length).toBeGreaterThan(5);
 
     // Another identity takes the Lease.
-    const thief = api.client('thief');
-    const lease = await answered(vt, firstValueFrom(thief.get({ namespace: 'kube-system', name: 'fencing-unit' })));
-    await answered(
-      vt,
-      firstValueFrom(thief.update({ ...lease, spec: { ...lease.spec, holderIdentity: 'thief', renewTime: new Date(vt.scheduler.now()).toISOString() } })),
-    );
+    await stealLease(vt, api, 'fencing-unit');
     for (let t = 0; t < 40 && lostAt === undefined; t++) await vt.advance(500);
     expect(lostAt).toBeDefined();
     // A new event after the loss is not reconciled.
