@@ -20,6 +20,7 @@ import { LeaderElectionLostError } from '../../src/manager/manager-errors.js';
 import { fakeSource } from '../../src/testing/controller-harness.js';
 import { InMemoryLeaseApi } from '../../src/testing/in-memory-lease-api.js';
 import type { Request } from '../../src/workqueue/request.js';
+import type { Runnable } from '../../src/api/runnable.js';
 import { outcome, virtualTime, type VirtualTime } from '../manager/virtual-time.js';
 import { electorStub } from '../manager/elector-stub.js';
 import { stealLease } from './lease-theft.js';
@@ -79,6 +80,27 @@ async function fencedTotal(mgr: Manager, component: string): Promise<number | un
 /** Records `n` Events about distinct objects (so neither the spam filter nor aggregation merges them). */
 function recordBurst(ctx: ReconcileContext, req: Request, tag: string, n: number): void {
   for (let k = 0; k < n; k++) ctx.recorder.event(cm(`${req.name}-${tag}-${k}`), 'Normal', 'Progress', `${tag} ${k}`);
+}
+
+/**
+ * A manager of `ctrl` under the stub elector (lease `id`), started and, 10 ms later, leading: its
+ * stop controller and the outcome of `start`.
+ */
+async function startLeading(vt: VirtualTime, client: KubeClient, logger: Logger, elector: ReturnType<typeof electorStub>, id: string, ctrl: Runnable) {
+  const mgr = manager({
+    client,
+    scheduler: vt.scheduler,
+    logger,
+    processMetrics: false,
+    gracefulShutdownTimeoutMs: 30_000,
+    leaderElection: { id, namespace: 'kube-system', identity: 'me', elector: elector.factory },
+  });
+  mgr.add(ctrl);
+  const stop = new AbortController();
+  const result = outcome(mgr.start(stop.signal));
+  await vt.advance(10);
+  elector.leading.next(true);
+  return { mgr, stop, result };
 }
 
 describe('fencing of Events on lost leadership', () => {
@@ -177,19 +199,7 @@ describe('fencing of Events on lost leadership', () => {
         }
       },
     });
-    const mgr = manager({
-      client,
-      scheduler: vt.scheduler,
-      logger: log.logger,
-      processMetrics: false,
-      gracefulShutdownTimeoutMs: 30_000,
-      leaderElection: { id: 'fencing-events-stopping', namespace: 'kube-system', identity: 'me', elector: elector.factory },
-    });
-    mgr.add(ctrl);
-    const stop = new AbortController();
-    const result = outcome(mgr.start(stop.signal));
-    await vt.advance(10);
-    elector.leading.next(true);
+    const { mgr, stop, result } = await startLeading(vt, client, log.logger, elector, 'fencing-events-stopping', ctrl);
     await vt.advance(100);
     stop.abort(); // graceful: the Events queued are flushed within the grace period...
     await vt.advance(400);
@@ -221,19 +231,7 @@ describe('fencing of Events on lost leadership', () => {
       scheduler: vt.scheduler,
       reconcile: (req, ctx) => recordBurst(ctx, req, 'burst', 40), // 2 s of writing
     });
-    const mgr = manager({
-      client,
-      scheduler: vt.scheduler,
-      logger: log.logger,
-      processMetrics: false,
-      gracefulShutdownTimeoutMs: 30_000,
-      leaderElection: { id: 'graceful-events', namespace: 'kube-system', identity: 'me', elector: elector.factory },
-    });
-    mgr.add(ctrl);
-    const stop = new AbortController();
-    const result = outcome(mgr.start(stop.signal));
-    await vt.advance(10);
-    elector.leading.next(true);
+    const { mgr, stop, result } = await startLeading(vt, client, log.logger, elector, 'graceful-events', ctrl);
     await vt.advance(100);
     const stoppedAt = vt.scheduler.now();
     stop.abort();
