@@ -74,6 +74,8 @@ describe.skipIf(!hasCluster)('read-your-writes against a real kube-apiserver, wa
       client,
       ...(mode === 'off' ? { readYourWrites: false } : {}), // on by default
       reconcile: async (req, ctx) => {
+        // The namespace still holds the other case's objects: only this case's two are its subject.
+        if (req.name !== `p-${mode}` && req.name !== `d-${mode}`) return;
         const before = written.get(req.name);
         if (before !== undefined) {
           if (!reads.has(req.name)) {
@@ -96,7 +98,8 @@ describe.skipIf(!hasCluster)('read-your-writes against a real kube-apiserver, wa
     const stop = new AbortController();
     const done = ctrl.start(stop.signal);
     const deadline = Date.now() + 60_000;
-    while (reads.size < 2 && Date.now() < deadline) await sleep(50);
+    const bothRead = (): boolean => reads.has(`p-${mode}`) && reads.has(`d-${mode}`);
+    while (!bothRead() && Date.now() < deadline) await sleep(50);
     stop.abort();
     await done;
     const patched = reads.get(`p-${mode}`);
