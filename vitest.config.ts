@@ -1,13 +1,19 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// vitest's default is one worker per core minus one: a single worker on a 2-core machine, which
-// then waits out every unit file's server round trips, child processes and real-time waits one
-// after another. RXKUBE_TEST_WORKERS=3 overlaps those waits (on a quiet 2-core machine a 32-file
-// subset took 62 s against 72 s); on a busy machine extra workers only stretch every test's
-// wall-clock time towards its timeout, so the default stays vitest's.
+// The unit tier runs its files without per-file isolation: each worker imports the runtime and
+// the test kit's module graph once, not once per file (isolated, re-importing it was most of the
+// tier's CPU: 7.3 min against 2.3 min on a 2-core machine). Files therefore share module state,
+// so a test file must leave none behind that another could see: restore what it changes
+// (environment, fake timers, process listeners), close its servers, and assert on what it made
+// (its own registry, logger or names), not on process-wide totals. `npm run test:isolated` runs
+// the tier isolated, to tell a shared-state failure from a real one.
+//
+// Two workers by default (vitest's default is one per core minus one: a single worker on a 2-core
+// machine, which then waits out every file's server round trips and real-time waits one after
+// another). RXKUBE_TEST_WORKERS=N sets another count.
 const requested = Number(process.env['RXKUBE_TEST_WORKERS']);
-const unitWorkers = Number.isInteger(requested) && requested > 0 ? requested : Math.max(1, availableParallelism() - 1);
+const unitWorkers = Number.isInteger(requested) && requested > 0 ? requested : Math.max(2, availableParallelism() - 1);
 
 export default defineConfig({
   resolve: { conditions: ['source'] },
@@ -31,6 +37,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 30_000,
           maxWorkers: unitWorkers,
+          isolate: false,
         },
       },
       {
