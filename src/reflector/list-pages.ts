@@ -222,7 +222,7 @@ export function listPages<T extends KubeObject>(
     );
   const pages$ =
     pagesInFlight > 1 && isPipelinedListWatcher(lw)
-      ? pipelined(options, pagesInFlight, maxPages, keptBytesLimit(parse, memoryBudget), mapped, (opts, how) => timed(lw.listParts(opts, how), false))
+      ? pipelined(options, pagesInFlight, maxPages, startOfParse(parse, memoryBudget), mapped, (opts, how) => timed(lw.listParts(opts, how), false))
       : sequential(request, options, maxPages);
   return pages$.pipe(
     catchError((failure: unknown) => {
@@ -276,17 +276,43 @@ function mapPage<T extends KubeObject>(mapItem: ((item: T) => T) | undefined): (
   return (page) => ({ ...page, items: page.items.map(one) });
 }
 
-/** The most raw body bytes a pipelined list may keep unparsed: `Infinity` keeps all, `-1` none and parses each page whole. */
-function keptBytesLimit(parse: ListParse, memoryBudget: number): number {
+/**
+ * How a pipelined list has the pages still to come parsed (see {@link ListParse}):
+ *
+ * - `keepingBodies`: bodies are asked for unparsed and kept, `keptBytes` of them so far, while they
+ *   hold at most `limitBytes` (`Infinity` for `'atEnd'`); they are parsed together at the end.
+ * - `parsingItems`: each page's items are parsed as they arrive (`'items'`, or `'auto'` once past
+ *   its budget; the bodies kept until then are parsed at that moment).
+ * - `parsingPages`: each page is parsed whole as it arrives (`'perPage'`).
+ */
+type PipelinedParse =
+  | { readonly mode: 'keepingBodies'; readonly limitBytes: number; readonly keptBytes: number }
+  | { readonly mode: 'parsingItems' }
+  | { readonly mode: 'parsingPages' };
+
+/** How a pipelined list starts parsing its pages. */
+function startOfParse(parse: ListParse, memoryBudget: number): PipelinedParse {
   switch (parse) {
     case 'atEnd':
-      return Infinity;
+      return { mode: 'keepingBodies', limitBytes: Infinity, keptBytes: 0 };
     case 'items':
-      return 0;
+      return { mode: 'parsingItems' };
     case 'perPage':
-      return -1;
+      return { mode: 'parsingPages' };
     default:
-      return memoryBudget;
+      return memoryBudget > 0 ? { mode: 'keepingBodies', limitBytes: memoryBudget, keptBytes: 0 } : { mode: 'parsingItems' };
+  }
+}
+
+/** How a page request asks for its page while the list is parsed as `parsing` says. */
+function requestParse(parsing: PipelinedParse): ListPartsOptions {
+  switch (parsing.mode) {
+    case 'keepingBodies':
+      return { unparsed: true };
+    case 'parsingItems':
+      return { decode: 'items' };
+    case 'parsingPages':
+      return {};
   }
 }
 
@@ -306,17 +332,16 @@ interface Slot<T extends KubeObject> {
  * Pipelined pages: page N+1 is requested as soon as page N's head (its continue token) has been
  * read, as long as fewer than `inFlight` requests are open; pages are assembled in order.
  *
- * `keep` decides how (see {@link ListParse}): bodies are asked for unparsed and kept while they
- * hold at most `keep` bytes, and parsed together (once, at the end, when the list stays within);
- * a body that takes them past `keep` has every kept body parsed at once, and later requests ask
- * for their items parsed as they arrive (`keep` 0: from the start). `keep` -1: every page is
- * parsed whole as it arrives.
+ * `start` decides how pages are parsed (see {@link PipelinedParse}): while keeping bodies, they
+ * are parsed together (once, at the end, when the list stays within the limit); a body that takes
+ * them past the limit has every kept body parsed at once, and later requests ask for their items
+ * parsed as they arrive.
  */
 function pipelined<T extends KubeObject>(
   options: ListOptions,
   inFlight: number,
   maxPages: number,
-  keep: number,
+  start: PipelinedParse,
   mapped: (page: ListPage<T>) => ListPage<T>,
   parts: (opts: ListOptions, how: ListPartsOptions) => Observable<ListPagePart<T>>,
 ): Observable<AssembledList<T>> {
@@ -324,8 +349,8 @@ function pipelined<T extends KubeObject>(
     const slots: Slot<T>[] = [];
     let consumed = 0;
     let done = false;
-    /** Bytes of the bodies kept unparsed; once past `keep`, -1: no body is kept any more. */
-    let keptBytes = keep > 0 ? 0 : -1;
+    /** How the pages still to come are parsed; leaves `keepingBodies` for good once past its limit. */
+    let parsing = start;
     const guard = continueGuard(maxPages);
 
     const fail = (index: number, error: unknown): void => {
@@ -334,9 +359,6 @@ function pipelined<T extends KubeObject>(
       for (const s of slots) s.subscription?.unsubscribe();
       subscriber.error(new PageFailure(index, error));
     };
-
-    /** How the next request asks for its page. */
-    const how = (): ListPartsOptions => (keptBytes >= 0 ? { unparsed: true } : keep === -1 ? {} : { decode: 'items' });
 
     /** Requests the page after the last one when its token is known and there is room. */
     const requestMore = (): void => {
@@ -358,7 +380,7 @@ function pipelined<T extends KubeObject>(
       const slot: Slot<T> = { options: opts, token: undefined, result: undefined, subscription: undefined };
       slots.push(slot);
       let got = false;
-      slot.subscription = parts(opts, how()).subscribe({
+      slot.subscription = parts(opts, requestParse(parsing)).subscribe({
         next: (part) => {
           if (done) return;
           if (part.type === 'head') {
@@ -370,10 +392,11 @@ function pipelined<T extends KubeObject>(
           if (part.type === 'body') {
             if (slot.token === undefined) return fail(index, new Error('list body delivered unparsed without its head'));
             slot.result = { body: part.body, path: part.path };
-            if (keptBytes >= 0) keptBytes += part.body.length;
-            // past the budget (or a body asked for before the budget was spent): parse what is kept now
-            if (keptBytes < 0 || keptBytes > keep) {
-              keptBytes = -1;
+            if (parsing.mode === 'keepingBodies' && parsing.keptBytes + part.body.length <= parsing.limitBytes) {
+              parsing = { ...parsing, keptBytes: parsing.keptBytes + part.body.length };
+            } else {
+              // past the limit (or a body asked for before the limit was reached): parse what is kept now
+              if (parsing.mode === 'keepingBodies') parsing = { mode: 'parsingItems' };
               if (!parseKept()) return;
             }
           } else {

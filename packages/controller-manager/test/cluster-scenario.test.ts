@@ -12,19 +12,15 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import type { UnstructuredObject as KubeObject } from 'rxkube';
+import { until } from '../../../test/helpers/until.js';
 
 const run = promisify(execFile);
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 
-async function until<T>(what: string, f: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = f();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+// kubectl round trips and pods that become Ready through the controllers and stand-in nodes:
+// a longer bound and slower polling than the shared helper's defaults.
+const WAIT_MS = 20_000;
+const POLL_MS = 50;
 
 const ready = (p: KubeObject): boolean => ((p['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 
@@ -77,9 +73,9 @@ describe.skipIf(!hasKubectl)('embedded cluster: kubectl against the server with 
   it('kubectl scale resizes the deployment', async () => {
     await kubectl('scale', 'deployment/web', '--replicas=5');
     await kubectl('rollout', 'status', 'deployment/web', '--timeout=30s');
-    await until('5 ready pods', () => pods().filter(ready).length === 5);
+    await until('5 ready pods', () => pods().filter(ready).length === 5, WAIT_MS, POLL_MS);
     await kubectl('scale', 'deployment/web', '--replicas=2');
-    await until('2 pods', () => server.list('v1', 'Pod', 'default').length === 2);
+    await until('2 pods', () => server.list('v1', 'Pod', 'default').length === 2, WAIT_MS, POLL_MS);
   });
 
   it('a new image rolls out to a new ReplicaSet; the old one is scaled to 0', async () => {
@@ -89,14 +85,14 @@ describe.skipIf(!hasKubectl)('embedded cluster: kubectl against the server with 
     const rss = server.list('apps/v1', 'ReplicaSet', 'default');
     expect(rss).toHaveLength(2);
     expect(rss.map((rs) => (rs['spec'] as { replicas: number }).replicas).sort()).toEqual([0, 2]);
-    await until('2 new pods', () => pods().length === 2 && pods().every((p) => JSON.stringify(p['spec']).includes('nginx:1.27')) && server.list('v1', 'Pod', 'default').length === 2);
+    await until('2 new pods', () => pods().length === 2 && pods().every((p) => JSON.stringify(p['spec']).includes('nginx:1.27')) && server.list('v1', 'Pod', 'default').length === 2, WAIT_MS, POLL_MS);
   });
 
   it('kubectl rollout undo brings the previous template back; rollout history lists the revisions', async () => {
     await kubectl('rollout', 'undo', 'deployment/web');
     const out = await kubectl('rollout', 'status', 'deployment/web', '--timeout=30s');
     expect(out).toMatch(/successfully rolled out/);
-    await until('pods of the old image', () => pods().length === 2 && pods().every((p) => !JSON.stringify(p['spec']).includes('nginx:1.27')) && server.list('v1', 'Pod', 'default').length === 2);
+    await until('pods of the old image', () => pods().length === 2 && pods().every((p) => !JSON.stringify(p['spec']).includes('nginx:1.27')) && server.list('v1', 'Pod', 'default').length === 2, WAIT_MS, POLL_MS);
     const history = await kubectl('rollout', 'history', 'deployment/web');
     expect(history).toMatch(/\n2 .*\n3 /s);
   });
@@ -113,8 +109,8 @@ describe.skipIf(!hasKubectl)('embedded cluster: kubectl against the server with 
 
   it('deleting the deployment removes its ReplicaSets and pods (background garbage collection)', async () => {
     await kubectl('delete', 'deployment', 'web');
-    await until('no replicasets', () => server.list('apps/v1', 'ReplicaSet', 'default').length === 0);
-    await until('no pods', () => server.list('v1', 'Pod', 'default').length === 0);
+    await until('no replicasets', () => server.list('apps/v1', 'ReplicaSet', 'default').length === 0, WAIT_MS, POLL_MS);
+    await until('no pods', () => server.list('v1', 'Pod', 'default').length === 0, WAIT_MS, POLL_MS);
   });
 
   it('foreground deletion: the deployment stays until its ReplicaSets and pods are gone', async () => {
@@ -134,7 +130,7 @@ describe.skipIf(!hasKubectl)('embedded cluster: kubectl against the server with 
     expect(rs?.metadata?.ownerReferences ?? []).toEqual([]);
     expect(pods()).toHaveLength(1);
     await kubectl('delete', 'replicaset', rs?.metadata?.name ?? '', '--wait=true', '--timeout=30s');
-    await until('no pods', () => server.list('v1', 'Pod', 'default').length === 0);
+    await until('no pods', () => server.list('v1', 'Pod', 'default').length === 0, WAIT_MS, POLL_MS);
   });
 
   it('a rollout that cannot progress exceeds its progress deadline; kubectl rollout status fails saying so', async () => {

@@ -6,61 +6,28 @@
  * the bound is ended (the client watches again).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startApiServer, type ApiServer } from '@rxkube/testkit';
+import type { ApiServer } from '@rxkube/testkit';
 import { MAX_PENDING_WATCH_CONVERSIONS } from '../src/api-server/admission/webhooks/crd-conversion.js';
-import { makeClient, openWatch } from './helpers.js';
-import { startFakeWebhook, type FakeWebhook, type Json } from './webhook-fixture.js';
-
-type Review = Json & { request: Json & { objects: (Json & { spec?: Json })[]; desiredAPIVersion: string; uid: string } };
-
-/** v1 has `spec.size`, v2 `spec.replicas`. */
-function convert(review: Json & { request: Json }): Json {
-  const req = (review as Review).request;
-  const convertedObjects = req.objects.map((o) => {
-    const spec = { ...(o.spec ?? {}) };
-    if (req.desiredAPIVersion.endsWith('/v2') && 'size' in spec) {
-      spec['replicas'] = spec['size'];
-      delete spec['size'];
-    } else if (req.desiredAPIVersion.endsWith('/v1') && 'replicas' in spec) {
-      spec['size'] = spec['replicas'];
-      delete spec['replicas'];
-    }
-    return { ...o, apiVersion: req.desiredAPIVersion, spec };
-  });
-  return { apiVersion: review['apiVersion'], kind: 'ConversionReview', response: { uid: req.uid, convertedObjects, result: { status: 'Success' } } };
-}
+import { conversionFailure, convertWidgets, startConversionSetup, webhookConversion, widgetCrd, type ConversionSetup } from './crd-conversion-fixture.js';
+import { openWatch } from './helpers.js';
+import type { FakeWebhook, Json } from './webhook-fixture.js';
 
 const GROUP = 'watch.example.com';
 const BASE = `/apis/${GROUP}`;
 
 describe('embedded API server: CRD conversion webhooks on watch events', () => {
   let server: ApiServer;
-  let call: ReturnType<typeof makeClient>;
+  let call: ConversionSetup['call'];
   let wh: FakeWebhook;
+  let setup: ConversionSetup | undefined;
   let n = 0;
 
   beforeAll(async () => {
-    wh = await startFakeWebhook(convert);
-    server = await startApiServer();
-    call = makeClient(server.url);
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `widgets.${GROUP}` },
-      spec: {
-        group: GROUP, scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-        versions: ['v1', 'v2'].map((name) => ({ name, served: true, storage: name === 'v1', schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } })),
-        conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: `${wh.url}/convert`, caBundle: wh.caBundle }, conversionReviewVersions: ['v1'] } },
-      },
-    };
-    expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    setup = await startConversionSetup((hook) => [widgetCrd(GROUP, { conversion: webhookConversion(`${hook.url}/convert`, hook.caBundle) })]);
+    ({ server, call, wh } = setup);
   });
-  afterAll(async () => {
-    await server?.close();
-    await wh?.close();
-  });
-  afterEach(() => {
-    wh.calls.length = 0;
-    wh.handler = convert;
-  });
+  afterAll(() => setup?.close());
+  afterEach(() => setup?.reset());
 
   const ns = (): string => `w${++n}`;
   const widget = (version: string, name: string, spec: Json): Json => ({ apiVersion: `${GROUP}/${version}`, kind: 'Widget', metadata: { name }, spec });
@@ -93,7 +60,7 @@ describe('embedded API server: CRD conversion webhooks on watch events', () => {
     const held = new Promise<void>((r) => (release = r));
     wh.handler = async (review) => {
       await held;
-      return convert(review);
+      return convertWidgets(review);
     };
     try {
       // slow: written in v1, converted by the held webhook; fast: written in v2, nothing to convert.
@@ -114,7 +81,7 @@ describe('embedded API server: CRD conversion webhooks on watch events', () => {
     const space = ns();
     await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: space } });
     const watch = await openWatch(server.url, `${BASE}/v2/namespaces/${space}/widgets?watch=true`);
-    wh.handler = (review) => ({ apiVersion: review['apiVersion'], kind: 'ConversionReview', response: { uid: (review as Review).request.uid, result: { status: 'Failure', message: 'no converter' } } });
+    wh.handler = (review) => conversionFailure(review, 'no converter');
     try {
       await call('POST', `${BASE}/v1/namespaces/${space}/widgets`, widget('v1', 'x', { size: 1 }));
       const [error] = await watch.next(1);

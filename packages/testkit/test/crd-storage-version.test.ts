@@ -5,28 +5,9 @@
  * that version sees it, not to the stored fields.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startApiServer, type ApiServer } from '@rxkube/testkit';
-import { makeClient } from './helpers.js';
-import { startFakeWebhook, type FakeWebhook, type Json } from './webhook-fixture.js';
-
-type Review = Json & { request: Json & { objects: (Json & { spec?: Json })[]; desiredAPIVersion: string; uid: string } };
-
-/** v1 (stored) has `spec.size`, v2 `spec.replicas`. */
-function convert(review: Json & { request: Json }): Json {
-  const req = (review as Review).request;
-  const convertedObjects = req.objects.map((o) => {
-    const spec = { ...(o.spec ?? {}) };
-    if (req.desiredAPIVersion.endsWith('/v2') && 'size' in spec) {
-      spec['replicas'] = spec['size'];
-      delete spec['size'];
-    } else if (req.desiredAPIVersion.endsWith('/v1') && 'replicas' in spec) {
-      spec['size'] = spec['replicas'];
-      delete spec['replicas'];
-    }
-    return { ...o, apiVersion: req.desiredAPIVersion, spec };
-  });
-  return { apiVersion: review['apiVersion'], kind: 'ConversionReview', response: { uid: req.uid, convertedObjects, result: { status: 'Success' } } };
-}
+import type { ApiServer } from '@rxkube/testkit';
+import { conversionFailure, convertWidgets, startConversionSetup, webhookConversion, widgetCrd, type ConversionReview, type ConversionSetup } from './crd-conversion-fixture.js';
+import type { FakeWebhook, Json } from './webhook-fixture.js';
 
 const GROUP = 'stored.example.com';
 const V1 = `/apis/${GROUP}/v1/namespaces/default/widgets`;
@@ -34,30 +15,16 @@ const V2 = `/apis/${GROUP}/v2/namespaces/default/widgets`;
 
 describe('embedded API server: custom resources in the storage version', () => {
   let server: ApiServer;
-  let call: ReturnType<typeof makeClient>;
+  let call: ConversionSetup['call'];
   let wh: FakeWebhook;
+  let setup: ConversionSetup | undefined;
 
   beforeAll(async () => {
-    wh = await startFakeWebhook(convert);
-    server = await startApiServer();
-    call = makeClient(server.url);
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `widgets.${GROUP}` },
-      spec: {
-        group: GROUP, scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-        versions: ['v1', 'v2'].map((name) => ({ name, served: true, storage: name === 'v1', subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } })),
-        conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: `${wh.url}/convert`, caBundle: wh.caBundle }, conversionReviewVersions: ['v1'] } },
-      },
-    };
-    expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    setup = await startConversionSetup((hook) => [widgetCrd(GROUP, { statusSubresource: true, conversion: webhookConversion(`${hook.url}/convert`, hook.caBundle) })]);
+    ({ server, call, wh } = setup);
   });
-  afterAll(async () => {
-    await server?.close();
-    await wh?.close();
-  });
-  afterEach(() => {
-    wh.handler = convert;
-  });
+  afterAll(() => setup?.close());
+  afterEach(() => setup?.reset());
 
   const stored = (name: string): Json | undefined => server.get(`${GROUP}/v1`, 'Widget', name, 'default') as Json | undefined;
 
@@ -99,11 +66,11 @@ describe('embedded API server: custom resources in the storage version', () => {
     // A write that gets in while the webhook converts the patched object: the patch is prepared again.
     let raced = false;
     wh.handler = async (review) => {
-      if (!raced && (review as Review).request.desiredAPIVersion.endsWith('/v1')) {
+      if (!raced && (review as ConversionReview).request.desiredAPIVersion.endsWith('/v1')) {
         raced = true;
         await call('PATCH', `${V1}/d`, { metadata: { labels: { raced: 'yes' } } }, 'application/merge-patch+json');
       }
-      return convert(review);
+      return convertWidgets(review);
     };
     const patched = await call('PATCH', `${V2}/d`, { spec: { replicas: 6 } }, 'application/merge-patch+json');
     expect([patched.status, patched.body.spec, patched.body.metadata.labels]).toEqual([200, { replicas: 6 }, { raced: 'yes' }]);
@@ -111,7 +78,7 @@ describe('embedded API server: custom resources in the storage version', () => {
   });
 
   it('a conversion to the storage version that fails fails the write, storing nothing', async () => {
-    wh.handler = (review) => ({ apiVersion: review['apiVersion'], kind: 'ConversionReview', response: { uid: (review as Review).request.uid, result: { status: 'Failure', message: 'no v1 for this' } } });
+    wh.handler = (review) => conversionFailure(review, 'no v1 for this');
     const refused = await call('POST', V2, { apiVersion: `${GROUP}/v2`, kind: 'Widget', metadata: { name: 'e' }, spec: { replicas: 1 } });
     expect([refused.status, refused.body.message]).toEqual([500, `conversion webhook for ${GROUP}/v2, Kind=Widget failed: no v1 for this`]);
     expect(stored('e')).toBeUndefined();

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { inProcessCluster, startApiServer } from '@rxkube/testkit';
-import { sameJson } from '../src/api-server/json-equal.js';
+import { sameJson, sameJsonIgnoringKeyOrder } from '../src/api-server/json-equal.js';
 
 const pod = (name: string) => ({
   apiVersion: 'v1',
@@ -23,6 +23,22 @@ describe('embedded API server: the write path', () => {
     // Key order counts, as in the JSON text.
     expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
     expect(sameJson({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+  });
+
+  it('compares JSON data ignoring key order as the JSON text with sorted keys would', () => {
+    const sorted = (v: unknown): unknown =>
+      Array.isArray(v) ? v.map(sorted) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, x]) => [k, sorted(x)])) : v;
+    const shaped = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.constantFrom('a', 'b', 'c', '1'), fc.jsonValue({ maxDepth: 2 })));
+    fc.assert(
+      fc.property(shaped, shaped, (a, b) => {
+        expect(sameJsonIgnoringKeyOrder(a, b)).toBe(JSON.stringify(sorted(a)) === JSON.stringify(sorted(b)));
+        expect(sameJsonIgnoringKeyOrder(a, sorted(a))).toBe(true);
+      }),
+    );
+    expect(sameJsonIgnoringKeyOrder({ a: 1, b: { c: [1, { d: 2, e: 3 }] } }, { b: { c: [1, { e: 3, d: 2 }] }, a: 1 })).toBe(true);
+    expect(sameJsonIgnoringKeyOrder({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(sameJsonIgnoringKeyOrder({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+    expect(sameJsonIgnoringKeyOrder({ a: 1 }, { a: 1, b: null })).toBe(false);
   });
 
   it('stores an update that changes a label with the spec shared with the version before', () => {

@@ -1,5 +1,9 @@
 /**
- * Whether two values serialize to the same JSON text, without serializing them: the write path
+ * Equality of JSON data. `sameJson`: whether two values serialize to the same JSON text, without
+ * serializing them (key order counts). `sameJsonIgnoringKeyOrder`: deep equality as Go's semantic
+ * equality, where key order does not matter.
+ *
+ * `sameJson` in detail: the write path
  * asks this of whole objects (is an update a no-op? did the spec change?) and most answers come
  * from the first differing field. Exactly `JSON.stringify(a) === JSON.stringify(b)` for plain JSON
  * data (key order counts, keys whose value is undefined are left out, `-0` is `0`); anything else
@@ -63,6 +67,32 @@ export function sameJson(a: unknown, b: unknown): boolean {
     if (!sameJson((a as Obj)[k], (b as Obj)[k])) return false;
   }
   return true;
+}
+
+/**
+ * Deep equality of JSON data, as Go's semantic equality (`equality.Semantic.DeepEqual` of decoded
+ * JSON): key order does not matter, a key whose value is undefined counts as absent. Admission
+ * rules ask it (is an immutable field unchanged?), and so does CRD validation ratcheting (is this
+ * value unchanged by the update?).
+ */
+export function sameJsonIgnoringKeyOrder(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJsonIgnoringKeyOrder(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Obj;
+  const y = b as Obj;
+  let n = 0;
+  for (const k of Object.keys(x)) {
+    if (x[k] === undefined) continue;
+    n++;
+    if (!Object.hasOwn(y, k) || !sameJsonIgnoringKeyOrder(x[k], y[k])) return false;
+  }
+  for (const k of Object.keys(y)) if (y[k] !== undefined) n--;
+  return n === 0;
 }
 
 /**

@@ -58,27 +58,6 @@ export function arr(v: unknown): unknown[] {
 export function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
-/** Deep equality of JSON data, as Go's semantic equality: key order does not matter, an undefined value is an absent key. */
-export function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!same(a[i], b[i])) return false;
-    return true;
-  }
-  const x = a as Obj;
-  const y = b as Obj;
-  let n = 0;
-  for (const k of Object.keys(x)) {
-    if (x[k] === undefined) continue;
-    n++;
-    if (!Object.hasOwn(y, k) || !same(x[k], y[k])) return false;
-  }
-  for (const k of Object.keys(y)) if (y[k] !== undefined) n--;
-  return n === 0;
-}
-
 export function labelKey(c: Causes, field: string, key: string): void {
   const slash = key.lastIndexOf('/');
   const name = slash < 0 ? key : key.slice(slash + 1);

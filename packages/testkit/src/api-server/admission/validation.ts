@@ -4,7 +4,8 @@
  * selector/template agreement and immutable fields on update. Returns kube-apiserver's causes
  * (reason, message, field path); an empty list means valid.
  */
-import { arr, Causes, DNS1123_LABEL, DNS1123_LABEL_MSG, goMap, labelKey, labels, nonNegative, o, port, PROTOCOLS, same, str } from './field-rules.js';
+import { arr, Causes, DNS1123_LABEL, DNS1123_LABEL_MSG, goMap, labelKey, labels, nonNegative, o, port, PROTOCOLS, str } from './field-rules.js';
+import { sameJsonIgnoringKeyOrder } from '../json-equal.js';
 
 export { Causes } from './field-rules.js';
 
@@ -125,7 +126,7 @@ function workload(c: Causes, kind: string, s: Obj, old: Obj | undefined, restart
   nonNegative(c, 'spec.replicas', s['replicas']);
   const sel = labelSelector(c, 'spec.selector', s['selector'], selectorRequired, kind.toLowerCase());
   template(c, 'spec.template', s['template'], sel ?? (selectorRequired ? NOTHING : undefined), restart);
-  if (old !== undefined && s['selector'] !== undefined && !same(s['selector'], o(old['spec'])?.['selector'])) {
+  if (old !== undefined && s['selector'] !== undefined && !sameJsonIgnoringKeyOrder(s['selector'], o(old['spec'])?.['selector'])) {
     c.invalidValue('spec.selector', s['selector'], 'field is immutable');
   }
 }
@@ -177,7 +178,7 @@ export const KIND_VALIDATORS: Readonly<Record<string, Validator>> = {
       for (const f of ['replicas', 'template', 'updateStrategy']) delete x[f];
       return x;
     };
-    if (!same(rest(spec), rest(specOf(old)))) c.forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden");
+    if (!sameJsonIgnoringKeyOrder(rest(spec), rest(specOf(old)))) c.forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden");
   },
   'batch/Job': (c, obj, old) => {
     const spec = specOf(obj);
@@ -185,9 +186,9 @@ export const KIND_VALIDATORS: Readonly<Record<string, Validator>> = {
     template(c, 'spec.template', spec['template'], o(spec['selector']), ['OnFailure', 'Never']);
     if (old === undefined) return;
     const os = specOf(old);
-    if (!same(spec['template'], os['template'])) c.immutable('spec.template', spec['template']);
-    if (!same(spec['completions'], os['completions'])) c.immutable('spec.completions', spec['completions']);
-    if (!same(spec['selector'], os['selector'])) c.immutable('spec.selector', spec['selector']);
+    if (!sameJsonIgnoringKeyOrder(spec['template'], os['template'])) c.immutable('spec.template', spec['template']);
+    if (!sameJsonIgnoringKeyOrder(spec['completions'], os['completions'])) c.immutable('spec.completions', spec['completions']);
+    if (!sameJsonIgnoringKeyOrder(spec['selector'], os['selector'])) c.immutable('spec.selector', spec['selector']);
   },
   'batch/CronJob': (c, obj) => {
     const spec = specOf(obj);

@@ -12,6 +12,7 @@
 import type { CelInput } from '@bufbuild/cel';
 import type { SchemaNode } from '../crd-schema.js';
 import type { FieldCause } from '../status-error.js';
+import { sameJsonIgnoringKeyOrder } from '../json-equal.js';
 import { celErrorText, compileExpression, CelCompileError, type CompiledExpression } from './compile.js';
 import { PER_CALL_LIMIT, RUNTIME_COST_BUDGET } from './cost.js';
 import { optionalOf } from './lib-optional.js';
@@ -142,18 +143,6 @@ interface Walk {
   readonly warn: (text: string) => void;
 }
 
-/** Deep equality of JSON values (key order ignored). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  if (isObj(a)) {
-    if (!isObj(b)) return false;
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
-  }
-  return false;
-}
-
 /**
  * `ratchet`: the value (or, where it has no correlated old value, its nearest correlated ancestor)
  * is unchanged by the update, so failures of rules without `oldSelf` are warnings (kube-apiserver
@@ -221,7 +210,7 @@ function correlatedElement(s: RuleSchema, item: unknown, old: unknown): unknown 
 /** `ancestorUnchanged`: whether the nearest ancestor with a correlated old value is unchanged. */
 function walk(w: Walk, path: string, s: RuleSchema | undefined, v: unknown, old: unknown, root: boolean, ancestorUnchanged: boolean): void {
   if (s === undefined || v === null || v === undefined || w.budget < 0) return;
-  const unchanged = old === undefined || old === null ? ancestorUnchanged : sameJson(v, old);
+  const unchanged = old === undefined || old === null ? ancestorUnchanged : sameJsonIgnoringKeyOrder(v, old);
   evaluateRules(w, path, s, v, old, root, unchanged);
   if (w.budget < 0) return;
   if (Array.isArray(v)) {

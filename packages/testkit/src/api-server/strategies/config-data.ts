@@ -4,7 +4,8 @@
  * values must be base64).
  */
 import { childObject, dflt, type Defaulter } from '../admission/defaults.js';
-import { CONFIG_KEY, CONFIG_KEY_MSG, o, same, str, type Causes } from '../admission/field-rules.js';
+import { CONFIG_KEY, CONFIG_KEY_MSG, o, str, type Causes } from '../admission/field-rules.js';
+import { sameJsonIgnoringKeyOrder } from '../json-equal.js';
 import type { Validator } from '../admission/validation.js';
 import type { TypedField } from '../field-types.js';
 import { strategy } from './default.js';
@@ -23,7 +24,7 @@ function validateData(c: Causes, field: string, data: unknown): number {
 function immutableData(c: Causes, obj: Obj, old: Obj | undefined, fields: readonly string[]): void {
   if (old === undefined) return;
   if (old['immutable'] === true) {
-    for (const f of fields) if (!same(obj[f] ?? {}, old[f] ?? {})) c.forbidden(f, 'field is immutable when `immutable` is set');
+    for (const f of fields) if (!sameJsonIgnoringKeyOrder(obj[f] ?? {}, old[f] ?? {})) c.forbidden(f, 'field is immutable when `immutable` is set');
     if (obj['immutable'] !== true) c.forbidden('immutable', 'field is immutable when `immutable` is set');
   }
 }

@@ -1,6 +1,7 @@
 /** Pods: `Pending` on create, graceful deletion once bound to a node, the `/binding` subresource, kubectl's columns. */
 import { defaultPodSpec, dflt, objectList, qosClass, specOf, type Defaulter } from '../admission/defaults.js';
-import { arr, o, same } from '../admission/field-rules.js';
+import { arr, o } from '../admission/field-rules.js';
+import { sameJsonIgnoringKeyOrder } from '../json-equal.js';
 import { validatePodSpec, type Validator } from '../admission/validation.js';
 import { parseJsonBody } from '../http-io.js';
 import { bindPod } from '../pod-binding.js';
@@ -46,7 +47,7 @@ function validatePodUpdate(c: Parameters<Validator>[0], pod: Obj, old: Obj): voi
     delete s['tolerations'];
     return s;
   };
-  if (!same(strip(pod), strip(old))) {
+  if (!sameJsonIgnoringKeyOrder(strip(pod), strip(old))) {
     c.forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds` or `spec.tolerations` (only additions to existing tolerations)');
   }
 }
@@ -56,7 +57,7 @@ export const validatePod: Validator = (c, obj, old) => {
   // A spec the update leaves as stored has nothing to report: the stored spec passed this
   // validation when it was written (binding sets only `nodeName`, which it does not check), and
   // an unchanged spec changes no field a pod update may not change.
-  if (old !== undefined && same(obj['spec'], old['spec'])) return;
+  if (old !== undefined && sameJsonIgnoringKeyOrder(obj['spec'], old['spec'])) return;
   validatePodSpec(c, 'spec', o(obj['spec']));
   if (old !== undefined) validatePodUpdate(c, obj, old);
 };
