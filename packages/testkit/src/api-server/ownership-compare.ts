@@ -79,7 +79,8 @@ export function compareForOwnership(before: unknown, after: unknown, shapes: Fie
 
   /** Compares one field's values; whether it walked into them (else it was a leaf). */
   const value = (a: unknown, b: unknown, depth: number): boolean => {
-    if (!differs(a, b) && a !== undefined && b !== undefined) return false;
+    // One value (an unchanged part the write shares with the stored object): nothing below changed.
+    if (a === b) return false;
     const aMap = a === undefined || isObj(a);
     const bMap = b === undefined || isObj(b);
     if (aMap && bMap && !shapes.isAtomicMap(a) && !shapes.isAtomicMap(b) && !(isEmptyValue(a) && isEmptyValue(b))) {
@@ -90,6 +91,7 @@ export function compareForOwnership(before: unknown, after: unknown, shapes: Fie
     const bList = b === undefined || Array.isArray(b);
     const lt = shapes.listType(names);
     if (aList && bList && lt.type !== 'atomic' && !(isEmptyValue(a) && isEmptyValue(b))) {
+      if (!differs(a, b)) return true; // (the usual case: a list an update leaves alone)
       items(a as unknown[] | undefined, b as unknown[] | undefined, lt.type === 'map', depth);
       return true;
     }
