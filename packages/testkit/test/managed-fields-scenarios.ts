@@ -1,8 +1,8 @@
 /**
  * Field-ownership scenarios: the same sequence of writes (create, update, merge patch, apply, by
- * several field managers) for the embedded API server and a real kube-apiserver 1.20, on a custom
- * resource (a built-in kind's managedFields also depend on its Go struct: fields dropped when
- * empty, defaulted fields, struct fields its zero value has; see docs/embedded-api-server.md). Each step
+ * several field managers) for the embedded API server and a real kube-apiserver 1.20, mostly on a
+ * custom resource (a built-in kind's managedFields also depend on its Go struct: defaulted
+ * fields, struct fields its zero value has; see docs/embedded-api-server.md). Each step
  * is observed as its status and, when it succeeds, `metadata.managedFields` (without `time`, in a
  * fixed order: kube-apiserver orders entries by write time, which two servers cannot share) and
  * the object (without the fields either server makes up).
@@ -34,6 +34,7 @@ export const crd = {
           settings: { type: 'object', additionalProperties: { type: 'string' } },
           config: { type: 'object', properties: { size: { type: 'integer' }, mode: { type: 'string' } } },
           tags: { type: 'array', items: { type: 'string' } },
+          hosts: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
           ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } } },
         } },
       } } },
@@ -62,9 +63,21 @@ export interface Scenario {
 
 const gadget = (name: string, spec: Json | undefined, metadata: Json = {}): Json => ({ apiVersion: `${GROUP}/v1`, kind: 'Gadget', metadata: { name, ...metadata }, ...(spec === undefined ? {} : { spec }) });
 const withSpec = (f: (spec: Json) => Json) => (live: Json): Json => ({ ...live, spec: f({ ...((live['spec'] as Json | undefined) ?? {}) }) });
+const configMaps = (ns: string) => `/api/v1/namespaces/${ns}/configmaps`;
 const gadgets = (ns: string) => `/apis/${GROUP}/v1/namespaces/${ns}/gadgets`;
 
 export const scenarios: readonly Scenario[] = [
+  {
+    name: 'configmap: data created empty (dropped: nobody owns a field), then a key added and removed by another manager (update)',
+    collection: configMaps, objectName: 'cm',
+    steps: [
+      { label: 'a creates data {} and labels {}', manager: 'a', method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', labels: {} }, data: {} } },
+      { label: 'b adds data.x (update: not tracked)', manager: 'b', method: 'PUT', body: (live) => ({ ...live, data: { x: '1' } }) },
+      { label: 'b removes data.x (update)', manager: 'b', method: 'PUT', body: (live) => ({ ...live, data: {} }) },
+      { label: 'c applies data.y', manager: 'c', method: 'APPLY', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { y: '2' } } },
+      { label: 'b adds data.x again (update: tracked now)', manager: 'b', method: 'MERGE', body: { data: { x: '1' } } },
+    ],
+  },
   {
     name: 'custom resource: empty string map owned whole, a key added and removed by another manager (update)',
     collection: gadgets, objectName: 'g1',
@@ -122,6 +135,19 @@ export const scenarios: readonly Scenario[] = [
       { label: 'c applies config.size 3', manager: 'c', method: 'APPLY', body: gadget('g5', { config: { size: 3 } }) },
     ],
   },
+  {
+    name: 'custom resource: labels and a set list appearing, owned whole, then written inside by others',
+    collection: gadgets, objectName: 'g6',
+    steps: [
+      { label: 'a creates labels {app} and spec.hosts []', manager: 'a', method: 'POST', body: gadget('g6', { hosts: [] }, { labels: { app: 'g' } }) },
+      { label: 'b adds a label and a host (update)', manager: 'b', method: 'PUT', body: (live) => ({ ...live, metadata: { ...(live['metadata'] as Json), labels: { app: 'g', tier: 'x' } }, spec: { hosts: ['h1'] } }) },
+      { label: 'c patches the app label', manager: 'c', method: 'MERGE', body: { metadata: { labels: { app: 'h' } } } },
+      { label: 'd applies a host and the tier label', manager: 'd', method: 'APPLY', body: gadget('g6', { hosts: ['h1', 'h2'] }, { labels: { tier: 'x' } }) },
+      { label: 'e applies the tier label changed (conflict)', manager: 'e', method: 'APPLY', body: gadget('g6', undefined, { labels: { tier: 'y' } }) },
+      { label: 'e applies the tier label changed (force)', manager: 'e', method: 'APPLY', force: true, body: gadget('g6', undefined, { labels: { tier: 'y' } }) },
+      { label: 'a removes all labels and hosts (update)', manager: 'a', method: 'PUT', body: (live) => ({ ...live, metadata: { ...(live['metadata'] as Json), labels: {} }, spec: { hosts: [] } }) },
+    ],
+  },
 ];
 
 /** What a step observed: its status, and on success the normalized managedFields and object. */
@@ -176,8 +202,14 @@ export async function runScenario(call: Call, ns: string, s: Scenario): Promise<
 
 /** Creates the CRD and waits (bounded) until its resource is served in `ns`. */
 export async function serveCrd(call: Call, ns: string): Promise<void> {
-  const created = await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
-  if (created.status !== 201 && created.status !== 409) throw new Error(`creating the Gadget CRD: ${created.status} ${JSON.stringify(created.body)}`);
+  const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+  const created = await call('POST', crds, crd);
+  if (created.status === 409) {
+    // Left by an earlier run (the real server is shared): brought to this schema.
+    const existing = (await call('GET', `${crds}/${crd.metadata.name}`)).body as { metadata: Json };
+    const updated = await call('PUT', `${crds}/${crd.metadata.name}`, { ...crd, metadata: { ...crd.metadata, resourceVersion: existing.metadata['resourceVersion'] } });
+    if (updated.status !== 200) throw new Error(`updating the Gadget CRD: ${updated.status} ${JSON.stringify(updated.body)}`);
+  } else if (created.status !== 201) throw new Error(`creating the Gadget CRD: ${created.status} ${JSON.stringify(created.body)}`);
   for (let i = 0; i < 100; i++) {
     if ((await call('GET', `/apis/${GROUP}/v1/namespaces/${ns}/gadgets`)).status === 200) return;
     await new Promise((r) => setTimeout(r, 100));

@@ -452,7 +452,8 @@ export function reconcileEntries(entries: readonly ManagedFieldsEntry[], live: u
  * object (see {@link reconcileSet}); the manager gains the fields the write added or changed,
  * which other managers lose (exactly those paths: a map owned whole as `{}` stays with its owner
  * when a key is written inside it); everyone loses the fields the write removed; empty sets go.
- * `fieldsOwnedItself`: see {@link compareForOwnership} (true for custom resources).
+ * An object that exists without any entries stays without (kube-apiserver starts tracking those
+ * at their first apply). `fieldsOwnedItself`: see {@link compareForOwnership} (true for custom resources).
  */
 export function recordUpdate(old: UnstructuredObject | undefined, next: UnstructuredObject, manager: string, types: ListTypes, subresource?: 'status', fieldsOwnedItself = false): ManagedFieldsEntry[] {
   const stored = (old?.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[];
@@ -464,6 +465,9 @@ export function recordUpdate(old: UnstructuredObject | undefined, next: Unstruct
     delete x['status'];
     return x;
   };
+  // An object that exists without managedFields is not tracked by non-apply writes (until an
+  // apply: see `before-first-apply`), as kube-apiserver 1.20's skip-non-applied manager does.
+  if (old !== undefined && stored.length === 0) return [];
   const before = strip(old);
   const entries = old === undefined ? stored : reconcileEntries(stored, { ...old, metadata: { ...(old.metadata ?? {}), managedFields: undefined } }, types);
   const mine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
