@@ -76,7 +76,8 @@ describe('embedded API server: server-side apply with field ownership', () => {
     expect(editor.fieldsV1).toEqual({ 'f:data': { 'f:a': {} } });
     const c = await call('PATCH', `${cms}/cfg?fieldManager=alice`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { a: '1' } }, APPLY);
     expect(c.status).toBe(409);
-    expect(c.body.message).toMatch(/^Apply failed with 1 conflict: conflict with "editor" using v1 at \S+: \.data\.a$/);
+    // kube-apiserver 1.20 names an Update manager by its apiVersion, without the entry's time.
+    expect(c.body.message).toBe('Apply failed with 1 conflict: conflict with "editor" using v1: .data.a');
   });
 
   it('status writes record ownership of status fields, and status appliers conflict like any others', async () => {

@@ -9,7 +9,7 @@ import { request, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UnstructuredObject } from 'rxkube';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
-import { builtinListTypes, fromFieldsV1, recordUpdate, toFieldsV1, type FieldTree, type ManagedFieldsEntry } from '../src/api-server/server-side-apply.js';
+import { builtinListTypes, recordUpdate, type ManagedFieldsEntry } from '../src/api-server/server-side-apply.js';
 import { isCanonicalFieldsV1 } from '../src/api-server/fields-v1.js';
 import { joinShared, SharedEventLines, WatchConnection } from '../src/api-server/watch-hub.js';
 import { ObjectStore, type StoredEntry } from '../src/api-server/object-store.js';
@@ -147,7 +147,9 @@ describe('recordUpdate keeps a manager\'s stored FieldsV1 when nothing new is ow
 
   it('isCanonicalFieldsV1: plain objects with sorted keys all the way down', () => {
     expect(isCanonicalFieldsV1({})).toBe(true);
-    expect(isCanonicalFieldsV1({ '.': {}, 'f:a': { 'k:{"name":"x"}': { '.': {} } } })).toBe(true);
+    expect(isCanonicalFieldsV1({ '.': {}, 'f:a': { 'k:{"name":"x"}': { '.': {}, 'f:name': {} } } })).toBe(true);
+    // A member with nothing below it is `{}` (as kube-apiserver writes it), not `{".": {}}`.
+    expect(isCanonicalFieldsV1({ 'f:a': { 'k:{"name":"x"}': { '.': {} } } })).toBe(false);
     expect(isCanonicalFieldsV1({ 'f:a': { 'f:c': {}, 'f:b': {} } })).toBe(false);
     expect(isCanonicalFieldsV1({ 'f:a': true })).toBe(false);
     expect(isCanonicalFieldsV1({ 'f:a': [] })).toBe(false);
@@ -155,14 +157,17 @@ describe('recordUpdate keeps a manager\'s stored FieldsV1 when nothing new is ow
 });
 
 /**
- * The Map-based recording the write path used before it worked on stored FieldsV1 objects
- * directly (one walk, a Map tree per set, every set rebuilt): the reference the property checks
- * the sharing version against.
+ * A model of kube-apiserver's field manager for non-apply writes (structured-merge-diff), written
+ * apart from the server's: each set is a set of member paths (JSON strings), the comparison an
+ * Added / Modified / Removed walk, sets reconciled with the live object first (a field owned
+ * whole whose value has fields is owned as them), then the set algebra: the writer gains Added
+ * and Modified, the others lose exactly those paths, everyone loses Removed, empty sets go.
+ * The property checks the server's FieldsV1-sharing recording against it.
  */
 function referenceRecordUpdate(old: UnstructuredObject | undefined, next: UnstructuredObject, manager: string): ManagedFieldsEntry[] {
   type O = Record<string, unknown>;
   const isO = (v: unknown): v is O => typeof v === 'object' && v !== null && !Array.isArray(v);
-  const differs = (x: unknown, y: unknown): boolean => x !== y && (x === undefined || y === undefined || JSON.stringify(x) !== JSON.stringify(y));
+  const empty = (v: unknown): boolean => v === undefined || (isO(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
   const itemKey = (item: unknown, keys: readonly string[] | undefined): string => {
     if (keys !== undefined && isO(item)) {
       const k: O = {};
@@ -174,50 +179,116 @@ function referenceRecordUpdate(old: UnstructuredObject | undefined, next: Unstru
     }
     return `v:${JSON.stringify(item)}`;
   };
-  const walk = (shape: unknown, a: unknown, b: unknown, path: readonly string[], prefix: readonly string[], out: string[][]): void => {
-    if (!isO(shape)) return;
-    for (const [k, v] of Object.entries(shape)) {
-      if (path.length === 0 && (k === 'apiVersion' || k === 'kind')) continue;
-      if (path.length === 1 && path[0] === 'metadata' && !['labels', 'annotations', 'finalizers', 'ownerReferences'].includes(k)) continue;
-      const p = [...path, k];
-      const key = `f:${k}`;
-      const av = isO(a) ? a[k] : undefined;
-      const bv = isO(b) ? b[k] : undefined;
-      if (isO(v) && Object.keys(v).length > 0) walk(v, av, bv, p, [...prefix, key], out);
-      else if (Array.isArray(v)) {
-        const lt = builtinListTypes(p);
-        if (lt.type === 'atomic') {
-          if (differs(av, bv)) out.push([...prefix, key]);
-          continue;
-        }
-        const keys = lt.type === 'map' ? lt.keys : undefined;
-        const last = new Map<string, unknown>();
-        for (const item of v) last.set(itemKey(item, keys), item);
-        const firstOf = (list: unknown): Map<string, unknown> => {
-          const m = new Map<string, unknown>();
-          if (Array.isArray(list)) for (const item of list) if (!m.has(itemKey(item, keys))) m.set(itemKey(item, keys), item);
-          return m;
-        };
-        const aItems = firstOf(av);
-        const bItems = firstOf(bv);
-        for (const [ik, item] of last) {
-          if (lt.type === 'map') walk(item, aItems.get(ik), bItems.get(ik), p, [...prefix, key, ik], out);
-          if (differs(aItems.get(ik), bItems.get(ik))) out.push(lt.type === 'map' ? [...prefix, key, ik, '.'] : [...prefix, key, ik]);
-        }
-      } else if (differs(av, bv)) out.push([...prefix, key]);
-    }
+  const firstByKey = (list: unknown, keys: readonly string[] | undefined): Map<string, unknown> => {
+    const m = new Map<string, unknown>();
+    if (Array.isArray(list)) for (const item of list) if (!m.has(itemKey(item, keys))) m.set(itemKey(item, keys), item);
+    return m;
   };
-  const remove = (t: FieldTree, path: readonly string[]): void => {
-    const [head, ...rest] = path;
-    const child = head === undefined ? undefined : t.get(head);
-    if (head === undefined || child === undefined) return;
-    if (rest.length === 0) t.delete(head);
-    else {
-      remove(child, rest);
-      if (child.size === 0) t.delete(head);
+  const tracked = (names: readonly string[], k: string): boolean =>
+    !(names.length === 0 && (k === 'apiVersion' || k === 'kind')) && !(names.length === 1 && names[0] === 'metadata' && !['labels', 'annotations', 'finalizers', 'ownerReferences'].includes(k));
+  const J = (p: readonly string[]): string => JSON.stringify(p);
+  // Sets of member paths.
+  const members = (f: unknown, prefix: string[] = [], out = new Set<string>()): Set<string> => {
+    if (!isO(f)) return out;
+    for (const [k, c] of Object.entries(f)) {
+      if (k === '.') continue;
+      const p = [...prefix, k];
+      if (isO(c) && (Object.keys(c).length === 0 || '.' in c)) out.add(J(p));
+      members(c, p, out);
     }
+    return out;
   };
-  const entries = [...((old?.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[])];
+  const fieldsV1Of = (set: Set<string>): O => {
+    type Node = { member: boolean; children: Map<string, Node> };
+    const root: Node = { member: false, children: new Map() };
+    for (const s of set) {
+      let n = root;
+      for (const k of JSON.parse(s) as string[]) {
+        let c = n.children.get(k);
+        if (c === undefined) n.children.set(k, (c = { member: false, children: new Map() }));
+        n = c;
+      }
+      n.member = true;
+    }
+    const write = (n: Node): O => {
+      const o: O = {};
+      if (n.member && n.children.size > 0) o['.'] = {};
+      for (const k of [...n.children.keys()].sort()) o[k] = write(n.children.get(k) as Node);
+      return o;
+    };
+    return write(root);
+  };
+  // ToFieldSet of a value: its leaves and list items.
+  const fieldSet = (v: unknown, names: string[], prefix: string[], out: Set<string>): void => {
+    if (isO(v) && !('matchLabels' in v || 'matchExpressions' in v)) {
+      for (const [k, c] of Object.entries(v)) if (c !== undefined && tracked(names, k)) fieldSet(c, [...names, k], [...prefix, `f:${k}`], out);
+    } else if (Array.isArray(v) && builtinListTypes(names).type !== 'atomic') {
+      const lt = builtinListTypes(names);
+      const keys = lt.type === 'map' ? lt.keys : undefined;
+      // (of items with one key, the last: as an apply's set is made)
+      const last = new Map<string, unknown>();
+      for (const item of v) last.set(itemKey(item, keys), item);
+      for (const [ik, item] of last) {
+        out.add(J([...prefix, ik]));
+        if (keys !== undefined) fieldSet(item, names, [...prefix, ik], out);
+      }
+    } else out.add(J(prefix));
+  };
+  // The value at a member path, and the field names leading to it.
+  const at = (obj: unknown, path: readonly string[]): [unknown, string[]] => {
+    let v = obj;
+    const names: string[] = [];
+    for (const k of path) {
+      if (k.startsWith('f:')) {
+        names.push(k.slice(2));
+        v = isO(v) ? v[k.slice(2)] : undefined;
+      } else {
+        const lt = builtinListTypes(names);
+        v = firstByKey(v, lt.type === 'map' ? lt.keys : undefined).get(k);
+      }
+    }
+    return [v, names];
+  };
+  const reconcile = (set: Set<string>, live: unknown): Set<string> => {
+    const out = new Set(set);
+    for (const s of set) {
+      const p = JSON.parse(s) as string[];
+      if ([...set].some((o) => o !== s && o.startsWith(s.slice(0, -1) + ','))) continue; // not a leaf
+      const [v, names] = at(live, p);
+      const granular = (isO(v) && Object.keys(v).length > 0 && !('matchLabels' in v || 'matchExpressions' in v)) || (Array.isArray(v) && v.length > 0 && builtinListTypes(names).type !== 'atomic');
+      if (granular) fieldSet(v, names, p, out);
+    }
+    return out;
+  };
+  const added = new Set<string>();
+  const modified = new Set<string>();
+  const removed = new Set<string>();
+  const compare = (a: unknown, b: unknown, names: string[], prefix: string[]): void => {
+    const mapLike = (v: unknown) => v === undefined || (isO(v) && !('matchLabels' in v || 'matchExpressions' in v));
+    const lt = builtinListTypes(names);
+    if (mapLike(a) && mapLike(b) && !(empty(a) && empty(b))) {
+      const ao = (a ?? {}) as O;
+      const bo = (b ?? {}) as O;
+      for (const k of new Set([...Object.keys(ao), ...Object.keys(bo)])) {
+        if (!tracked(names, k)) continue;
+        const p = [...prefix, `f:${k}`];
+        compare(ao[k], bo[k], [...names, k], p);
+        if (ao[k] !== undefined && bo[k] === undefined) removed.add(J(p));
+      }
+    } else if ((a === undefined || Array.isArray(a)) && (b === undefined || Array.isArray(b)) && lt.type !== 'atomic' && !(empty(a) && empty(b))) {
+      const keys = lt.type === 'map' ? lt.keys : undefined;
+      const am = firstByKey(a, keys);
+      const bm = firstByKey(b, keys);
+      for (const ik of new Set([...am.keys(), ...bm.keys()])) {
+        const p = [...prefix, ik];
+        if (keys !== undefined && JSON.stringify(am.get(ik)) !== JSON.stringify(bm.get(ik))) compare(am.get(ik), bm.get(ik), names, p);
+        if (!am.has(ik)) added.add(J(p));
+        else if (!bm.has(ik)) removed.add(J(p));
+      }
+    } else if (a === undefined && b !== undefined) added.add(J(prefix));
+    else if (b === undefined && a !== undefined) removed.add(J(prefix));
+    else if (JSON.stringify(a) !== JSON.stringify(b)) modified.add(J(prefix));
+  };
   const strip = (o: UnstructuredObject | undefined): O => {
     const m = { ...((o?.metadata ?? {}) as O) };
     delete m['managedFields'];
@@ -225,28 +296,25 @@ function referenceRecordUpdate(old: UnstructuredObject | undefined, next: Unstru
     delete x['status'];
     return x;
   };
-  const after = strip(next);
-  const changed: string[][] = [];
-  walk(after, after, strip(old), [], [], changed);
-  if (changed.length === 0) return entries;
+  compare(strip(old), strip(next), [], []);
+  const entries = [...((old?.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[])];
+  if (added.size + modified.size + removed.size === 0) return entries;
+  const gained = new Set([...added, ...modified]);
   const mine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === '';
-  const own = fromFieldsV1(entries.find(mine)?.fieldsV1);
-  for (const leaf of changed) {
-    let t = own;
-    for (const k of leaf) {
-      const c = t.get(k) ?? new Map<string, FieldTree>();
-      t.set(k, c);
-      t = c;
-    }
-  }
   const out: ManagedFieldsEntry[] = [];
+  let own: Set<string> | undefined;
   for (const e of entries) {
-    if (mine(e)) continue;
-    const f = fromFieldsV1(e.fieldsV1);
-    for (const leaf of changed) remove(f, leaf);
-    if (f.size > 0) out.push({ ...e, fieldsV1: toFieldsV1(f) });
+    const set = reconcile(members(e.fieldsV1), strip(old));
+    for (const p of removed) set.delete(p);
+    if (mine(e)) {
+      if (gained.size > 0) own = set;
+      else if (set.size > 0) out.push({ ...e, fieldsV1: fieldsV1Of(set) });
+      continue;
+    }
+    for (const p of gained) set.delete(p);
+    if (set.size > 0) out.push({ ...e, fieldsV1: fieldsV1Of(set) });
   }
-  out.push({ manager, operation: 'Update', apiVersion: next.apiVersion ?? '', time: 'T', fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(own) });
+  if (gained.size > 0) out.push({ manager, operation: 'Update', apiVersion: next.apiVersion ?? '', time: 'T', fieldsType: 'FieldsV1', fieldsV1: fieldsV1Of(new Set([...(own ?? []), ...gained])) });
   return out;
 }
 
@@ -269,7 +337,7 @@ describe('recordUpdate on random writes (property)', () => {
   });
   const untimed = (entries: readonly ManagedFieldsEntry[]) => entries.map((e) => ({ ...e, time: 'T' }));
 
-  it('records exactly what the Map-based recording did, with every set in canonical form', () => {
+  it('records what a member-path model of kube-apiserver\'s field manager does, with every set in canonical form', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(object, fc.constantFrom('me', 'them', 'kubelet')), { minLength: 1, maxLength: 5 }), (writes) => {
         let current: UnstructuredObject | undefined;

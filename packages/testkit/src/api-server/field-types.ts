@@ -183,7 +183,7 @@ function fieldsByKey(s: GoStruct): ReadonlyMap<string, TypedField> {
   return byKey;
 }
 
-/** json-iterator's message for the first ill-typed field of `o` as the Go struct `s`, or undefined; drops null fields. */
+/** json-iterator's message for the first ill-typed field of `o` as the Go struct `s`, or undefined; drops null fields and empty maps and lists. */
 function structError(o: unknown, s: GoStruct, sortKeys: boolean): string | undefined {
   if (!isObject(o)) return `readObjectStart: expect { or n, but found ${firstChar(o)}`;
   const byKey = fieldsByKey(s);
@@ -194,6 +194,17 @@ function structError(o: unknown, s: GoStruct, sortKeys: boolean): string | undef
     if (f === undefined) continue;
     let v = o[key];
     if (v === null) {
+      delete o[key];
+      continue;
+    }
+    // An empty map or list is dropped too: every typed one is `omitempty` in Go (labels,
+    // annotations, finalizers, ownerReferences, a ConfigMap's or Secret's data), as kube-apiserver
+    // stores and answers it (and so nobody owns it in managedFields).
+    if ((f.type === 'stringMap' || f.type === 'bytesMap') && isObject(v) && Object.keys(v).length === 0) {
+      delete o[key];
+      continue;
+    }
+    if ((f.type === 'stringList' || f.type === 'objectList') && Array.isArray(v) && v.length === 0) {
       delete o[key];
       continue;
     }

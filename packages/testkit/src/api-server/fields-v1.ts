@@ -1,8 +1,10 @@
 /**
  * FieldsV1 sets (`metadata.managedFields[].fieldsV1`) as the plain JSON objects they are stored
- * as: look-ups, copy-on-write additions and removals, and the canonical form kube-apiserver
- * writes (plain objects all the way down, keys sorted). The write path records ownership on these
- * directly, so an update that changes only fields its manager owns reuses the stored sets.
+ * as: exact membership (a path is a member when its node is `{}` or holds `.`), additions and
+ * removals of members on private copies, and the canonical form kube-apiserver writes (plain
+ * objects all the way down, keys sorted, a member with nothing below it as `{}`). The write path
+ * records ownership on these directly, so an update that changes only fields its manager owns
+ * reuses the stored sets.
  */
 
 type Obj = Record<string, unknown>;
@@ -19,63 +21,6 @@ export function cloneFieldsV1(v: unknown): Obj {
   const out: Obj = {};
   if (isObj(v)) for (const k of Object.keys(v)) setKey(out, k, cloneFieldsV1(v[k]));
   return out;
-}
-
-/** Whether the set holds the path (each key present, every step but the last an object). */
-export function hasFieldPath(set: unknown, path: readonly string[]): boolean {
-  let t = set;
-  for (const k of path) {
-    if (!isObj(t) || !Object.hasOwn(t, k)) return false;
-    t = t[k];
-  }
-  return true;
-}
-
-/** Adds a path to a private set (see {@link cloneFieldsV1}); whether it added anything. */
-export function addFieldPath(set: Obj, path: readonly string[]): boolean {
-  let t = set;
-  let added = false;
-  for (const k of path) {
-    let c = Object.hasOwn(t, k) ? t[k] : undefined;
-    if (!isObj(c)) {
-      c = {};
-      setKey(t, k, c);
-      added = true;
-    }
-    t = c as Obj;
-  }
-  return added;
-}
-
-/**
- * Whether {@link removeFieldPath} would change the set: a key of the path is the path's last, or
- * an empty set (a field owned whole, which a deeper removal drops with it), or leads to one.
- */
-export function removalChanges(set: unknown, path: readonly string[]): boolean {
-  let t = set;
-  for (let i = 0; i < path.length; i++) {
-    const k = path[i] as string;
-    if (!isObj(t) || !Object.hasOwn(t, k)) return false;
-    if (i === path.length - 1) return true;
-    const child = t[k];
-    if (!isObj(child) || Object.keys(child).length === 0) return true;
-    t = child;
-  }
-  return false;
-}
-
-/** Removes a path (and the sets it leaves empty, including an empty set on its way) from a private set. */
-export function removeFieldPath(set: Obj, path: readonly string[], from = 0): void {
-  const k = path[from];
-  if (k === undefined || !Object.hasOwn(set, k)) return;
-  if (from === path.length - 1) {
-    delete set[k];
-    return;
-  }
-  const child = set[k];
-  if (!isObj(child)) return;
-  removeFieldPath(child, path, from + 1);
-  if (Object.keys(child).length === 0) delete set[k];
 }
 
 /**
@@ -96,6 +41,8 @@ export function canonicalFieldsV1(v: unknown): Obj {
     children[i] = c;
     if (c !== child || (i > 0 && !((keys[i - 1] as string) < k))) same = false;
   }
+  // A member without members below it is written `{}`, not `{".": {}}`.
+  if (keys.length === 1 && keys[0] === '.') return {};
   if (same) return v;
   const order = keys.map((_, i) => i).sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : 1));
   const out: Obj = {};
@@ -111,4 +58,55 @@ function isEmpty(o: Obj): boolean {
 /** Whether `o` is its own canonical form (see {@link canonicalFieldsV1}). */
 export function isCanonicalFieldsV1(o: unknown): boolean {
   return isObj(o) && canonicalFieldsV1(o) === o;
+}
+
+/**
+ * Whether `path` is a member of the set (structured-merge-diff's exact membership): its node is
+ * there and is either a leaf (`{}`) or holds `.` (a member that also has members below it). A
+ * node with only deeper members (`f:data: {f:x: {}}`) is not one: `.data` is not owned there.
+ */
+export function isMember(set: unknown, path: readonly string[]): boolean {
+  let t = set;
+  for (const k of path) {
+    if (!isObj(t) || !Object.hasOwn(t, k)) return false;
+    t = t[k];
+  }
+  return isObj(t) && (isEmpty(t) || Object.hasOwn(t, '.'));
+}
+
+/** Adds `path` as a member of a private set; a member on the way that gains children keeps its membership (`.`). */
+export function addMember(set: Obj, path: readonly string[]): void {
+  let t = set;
+  for (let i = 0; i < path.length; i++) {
+    const k = path[i] as string;
+    let c = Object.hasOwn(t, k) ? t[k] : undefined;
+    if (!isObj(c)) {
+      c = {};
+      setKey(t, k, c);
+    } else if (i < path.length - 1 && isEmpty(c)) setKey(c, '.', {}); // a leaf member gaining members below
+    t = c as Obj;
+  }
+  if (!isEmpty(t) && !Object.hasOwn(t, '.')) setKey(t, '.', {});
+}
+
+/**
+ * Removes `path` from the members of a private set, exactly (members below it stay, as a set
+ * difference in structured-merge-diff does); nodes left without members go.
+ */
+export function removeMember(set: Obj, path: readonly string[], from = 0): void {
+  const k = path[from];
+  if (k === undefined || !Object.hasOwn(set, k)) return;
+  const child = set[k];
+  if (!isObj(child)) return;
+  if (from === path.length - 1) {
+    if (isEmpty(child)) delete set[k];
+    else if (Object.hasOwn(child, '.')) {
+      delete child['.'];
+      if (isEmpty(child)) delete set[k];
+    }
+    return;
+  }
+  if (isEmpty(child)) return; // a leaf member: nothing below it to remove
+  removeMember(child, path, from + 1);
+  if (isEmpty(child)) delete set[k];
 }

@@ -27,8 +27,10 @@ export function managerOf(q: URLSearchParams, userAgent: string | undefined): st
 
 /** `obj` with `metadata.managedFields` updated for a non-apply write by `manager` (see {@link recordUpdate}). */
 export function withUpdateOwnership(service: ObjectService, r: ServedResource, version: string, old: UnstructuredObject | undefined, obj: UnstructuredObject, manager: string, sub?: 'status'): UnstructuredObject {
-  const managedFields = recordUpdate(old, obj, manager, listTypesFor(service, r, version), sub);
-  return { ...obj, metadata: { ...(obj.metadata ?? {}), managedFields } };
+  const managedFields = recordUpdate(old, obj, manager, listTypesFor(service, r, version), sub, r.custom);
+  const metadata: Record<string, unknown> = { ...(obj.metadata ?? {}), managedFields };
+  if (managedFields.length === 0) delete metadata['managedFields']; // (nobody owns a field: none, as kube-apiserver)
+  return { ...obj, metadata };
 }
 
 /**
@@ -55,11 +57,11 @@ export function serverSideApply(service: ObjectService, t: ResolvedRoute, raw: B
   const exists = service.store.get(resourceId(r), r.namespaced ? `${t.namespace ?? ''}/${name}` : name) !== undefined;
   if (!exists) {
     if (sub !== undefined) throw notFound({ plural: r.plural, group: r.group, name });
-    const applied = applyWithOwnership(undefined, { ...obj, metadata: { ...(obj.metadata ?? {}), name } }, manager, force, types);
+    const applied = applyWithOwnership(undefined, { ...obj, metadata: { ...(obj.metadata ?? {}), name } }, manager, force, types, undefined, r.custom);
     return { code: 201, entry: service.create(r, t.namespace, applied) };
   }
   const current = service.get(r, t.namespace, name);
-  const merged = service.decode(r, t.version, applyWithOwnership(current.object, obj, manager, force, types, sub));
+  const merged = service.decode(r, t.version, applyWithOwnership(current.object, obj, manager, force, types, sub, r.custom));
   const rv = obj.metadata?.resourceVersion;
   const entry = rv !== undefined && rv !== String(current.rv) ? service.update(r, t.namespace, name, merged, sub) : service.writeUpdate(r, current, merged, sub);
   return { code: 200, entry };

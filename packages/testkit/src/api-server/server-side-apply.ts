@@ -3,8 +3,8 @@ import { load } from 'js-yaml';
 import type { UnstructuredObject } from 'rxkube';
 import { badRequest, failure, StatusError } from './status-error.js';
 import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
-import { sameJson } from './json-equal.js';
-import { addFieldPath, canonicalFieldsV1, cloneFieldsV1, hasFieldPath, removalChanges, removeFieldPath } from './fields-v1.js';
+import { addMember, canonicalFieldsV1, cloneFieldsV1, isMember, removeMember } from './fields-v1.js';
+import { compareForOwnership, type FieldShapes } from './ownership-compare.js';
 
 /**
  * Server-side apply with field ownership, as kube-apiserver's field manager does it (a subset of
@@ -120,11 +120,12 @@ export function fieldsOf(obj: unknown, types: ListTypes, path: readonly string[]
   const out: FieldTree = new Map();
   if (!isObj(obj)) return out;
   for (const [k, v] of Object.entries(obj)) {
-    if (path.length === 0 && (k === 'apiVersion' || k === 'kind')) continue;
+    if (v === undefined || (path.length === 0 && (k === 'apiVersion' || k === 'kind'))) continue; // (undefined: not in JSON)
     if (path.length === 1 && path[0] === 'metadata' && !['labels', 'annotations', 'finalizers', 'ownerReferences'].includes(k)) continue;
     const p = [...path, k];
     if (isLabelSelector(v)) out.set(`f:${k}`, new Map());
-    else if (isObj(v) && Object.keys(v).length > 0) {
+    else if (isObj(v) && !hasKeys(v)) continue; // an empty map or struct sets no field
+    else if (isObj(v)) {
       const sub = fieldsOf(v, types, p);
       if (sub.size > 0) out.set(`f:${k}`, sub); // (metadata with only a name sets nothing)
     } else if (Array.isArray(v)) {
@@ -144,103 +145,10 @@ export function fieldsOf(obj: unknown, types: ListTypes, path: readonly string[]
   return out;
 }
 
-/** Whether two JSON values serialize differently (without serializing when one is absent or both are one value). */
-const differs = (x: unknown, y: unknown): boolean => x !== y && (x === undefined || y === undefined || !sameJson(x, y));
-
-/** The metadata fields whose ownership is tracked (the rest is set by the server). */
-const OWNED_METADATA = new Set(['labels', 'annotations', 'finalizers', 'ownerReferences']);
-
 /** Whether `o` has an own enumerable key (as `Object.keys(o).length > 0`, without the array). */
 function hasKeys(o: Obj): boolean {
   for (const k in o) if (Object.hasOwn(o, k)) return true;
   return false;
-}
-
-/** The map-list items of `list` by item key, the first of equal keys. */
-function firstByKey(list: unknown, lt: ListType): Map<string, unknown> | undefined {
-  if (!Array.isArray(list) || list.length === 0) return undefined;
-  const m = new Map<string, unknown>();
-  for (const item of list) {
-    const ik = itemKey(item, lt);
-    if (!m.has(ik)) m.set(ik, item);
-  }
-  return m;
-}
-
-/**
- * The leaves of `fieldsOf(after)` whose value differs between `after` and `before`, in the same
- * order, each handed to `onLeaf` as the FieldsV1 key path (a stack the walk reuses: copy it to
- * keep it): one walk of both objects (items of keyed lists looked up by key once per list),
- * instead of a look-up from the root for every leaf. `shape` gives the fields (the last item of
- * a key, as `fieldsOf`), `a` and `b` the values compared (the first item of a key, as a look-up
- * finds it). `path` (field names) and `prefix` (FieldsV1 keys) are stacks, restored on return.
- */
-function changedLeaves(shape: unknown, a: unknown, b: unknown, types: ListTypes, path: string[], prefix: string[], onLeaf: (leaf: readonly string[]) => void): void {
-  if (!isObj(shape)) return;
-  const ao = isObj(a) ? a : undefined;
-  const bo = isObj(b) ? b : undefined;
-  const depth = path.length;
-  const inMetadata = depth === 1 && path[0] === 'metadata';
-  for (const k of Object.keys(shape)) {
-    if (depth === 0 && (k === 'apiVersion' || k === 'kind')) continue;
-    if (inMetadata && !OWNED_METADATA.has(k)) continue;
-    const v = shape[k];
-    const av = ao?.[k];
-    const bv = bo?.[k];
-    const key = `f:${k}`;
-    prefix.push(key);
-    if (isLabelSelector(v)) {
-      if (differs(av, bv)) onLeaf(prefix);
-    } else if (isObj(v) && hasKeys(v)) {
-      // Every value below is looked up in `av` and `bv`: when they are one object, none differs.
-      if (av !== bv) {
-        path.push(k);
-        changedLeaves(v, av, bv, types, path, prefix, onLeaf);
-        path.pop();
-      }
-    } else if (Array.isArray(v)) {
-      // A list the same in both (the usual case: a container list an update leaves alone) has no
-      // changed leaf: one comparison instead of keying and comparing every item.
-      if (!differs(av, bv)) {
-        prefix.pop();
-        continue;
-      }
-      path.push(k);
-      const lt = types(path);
-      if (lt.type === 'atomic') {
-        onLeaf(prefix);
-      } else {
-        const last = new Map<string, unknown>();
-        // `a` is usually the shape itself: its first items by key come from the same pass.
-        const aFirst = av === v ? new Map<string, unknown>() : undefined;
-        for (const item of v) {
-          const ik = itemKey(item, lt);
-          last.set(ik, item);
-          if (aFirst !== undefined && !aFirst.has(ik)) aFirst.set(ik, item);
-        }
-        const aItems = aFirst ?? firstByKey(av, lt);
-        const bItems = firstByKey(bv, lt);
-        for (const [ik, item] of last) {
-          const ai = aItems?.get(ik);
-          const bi = bItems?.get(ik);
-          prefix.push(ik);
-          // Items the same in both have no changed leaf: the walk into them is skipped.
-          const changed = differs(ai, bi);
-          if (changed && lt.type === 'map') changedLeaves(item, ai, bi, types, path, prefix, onLeaf);
-          if (changed) {
-            if (lt.type === 'map') {
-              prefix.push('.');
-              onLeaf(prefix);
-              prefix.pop();
-            } else onLeaf(prefix);
-          }
-          prefix.pop();
-        }
-      }
-      path.pop();
-    } else if (differs(av, bv)) onLeaf(prefix);
-    prefix.pop();
-  }
 }
 
 /** Leaf paths of a tree (each a list of FieldsV1 keys). */
@@ -286,7 +194,7 @@ function remove(t: FieldTree, path: readonly string[]): void {
 /** FieldsV1 JSON, keys sorted as kube-apiserver writes them (`.` first, then `f:`, `k:`, `v:` in byte order). */
 export function toFieldsV1(t: FieldTree): Obj {
   const out: Obj = {};
-  if (t.size === 0) return out;
+  if (t.size === 0 || (t.size === 1 && t.has('.'))) return out; // (a member with nothing below: `{}`)
   const keys = [...t.keys()];
   if (keys.length > 1) keys.sort();
   for (const k of keys) out[k] = toFieldsV1(t.get(k) as FieldTree);
@@ -381,7 +289,8 @@ export interface ManagedFieldsEntry {
 
 function printManager(e: ManagedFieldsEntry): string {
   const name = `${JSON.stringify(e.manager)}${e.subresource ? ` with subresource ${JSON.stringify(e.subresource)}` : ''}`;
-  if (e.operation === 'Update') return e.time === undefined ? `${name} using ${e.apiVersion ?? ''}` : `${name} using ${e.apiVersion ?? ''} at ${e.time}`;
+  // (kube-apiserver 1.20 names a manager without the entry's time)
+  if (e.operation === 'Update') return `${name} using ${e.apiVersion ?? ''}`;
   return name;
 }
 
@@ -417,12 +326,25 @@ export function parseApplyBody(raw: Buffer): unknown {
 const now = nowSeconds;
 
 /**
+ * The live object's entries, reconciled with it (see {@link reconcileEntries}). An object without
+ * any gets one for `before-first-apply` (operation Update) owning all its fields, as
+ * kube-apiserver gives the first apply to an object nobody owns fields of.
+ */
+function liveEntries(live: UnstructuredObject | undefined, types: ListTypes, fieldsOwnedItself: boolean): readonly ManagedFieldsEntry[] {
+  if (live === undefined) return [];
+  const stored = (live.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[];
+  const bare = { ...live, metadata: { ...(live.metadata ?? {}), managedFields: undefined } };
+  if (stored.length === 0) return recordUpdate(undefined, bare, 'before-first-apply', types, undefined, fieldsOwnedItself);
+  return reconcileEntries(stored, bare, types);
+}
+
+/**
  * Applies `applied` (already decoded) for `manager` to `live` (undefined: the object is created):
  * returns the new object with its `managedFields`.
  */
-export function applyWithOwnership(live: UnstructuredObject | undefined, applied: UnstructuredObject, manager: string, force: boolean, types: ListTypes, subresource?: 'status'): UnstructuredObject {
+export function applyWithOwnership(live: UnstructuredObject | undefined, applied: UnstructuredObject, manager: string, force: boolean, types: ListTypes, subresource?: 'status', fieldsOwnedItself = false): UnstructuredObject {
   const apiVersion = applied.apiVersion ?? live?.apiVersion ?? '';
-  const entries = [...((live?.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[])];
+  const entries = [...liveEntries(live, types, fieldsOwnedItself)];
   const applying = subresource === 'status' ? fieldsOf({ status: (applied as Obj)['status'] }, types) : fieldsOf(applied, types);
   if (subresource === 'status') { /* only status is applied */ } else applying.delete('f:status');
   const mine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Apply' && (e.subresource ?? '') === (subresource ?? '');
@@ -466,54 +388,120 @@ export function applyWithOwnership(live: UnstructuredObject | undefined, applied
   const before = at < 0 ? undefined : entries[at];
   const time = before?.time !== undefined && JSON.stringify(before.fieldsV1) === JSON.stringify(fieldsV1) ? before.time : now();
   const own: ManagedFieldsEntry = { manager, operation: 'Apply', apiVersion, time, fieldsType: 'FieldsV1', fieldsV1, ...(subresource ? { subresource } : {}) };
-  next.splice(at < 0 ? next.length : Math.min(at, next.length), 0, own);
-  const meta = { ...((merged['metadata'] as Obj | undefined) ?? {}), managedFields: next };
+  // An apply that sets no field (only empty maps, say) owns nothing: no entry, as kube-apiserver.
+  if (applying.size > 0) next.splice(at < 0 ? next.length : Math.min(at, next.length), 0, own);
+  const meta: Obj = { ...((merged['metadata'] as Obj | undefined) ?? {}), managedFields: next };
+  if (next.length === 0) delete meta['managedFields']; // (nobody owns a field: none, as kube-apiserver)
   return { ...merged, metadata: meta } as UnstructuredObject;
 }
 
+/** How the ownership comparison reads lists and maps, from a resource's list types. */
+function shapesOf(types: ListTypes): FieldShapes {
+  return { listType: types, itemKey: (item, names) => itemKey(item, types(names)), isAtomicMap: isLabelSelector };
+}
+
 /**
- * The managed fields after a non-apply write (create, update, patch) by `manager`: it owns
- * (operation `Update`) every field whose value it set or changed; those leave other managers.
+ * A field owned whole (a leaf of the set) whose live value is a map, a struct or a keyed list
+ * with fields in it: owned as all those fields (and itself), as kube-apiserver's field manager
+ * reconciles sets with the schema before every write. Returns `set` itself when nothing is owned
+ * whole that way.
  */
-export function recordUpdate(old: UnstructuredObject | undefined, next: UnstructuredObject, manager: string, types: ListTypes, subresource?: 'status'): ManagedFieldsEntry[] {
-  const entries = (old?.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[];
+function reconcileSet(set: unknown, live: unknown, types: ListTypes, names: readonly string[] = []): unknown {
+  if (!isObj(set)) return set;
+  let out: Obj | undefined;
+  for (const k of Object.keys(set)) {
+    const child = set[k];
+    let next: unknown = child;
+    if (k.startsWith('f:') && isObj(live)) {
+      const name = k.slice(2);
+      const v = live[name];
+      const p = [...names, name];
+      const granular = (isObj(v) && hasKeys(v) && !isLabelSelector(v)) || (Array.isArray(v) && v.length > 0 && types(p).type !== 'atomic');
+      if (isObj(child) && !hasKeys(child) && granular) {
+        const whole = toFieldsV1(fieldsOf({ [name]: v }, types, names).get(k) ?? new Map());
+        if (hasKeys(whole)) next = { '.': {}, ...whole };
+      } else if (isObj(child) && hasKeys(child)) next = reconcileSet(child, v, types, p);
+    } else if (k.startsWith('k:') && Array.isArray(live) && isObj(child) && hasKeys(child)) {
+      const lt = types(names);
+      const item = live.find((i) => itemKey(i, lt) === k);
+      if (item !== undefined) next = reconcileSet(child, item, types, names);
+    }
+    if (next !== child) {
+      out ??= { ...set };
+      out[k] = next;
+    }
+  }
+  return out ?? set;
+}
+
+/** The entries with their sets reconciled with the live object (see {@link reconcileSet}); the same array when none changes. */
+export function reconcileEntries(entries: readonly ManagedFieldsEntry[], live: unknown, types: ListTypes): readonly ManagedFieldsEntry[] {
+  let out: ManagedFieldsEntry[] | undefined;
+  entries.forEach((e, i) => {
+    const fieldsV1 = reconcileSet(e.fieldsV1, live, types);
+    if (fieldsV1 === e.fieldsV1) return;
+    out ??= [...entries];
+    out[i] = { ...e, fieldsV1: canonicalFieldsV1(fieldsV1) };
+  });
+  return out ?? entries;
+}
+
+/**
+ * The managed fields after a non-apply write (create, update, patch) by `manager`, as
+ * kube-apiserver's field manager records them: every set is first reconciled with the live
+ * object (see {@link reconcileSet}); the manager gains the fields the write added or changed,
+ * which other managers lose (exactly those paths: a map owned whole as `{}` stays with its owner
+ * when a key is written inside it); everyone loses the fields the write removed; empty sets go.
+ * An object that exists without any entries stays without (kube-apiserver starts tracking those
+ * at their first apply). `fieldsOwnedItself`: see {@link compareForOwnership} (true for custom resources).
+ */
+export function recordUpdate(old: UnstructuredObject | undefined, next: UnstructuredObject, manager: string, types: ListTypes, subresource?: 'status', fieldsOwnedItself = false): ManagedFieldsEntry[] {
+  const stored = (old?.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[];
   const strip = (o: UnstructuredObject | undefined): Obj => {
-    if (subresource === 'status') return { status: o?.['status'] };
+    if (subresource === 'status') return o?.['status'] === undefined ? {} : { status: o['status'] };
     const m = { ...((o?.metadata ?? {}) as Obj) };
     delete m['managedFields'];
     const x: Obj = { ...(o ?? {}), metadata: m };
     delete x['status'];
     return x;
   };
+  // An object that exists without managedFields is not tracked by non-apply writes (until an
+  // apply: see `before-first-apply`), as kube-apiserver 1.20's skip-non-applied manager does.
+  if (old !== undefined && stored.length === 0) return [];
   const before = strip(old);
-  const after = strip(next);
+  const entries = old === undefined ? stored : reconcileEntries(stored, { ...old, metadata: { ...(old.metadata ?? {}), managedFields: undefined } }, types);
   const mine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
-  const previous = entries.find(mine)?.fieldsV1;
-  // The manager's set, copied on the first changed field it does not own yet (until then: the stored one).
-  let own: Obj | undefined;
-  const othersOwn = entries.some((e) => !mine(e));
-  const changed: string[][] = [];
-  let changes = 0;
-  changedLeaves(after, after, before, types, [], [], (leaf) => {
-    changes++;
-    if (own === undefined && !hasFieldPath(previous, leaf)) own = cloneFieldsV1(previous);
-    if (own !== undefined) addFieldPath(own, leaf);
-    if (othersOwn) changed.push([...leaf]);
-  });
-  if (changes === 0) return [...entries];
+  const { added, modified, removed } = compareForOwnership(before, strip(next), shapesOf(types), fieldsOwnedItself);
+  const gained = [...added, ...modified];
+  if (gained.length === 0 && removed.length === 0) return [...entries];
   const out: ManagedFieldsEntry[] = [];
+  let own: ManagedFieldsEntry | undefined;
   for (const e of entries) {
-    if (mine(e)) continue;
-    // Other managers lose the changed fields; a set that loses none stays as stored (in canonical form).
-    let theirs: unknown = e.fieldsV1;
-    if (changed.some((leaf) => removalChanges(theirs, leaf))) {
-      const copy = cloneFieldsV1(theirs);
-      for (const leaf of changed) removeFieldPath(copy, leaf);
-      theirs = copy;
+    const isMine = mine(e);
+    const lose = isMine ? removed : [...gained, ...removed];
+    let set: unknown = e.fieldsV1;
+    if (lose.some((p) => isMember(set, p))) {
+      const copy = cloneFieldsV1(set);
+      for (const p of lose) removeMember(copy, p);
+      set = copy;
     }
-    const fieldsV1 = canonicalFieldsV1(theirs);
-    if (Object.keys(fieldsV1).length > 0) out.push({ ...e, fieldsV1 });
+    if (isMine && gained.some((p) => !isMember(set, p))) {
+      const copy = set === e.fieldsV1 ? cloneFieldsV1(set) : (set as Obj);
+      for (const p of gained) addMember(copy, p);
+      set = copy;
+    }
+    const fieldsV1 = canonicalFieldsV1(set);
+    if (isMine && gained.length > 0) own = { ...e, fieldsV1 };
+    else if (hasKeys(fieldsV1)) out.push({ ...e, fieldsV1 });
   }
-  out.push({ manager, operation: 'Update', apiVersion: next.apiVersion ?? '', time: now(), fieldsType: 'FieldsV1', fieldsV1: canonicalFieldsV1(own ?? previous), ...(subresource ? { subresource } : {}) });
+  if (gained.length > 0) {
+    let fieldsV1 = own?.fieldsV1;
+    if (fieldsV1 === undefined) {
+      const set: Obj = {};
+      for (const p of gained) addMember(set, p);
+      fieldsV1 = canonicalFieldsV1(set);
+    }
+    out.push({ manager, operation: 'Update', apiVersion: next.apiVersion ?? '', time: now(), fieldsType: 'FieldsV1', fieldsV1, ...(subresource ? { subresource } : {}) });
+  }
   return out;
 }

@@ -1,0 +1,127 @@
+/**
+ * The comparison kube-apiserver's field manager (structured-merge-diff) makes between an object
+ * before and after a write, as FieldsV1 key paths: fields `added`, `modified` and `removed`.
+ * Maps and keyed lists are walked field by field and item by item; scalars, atomic lists, atomic
+ * maps (label selectors) and maps or lists empty on both sides are leaves. A field present on one
+ * side only is added or removed itself as well as everything below it (with `.` in FieldsV1 when
+ * it has members below). Ownership follows from it: a non-apply write's manager gains `added` and
+ * `modified`; every other manager loses exactly those paths (members deeper or shallower stay);
+ * everyone loses `removed`.
+ */
+
+import { sameJson } from './json-equal.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** How the walk reads a list or a map: the caller's schema knowledge. */
+export interface FieldShapes {
+  /** The list type at `names` (field names from the root). */
+  listType(names: readonly string[]): { readonly type: 'map' | 'set' | 'atomic' };
+  /** The FieldsV1 key of a list item (`k:{…}` or `v:…`). */
+  itemKey(item: unknown, names: readonly string[]): string;
+  /** Whether an object value is owned whole (an atomic map, as a label selector). */
+  isAtomicMap(v: unknown): boolean;
+}
+
+/** The paths a write changed. */
+export interface OwnershipChanges {
+  readonly added: string[][];
+  readonly modified: string[][];
+  readonly removed: string[][];
+}
+
+/** Metadata fields whose ownership is tracked (the rest is the server's). */
+const OWNED_METADATA = new Set(['labels', 'annotations', 'finalizers', 'ownerReferences']);
+
+const differs = (a: unknown, b: unknown): boolean => a !== b && (a === undefined || b === undefined || !sameJson(a, b));
+const isEmptyValue = (v: unknown): boolean => v === undefined || (isObj(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
+
+/**
+ * Compares `before` and `after` (objects from the root, `apiVersion`, `kind` and untracked
+ * metadata left out). `fieldsOwnedItself`: whether a map or list field that appears gets a path
+ * of its own (`.`), as for custom resources, whose empty object has no fields; a built-in kind's
+ * Go zero value already has its struct fields, so that is left out for those.
+ */
+export function compareForOwnership(before: unknown, after: unknown, shapes: FieldShapes, fieldsOwnedItself: boolean): OwnershipChanges {
+  const out: OwnershipChanges = { added: [], modified: [], removed: [] };
+  const path: string[] = [];
+  const names: string[] = [];
+
+  const leaf = (a: unknown, b: unknown): void => {
+    if (a === undefined && b !== undefined) out.added.push([...path]);
+    else if (b === undefined && a !== undefined) out.removed.push([...path]);
+    else if (differs(a, b)) out.modified.push([...path]);
+  };
+
+  const fields = (a: unknown, b: unknown, depth: number): void => {
+    const ao = isObj(a) ? a : {};
+    const bo = isObj(b) ? b : {};
+    const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
+    const inMetadata = depth === 1 && names[0] === 'metadata';
+    for (const k of keys) {
+      if (depth === 0 && (k === 'apiVersion' || k === 'kind')) continue;
+      if (inMetadata && !OWNED_METADATA.has(k)) continue;
+      const av = Object.hasOwn(ao, k) ? ao[k] : undefined;
+      const bv = Object.hasOwn(bo, k) ? bo[k] : undefined;
+      path.push(`f:${k}`);
+      names.push(k);
+      const walked = value(av, bv, depth + 1);
+      // The field itself, when it appears or goes (metadata is the server's).
+      if (walked && !(depth === 0 && k === 'metadata')) {
+        if (av === undefined && fieldsOwnedItself) out.added.push([...path]);
+        else if (bv === undefined) out.removed.push([...path]);
+      }
+      names.pop();
+      path.pop();
+    }
+  };
+
+  /** Compares one field's values; whether it walked into them (else it was a leaf). */
+  const value = (a: unknown, b: unknown, depth: number): boolean => {
+    // One value (an unchanged part the write shares with the stored object): nothing below changed.
+    if (a === b) return false;
+    const aMap = a === undefined || isObj(a);
+    const bMap = b === undefined || isObj(b);
+    if (aMap && bMap && !shapes.isAtomicMap(a) && !shapes.isAtomicMap(b) && !(isEmptyValue(a) && isEmptyValue(b))) {
+      fields(a, b, depth);
+      return true;
+    }
+    const aList = a === undefined || Array.isArray(a);
+    const bList = b === undefined || Array.isArray(b);
+    const lt = shapes.listType(names);
+    if (aList && bList && lt.type !== 'atomic' && !(isEmptyValue(a) && isEmptyValue(b))) {
+      if (!differs(a, b)) return true; // (the usual case: a list an update leaves alone)
+      items(a as unknown[] | undefined, b as unknown[] | undefined, lt.type === 'map', depth);
+      return true;
+    }
+    leaf(a, b);
+    return false;
+  };
+
+  const byKey = (list: readonly unknown[] | undefined): Map<string, unknown> => {
+    const m = new Map<string, unknown>();
+    for (const item of list ?? []) {
+      const ik = shapes.itemKey(item, names);
+      if (!m.has(ik)) m.set(ik, item);
+    }
+    return m;
+  };
+
+  const items = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined, keyed: boolean, depth: number): void => {
+    const am = byKey(a);
+    const bm = byKey(b);
+    for (const ik of new Set([...am.keys(), ...bm.keys()])) {
+      const ai = am.get(ik);
+      const bi = bm.get(ik);
+      path.push(ik);
+      if (keyed && differs(ai, bi)) fields(ai, bi, depth);
+      if (ai === undefined) out.added.push([...path]);
+      else if (bi === undefined) out.removed.push([...path]);
+      path.pop();
+    }
+  };
+
+  fields(before, after, 0);
+  return out;
+}

@@ -1,0 +1,226 @@
+/**
+ * Field-ownership scenarios: the same sequence of writes (create, update, merge patch, apply, by
+ * several field managers) for the embedded API server and a real kube-apiserver 1.20, mostly on a
+ * custom resource (a built-in kind's managedFields also depend on its Go struct: defaulted
+ * fields, struct fields its zero value has; see docs/embedded-api-server.md). Each step
+ * is observed as its status and, when it succeeds, `metadata.managedFields` (without `time`, in a
+ * fixed order: kube-apiserver orders entries by write time, which two servers cannot share) and
+ * the object (without the fields either server makes up).
+ *
+ * test/e2e/differential-managed-fields.test.ts runs them on both servers and compares; it also
+ * records kube-apiserver's answers (`RXKUBE_RECORD_MANAGED_FIELDS=1`) into
+ * fixtures/managed-fields-kube-1.20.json, which managed-fields-recorded.test.ts checks the
+ * embedded server against without a cluster.
+ */
+
+/** One HTTP call: status and parsed JSON body. */
+export type Call = (method: string, path: string, body?: unknown, contentType?: string) => Promise<{ readonly status: number; readonly body: unknown }>;
+
+type Json = Record<string, unknown>;
+
+const MERGE = 'application/merge-patch+json';
+const APPLY = 'application/apply-patch+yaml';
+
+/** The custom resource the scenarios use: a schema with a string map, a struct and lists of each list type. */
+export const GROUP = 'fields.rxkube.example.com';
+export const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `gadgets.${GROUP}` },
+  spec: {
+    group: GROUP, scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+    versions: [{
+      name: 'v1', served: true, storage: true,
+      schema: { openAPIV3Schema: { type: 'object', properties: {
+        spec: { type: 'object', properties: {
+          settings: { type: 'object', additionalProperties: { type: 'string' } },
+          config: { type: 'object', properties: { size: { type: 'integer' }, mode: { type: 'string' } } },
+          tags: { type: 'array', items: { type: 'string' } },
+          hosts: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+          ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } } },
+        } },
+      } } },
+    }],
+  },
+};
+
+/** One write: by `manager`, to the scenario's object. */
+interface Step {
+  readonly label: string;
+  readonly manager: string;
+  readonly method: 'POST' | 'PUT' | 'MERGE' | 'APPLY';
+  readonly force?: boolean;
+  /** The body: for PUT, the live object is read and this function makes the new one from it. */
+  readonly body: Json | ((live: Json) => Json);
+}
+
+/** A sequence of writes to one object. */
+export interface Scenario {
+  readonly name: string;
+  /** The collection, relative to the namespace: `/api/v1/namespaces/<ns>/` + this. */
+  readonly collection: (ns: string) => string;
+  readonly objectName: string;
+  readonly steps: readonly Step[];
+}
+
+const gadget = (name: string, spec: Json | undefined, metadata: Json = {}): Json => ({ apiVersion: `${GROUP}/v1`, kind: 'Gadget', metadata: { name, ...metadata }, ...(spec === undefined ? {} : { spec }) });
+const withSpec = (f: (spec: Json) => Json) => (live: Json): Json => ({ ...live, spec: f({ ...((live['spec'] as Json | undefined) ?? {}) }) });
+const configMaps = (ns: string) => `/api/v1/namespaces/${ns}/configmaps`;
+const gadgets = (ns: string) => `/apis/${GROUP}/v1/namespaces/${ns}/gadgets`;
+
+export const scenarios: readonly Scenario[] = [
+  {
+    name: 'configmap: data created empty (dropped: nobody owns a field), then a key added and removed by another manager (update)',
+    collection: configMaps, objectName: 'cm',
+    steps: [
+      { label: 'a creates data {} and labels {}', manager: 'a', method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', labels: {} }, data: {} } },
+      { label: 'b adds data.x (update: not tracked)', manager: 'b', method: 'PUT', body: (live) => ({ ...live, data: { x: '1' } }) },
+      { label: 'b removes data.x (update)', manager: 'b', method: 'PUT', body: (live) => ({ ...live, data: {} }) },
+      { label: 'c applies data.y', manager: 'c', method: 'APPLY', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { y: '2' } } },
+      { label: 'b adds data.x again (update: tracked now)', manager: 'b', method: 'MERGE', body: { data: { x: '1' } } },
+    ],
+  },
+  {
+    name: 'custom resource: empty string map owned whole, a key added and removed by another manager (update)',
+    collection: gadgets, objectName: 'g1',
+    steps: [
+      { label: 'a creates spec.settings {}', manager: 'a', method: 'POST', body: gadget('g1', { settings: {} }) },
+      { label: 'b adds settings.x (update)', manager: 'b', method: 'PUT', body: withSpec((s) => ({ ...s, settings: { x: '1' } })) },
+      { label: 'c adds settings.y (update)', manager: 'c', method: 'PUT', body: withSpec((s) => ({ ...s, settings: { ...(s['settings'] as Json), y: '2' } })) },
+      { label: 'b removes settings.x (update)', manager: 'b', method: 'PUT', body: withSpec((s) => ({ ...s, settings: { y: '2' } })) },
+      { label: 'c removes settings.y (update)', manager: 'c', method: 'PUT', body: withSpec((s) => ({ ...s, settings: {} })) },
+    ],
+  },
+  {
+    name: 'custom resource: empty map and struct owned whole, deeper fields merge-patched by another manager',
+    collection: gadgets, objectName: 'g2',
+    steps: [
+      { label: 'a creates spec.settings {} and spec.config {}', manager: 'a', method: 'POST', body: gadget('g2', { settings: {}, config: {} }) },
+      { label: 'b patches settings.x and config.size', manager: 'b', method: 'MERGE', body: { spec: { settings: { x: '1' }, config: { size: 3 } } } },
+      { label: 'a patches config.mode', manager: 'a', method: 'MERGE', body: { spec: { config: { mode: 'fast' } } } },
+      { label: 'b patches settings.x and config.size away', manager: 'b', method: 'MERGE', body: { spec: { settings: { x: null }, config: { size: null } } } },
+      { label: 'b patches settings away whole', manager: 'b', method: 'MERGE', body: { spec: { settings: null } } },
+    ],
+  },
+  {
+    name: 'custom resource: lists owned whole (atomic, empty map list), then items written by another manager',
+    collection: gadgets, objectName: 'g3',
+    steps: [
+      { label: 'a creates spec.tags [x] and spec.ports []', manager: 'a', method: 'POST', body: gadget('g3', { tags: ['x'], ports: [] }) },
+      { label: 'b patches tags [x, y]', manager: 'b', method: 'MERGE', body: { spec: { tags: ['x', 'y'] } } },
+      { label: 'b adds port web (update)', manager: 'b', method: 'PUT', body: withSpec((s) => ({ ...s, ports: [{ name: 'web', port: 80 }] })) },
+      { label: 'c changes port web (update)', manager: 'c', method: 'PUT', body: withSpec((s) => ({ ...s, ports: [{ name: 'web', port: 8080 }] })) },
+      { label: 'b removes port web (update)', manager: 'b', method: 'PUT', body: withSpec((s) => ({ ...s, ports: [] })) },
+    ],
+  },
+  {
+    name: 'custom resource: apply over an empty map another manager applied or created',
+    collection: gadgets, objectName: 'g4',
+    steps: [
+      { label: 'a applies spec.settings {}', manager: 'a', method: 'APPLY', body: gadget('g4', { settings: {} }) },
+      { label: 'b applies settings.x', manager: 'b', method: 'APPLY', body: gadget('g4', { settings: { x: '1' } }) },
+      { label: 'c updates settings.y', manager: 'c', method: 'MERGE', body: { spec: { settings: { y: '2' } } } },
+      { label: 'b applies without settings', manager: 'b', method: 'APPLY', body: gadget('g4', undefined) },
+      { label: 'a applies without settings', manager: 'a', method: 'APPLY', body: gadget('g4', undefined) },
+    ],
+  },
+  {
+    name: 'custom resource: apply conflicts and force over a struct owned whole by an update',
+    collection: gadgets, objectName: 'g5',
+    steps: [
+      { label: 'a creates spec.config {} (update)', manager: 'a', method: 'POST', body: gadget('g5', { config: {} }) },
+      { label: 'b applies config.size 1', manager: 'b', method: 'APPLY', body: gadget('g5', { config: { size: 1 } }) },
+      { label: 'c applies config.size 2 (conflict)', manager: 'c', method: 'APPLY', body: gadget('g5', { config: { size: 2 } }) },
+      { label: 'c applies config.size 2 (force)', manager: 'c', method: 'APPLY', force: true, body: gadget('g5', { config: { size: 2 } }) },
+      { label: 'a replaces config with {} (update)', manager: 'a', method: 'PUT', body: withSpec((s) => ({ ...s, config: {} })) },
+      { label: 'b applies config {} (conflict?)', manager: 'b', method: 'APPLY', body: gadget('g5', { config: {} }) },
+      { label: 'c applies config.size 3', manager: 'c', method: 'APPLY', body: gadget('g5', { config: { size: 3 } }) },
+    ],
+  },
+  {
+    name: 'custom resource: labels and a set list appearing, owned whole, then written inside by others',
+    collection: gadgets, objectName: 'g6',
+    steps: [
+      { label: 'a creates labels {app} and spec.hosts []', manager: 'a', method: 'POST', body: gadget('g6', { hosts: [] }, { labels: { app: 'g' } }) },
+      { label: 'b adds a label and a host (update)', manager: 'b', method: 'PUT', body: (live) => ({ ...live, metadata: { ...(live['metadata'] as Json), labels: { app: 'g', tier: 'x' } }, spec: { hosts: ['h1'] } }) },
+      { label: 'c patches the app label', manager: 'c', method: 'MERGE', body: { metadata: { labels: { app: 'h' } } } },
+      { label: 'd applies a host and the tier label', manager: 'd', method: 'APPLY', body: gadget('g6', { hosts: ['h1', 'h2'] }, { labels: { tier: 'x' } }) },
+      { label: 'e applies the tier label changed (conflict)', manager: 'e', method: 'APPLY', body: gadget('g6', undefined, { labels: { tier: 'y' } }) },
+      { label: 'e applies the tier label changed (force)', manager: 'e', method: 'APPLY', force: true, body: gadget('g6', undefined, { labels: { tier: 'y' } }) },
+      { label: 'a removes all labels and hosts (update)', manager: 'a', method: 'PUT', body: (live) => ({ ...live, metadata: { ...(live['metadata'] as Json), labels: {} }, spec: { hosts: [] } }) },
+    ],
+  },
+];
+
+/** What a step observed: its status, and on success the normalized managedFields and object. */
+export type Observation = readonly [label: string, status: number, managedFields?: unknown, object?: unknown];
+
+const MASKED_METADATA = new Set(['uid', 'creationTimestamp', 'resourceVersion', 'selfLink', 'managedFields', 'namespace']);
+
+/** The object without what either server makes up (ids, times, versions, the namespace). */
+export function normalizeObject(o: unknown): unknown {
+  if (typeof o !== 'object' || o === null) return o;
+  const out: Json = { ...(o as Json) };
+  const meta: Json = { ...((out['metadata'] as Json | undefined) ?? {}) };
+  for (const k of MASKED_METADATA) delete meta[k];
+  out['metadata'] = meta;
+  return out;
+}
+
+/** managedFields without `time`, ordered by operation, manager and subresource. */
+export function normalizeManagedFields(entries: unknown): unknown {
+  if (!Array.isArray(entries)) return null;
+  return entries
+    .map((e: Json) => {
+      const copy = { ...e };
+      delete copy['time'];
+      return copy;
+    })
+    .sort((p, q) => {
+      const key = (e: Json) => `${String(e['operation'])}\u0000${String(e['manager'])}\u0000${String(e['subresource'] ?? '')}`;
+      return key(p) < key(q) ? -1 : key(p) > key(q) ? 1 : 0;
+    });
+}
+
+/** Runs one scenario in namespace `ns` (which must exist); the CRD must be served when a scenario uses it. */
+export async function runScenario(call: Call, ns: string, s: Scenario): Promise<Observation[]> {
+  const seen: Observation[] = [];
+  const collection = s.collection(ns);
+  for (const step of s.steps) {
+    const q = `fieldManager=${step.manager}${step.force === true ? '&force=true' : ''}`;
+    let res: { status: number; body: unknown };
+    if (step.method === 'POST') res = await call('POST', `${collection}?${q}`, step.body);
+    else if (step.method === 'PUT') {
+      const live = (await call('GET', `${collection}/${s.objectName}`)).body as Json;
+      const body = typeof step.body === 'function' ? step.body(live) : step.body;
+      res = await call('PUT', `${collection}/${s.objectName}?${q}`, body);
+    } else res = await call('PATCH', `${collection}/${s.objectName}?${q}`, step.body, step.method === 'MERGE' ? MERGE : APPLY);
+    const body = res.body as Json & { metadata?: Json };
+    if (res.status >= 300) seen.push([step.label, res.status, body['reason'] ?? null, body['message'] ?? null]);
+    else seen.push([step.label, res.status, normalizeManagedFields(body.metadata?.['managedFields']), normalizeObject(body)]);
+  }
+  return seen;
+}
+
+/** Creates the CRD and waits (bounded) until its resource is served in `ns`. */
+export async function serveCrd(call: Call, ns: string): Promise<void> {
+  const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+  const created = await call('POST', crds, crd);
+  if (created.status === 409) {
+    // Left by an earlier run (the real server is shared): brought to this schema.
+    const existing = (await call('GET', `${crds}/${crd.metadata.name}`)).body as { metadata: Json };
+    const updated = await call('PUT', `${crds}/${crd.metadata.name}`, { ...crd, metadata: { ...crd.metadata, resourceVersion: existing.metadata['resourceVersion'] } });
+    if (updated.status !== 200) throw new Error(`updating the Gadget CRD: ${updated.status} ${JSON.stringify(updated.body)}`);
+  } else if (created.status !== 201) throw new Error(`creating the Gadget CRD: ${created.status} ${JSON.stringify(created.body)}`);
+  for (let i = 0; i < 100; i++) {
+    if ((await call('GET', `/apis/${GROUP}/v1/namespaces/${ns}/gadgets`)).status === 200) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the Gadget CRD was not served within 10 s');
+}
+
+/** Runs every scenario (each object name once per namespace); results by scenario name. */
+export async function runScenarios(call: Call, ns: string): Promise<Record<string, Observation[]>> {
+  await serveCrd(call, ns);
+  const out: Record<string, Observation[]> = {};
+  for (const s of scenarios) out[s.name] = await runScenario(call, ns, s);
+  return out;
+}

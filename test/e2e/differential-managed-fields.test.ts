@@ -1,0 +1,108 @@
+/**
+ * Differential test of field ownership: the scenarios of
+ * packages/testkit/test/managed-fields-scenarios.ts (fields owned whole as an empty map, struct or
+ * list, then written deeper by other managers with update, merge patch and apply; conflicts and
+ * force) run against the embedded API server and a real kube-apiserver 1.20, and every step's
+ * status, `metadata.managedFields` (time aside) and object are compared.
+ *
+ * kube-apiserver's answers are also compared with the recording the unit tier checks the embedded
+ * server against (packages/testkit/test/fixtures/managed-fields-kube-1.20.json); run with
+ * `RXKUBE_RECORD_MANAGED_FIELDS=1` to write that recording anew.
+ *
+ * The real server: KUBECONFIG from the e2e runner, or one started with ../shared/kube-apiserver/start.sh.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiServer, type ApiServer } from '@rxkube/testkit';
+import { makeClient } from '../../packages/testkit/test/helpers.js';
+import { runScenarios, type Call, type Observation } from '../../packages/testkit/test/managed-fields-scenarios.js';
+
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+const sharedDir = process.env['RXKUBE_E2E_SHARED'] ?? join(repoRoot, '..', 'shared');
+const recording = join(repoRoot, 'packages', 'testkit', 'test', 'fixtures', 'managed-fields-kube-1.20.json');
+
+interface Real {
+  readonly call: Call;
+  readonly stop: (() => void) | undefined;
+}
+
+function loadReal(): Real | undefined {
+  let kubeconfig = process.env['KUBECONFIG'];
+  let stop: (() => void) | undefined;
+  if ((kubeconfig === undefined || kubeconfig === '') && !process.env['CI'] && existsSync(join(sharedDir, 'kube-apiserver', 'start.sh'))) {
+    const dir = mkdtempSync(join(tmpdir(), 'rxkube-fields-'));
+    execFileSync('bash', [join(sharedDir, 'kube-apiserver', 'start.sh'), dir], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 900_000 });
+    kubeconfig = join(dir, 'kubeconfig');
+    stop = () => execFileSync('bash', [join(sharedDir, 'kube-apiserver', 'stop.sh'), dir], { stdio: 'ignore' });
+  }
+  if (kubeconfig === undefined || kubeconfig === '') return undefined;
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  const cluster = kc.getCurrentCluster();
+  if (cluster === null) return undefined;
+  const ca = cluster.caData !== undefined ? Buffer.from(cluster.caData, 'base64').toString() : cluster.caFile !== undefined ? readFileSync(cluster.caFile, 'utf8') : undefined;
+  const token = kc.getCurrentUser()?.token;
+  return { call: makeClient(cluster.server, { ...(token !== undefined ? { token } : {}), ...(ca !== undefined ? { ca } : {}) }), stop };
+}
+
+async function inNamespace(call: Call): Promise<Record<string, Observation[]>> {
+  const ns = `rxkube-fields-${randomBytes(3).toString('hex')}`;
+  const made = await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  if (made.status !== 201) throw new Error(`creating namespace ${ns}: ${made.status}`);
+  try {
+    return await runScenarios(call, ns);
+  } finally {
+    await call('DELETE', `/api/v1/namespaces/${ns}`);
+  }
+}
+
+describe('differential: managedFields of the embedded API server vs a real kube-apiserver', () => {
+  let embedded: ApiServer;
+  let real: Real | undefined;
+  let embeddedSeen: Record<string, Observation[]>;
+  let realSeen: Record<string, Observation[]> | undefined;
+
+  beforeAll(async () => {
+    embedded = await startApiServer({ kubernetesVersion: '1.20' });
+    embeddedSeen = await inNamespace(makeClient(embedded.url));
+    real = loadReal();
+    if (real === undefined) {
+      const msg = '\n!!! No real kube-apiserver (KUBECONFIG unset, ../shared/kube-apiserver/start.sh missing): the managedFields comparison is SKIPPED. !!!\n';
+      if (process.env['CI']) throw new Error(msg);
+      console.warn(msg);
+      return;
+    }
+    realSeen = await inNamespace(real.call);
+    if (process.env['RXKUBE_RECORD_MANAGED_FIELDS'] === '1') writeFileSync(recording, `${JSON.stringify(realSeen, null, 2)}\n`);
+  }, 120_000);
+
+  afterAll(async () => {
+    await embedded?.close();
+    real?.stop?.();
+  });
+
+  it('every step: same status, managedFields and object on both servers', (ctx) => {
+    if (realSeen === undefined) {
+      ctx.skip();
+      return;
+    }
+    for (const [name, steps] of Object.entries(realSeen)) {
+      const mine = embeddedSeen[name] ?? [];
+      steps.forEach((step, i) => expect({ scenario: name, step: mine[i] }).toEqual({ scenario: name, step }));
+      expect(mine.length).toBe(steps.length);
+    }
+  });
+
+  it("kube-apiserver still answers as recorded for the unit tier's check", (ctx) => {
+    if (realSeen === undefined) {
+      ctx.skip();
+      return;
+    }
+    expect(realSeen).toEqual(JSON.parse(readFileSync(recording, 'utf8')));
+  });
+});
