@@ -19,7 +19,7 @@ export function configMapMirror({ client, informers, from, to, selector = 'mirro
   return controller({
     name: `configmap-mirror-${from}-${to}`,
     for: informerSource(sources),
-    watches: [{ source: informerSource(copies), map: (copy) => [{ namespace: from, name: copy.metadata?.name ?? '' }] }],
+    watches: [{ source: informerSource(copies), map: (copy) => [{ namespace: from, name: copy.metadata.name }] }],
     client,
     scheduler,
     reconcile: async ({ name }, ctx) => {

@@ -11,7 +11,7 @@ export function runningPodsPerNamespace(
   return combineLatest([namespaces.state$, pods.state$]).pipe( // first once both caches synced
     auditTime(100, scheduler), // one table per burst
     map(([namespaceMap, podMap]) => {
-      const rows = new Map([...namespaceMap.values()].map((ns) => [ns.metadata?.name ?? '', { running: 0, all: 0 }]));
+      const rows = new Map([...namespaceMap.values()].map((ns) => [ns.metadata.name, { running: 0, all: 0 }]));
       for (const pod of podMap.values()) {
         const row = rows.get(pod.metadata?.namespace ?? '');
         if (row === undefined) continue; // its namespace is not in the other snapshot (yet)

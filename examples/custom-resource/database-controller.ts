@@ -13,6 +13,7 @@ import {
   type InformerFactory,
   type KubeClient,
 } from 'rxkube';
+import type { Cached } from 'rxkube/api';
 import { BY_TEAM, DATABASES, teamOf, type Database } from './database.js';
 import type { Provisioner } from './provisioner.js';
 
@@ -34,11 +35,11 @@ export function databaseController(options: DatabaseControllerOptions): Controll
   const say = options.onReconcile ?? (() => undefined);
 
   /** The team's databases that are not being deleted, oldest first (they get the quota first). */
-  const liveTeam = (team: string): Database[] =>
+  const liveTeam = (team: string): Cached<Database>[] =>
     informer.store
       .byIndex(BY_TEAM, team)
-      .filter((d) => d.metadata?.deletionTimestamp === undefined)
-      .sort((a, b) => (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+      .filter((d) => d.metadata.deletionTimestamp === undefined)
+      .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || a.metadata.name.localeCompare(b.metadata.name));
 
   return controller<Database>({
     name: 'database',
@@ -62,7 +63,7 @@ export function databaseController(options: DatabaseControllerOptions): Controll
         client: ctx.objects(),
         signal: ctx.signal,
         apply: async (current) => {
-          const rank = liveTeam(team).findIndex((d) => d.metadata?.name === request.name);
+          const rank = liveTeam(team).findIndex((d) => d.metadata.name === request.name);
           const withinQuota = rank >= 0 && rank < options.quotaPerTeam;
           let status: Database['status'];
           if (withinQuota) {

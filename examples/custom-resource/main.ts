@@ -68,7 +68,7 @@ export async function runCustomResourceExample(write: (line: string) => void = c
     const phases = (): string[] =>
       store
         .list()
-        .map((d) => `${d.metadata?.name ?? ''}: ${d.status?.phase ?? '-'}`)
+        .map((d) => `${d.metadata.name}: ${d.status?.phase ?? '-'}`)
         .sort();
     const until = async (what: string, ok: () => boolean): Promise<void> => {
       for (let i = 0; !ok(); i++) {
@@ -93,7 +93,7 @@ export async function runCustomResourceExample(write: (line: string) => void = c
       write(`   huge (500 Gi) refused: ${err instanceof Error ? err.message : String(err)}`);
     }
     await until('4 databases reconciled', () => ['orders', 'ledger', 'index'].every((n) => phaseOf(n) === 'Ready') && phaseOf('refunds') === 'OverQuota');
-    write(`   team index: payments → ${store.byIndex(BY_TEAM, 'payments').map((d) => d.metadata?.name).sort().join(', ')}; search → ${store.byIndex(BY_TEAM, 'search').map((d) => d.metadata?.name).join(', ')}`);
+    write(`   team index: payments → ${store.byIndex(BY_TEAM, 'payments').map((d) => d.metadata.name).sort().join(', ')}; search → ${store.byIndex(BY_TEAM, 'search').map((d) => d.metadata.name).join(', ')}`);
     write(`   provisioned: ${provisioner.list().join(', ')}`);
     const ordersV2 = await client.objects(DATABASES_V2, 'default').get('orders');
     write(`   orders read as ${ordersV2.apiVersion ?? ''} (converted by the webhook): ${JSON.stringify(ordersV2.spec)}`);

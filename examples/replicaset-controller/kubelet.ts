@@ -3,7 +3,7 @@
  * no nodes): every pending pod is marked Running and Ready a moment after it appears, through the
  * pod's `/status` subresource, so `readyReplicas` and `availableReplicas` can move.
  */
-import { catchError, EMPTY, filter, from, ignoreElements, mergeMap, timer, type Observable } from 'rxjs';
+import { catchError, EMPTY, from, ignoreElements, mergeMap, timer, type Observable } from 'rxjs';
 import { resources, type K8s, type KubeClient, type SharedInformer } from 'rxkube';
 
 type Pod = K8s.Pod;
@@ -19,9 +19,9 @@ export interface KubeletOptions {
 export function simulatedKubelet(options: KubeletOptions): Observable<never> {
   const startup = options.startupMs ?? 300;
   return options.pods.listen({ name: 'simulated-kubelet' }).events$.pipe(
-    filter((e) => e.type === 'add'),
     mergeMap((e) => {
-      const pod = e.object as Pod;
+      if (e.type !== 'add') return EMPTY;
+      const pod = e.object;
       const pending = (pod.status?.phase ?? 'Pending') === 'Pending' && pod.metadata?.deletionTimestamp === undefined;
       if (!pending) return EMPTY;
       const pods = options.client.objects(resources.pods, pod.metadata?.namespace);
@@ -29,7 +29,7 @@ export function simulatedKubelet(options: KubeletOptions): Observable<never> {
         status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString() }] },
       });
       return timer(startup).pipe(
-        mergeMap(() => from(pods.patchStatus(pod.metadata?.name ?? '', running()))),
+        mergeMap(() => from(pods.patchStatus(pod.metadata.name, running()))),
         catchError(() => EMPTY), // deleted meanwhile
       );
     }),

@@ -45,8 +45,10 @@ export interface KubeObject {
 /**
  * An object as an informer's cache holds it: the API server has set its `metadata` with `name`,
  * `uid` and `resourceVersion` (and `namespace` for a namespaced type, which the type cannot know,
- * so it stays optional). What a reconcile's `ctx.object` and `ctx.store`, a controller source's
- * store and the `map` / `filter` of `watches` and `owns` get, so no `!` is needed:
+ * so it stays optional). What every read from an informer's cache hands out (its `store`, listers,
+ * index handles, `events$` / `listen()` objects, `state$` snapshots, `until`, `joinOn`), and what a
+ * reconcile's `ctx.object` and `ctx.store`, a controller source's store and the `map` / `filter` of
+ * `watches` and `owns` get, so no `!` is needed:
  *
  * ```ts
  * const finalizers = ctx.object?.metadata.finalizers ?? [];   // no `metadata!`

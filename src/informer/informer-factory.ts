@@ -13,7 +13,7 @@ import {
 import { resources } from '../api/builtin-resources.js';
 import { Indexer } from '../cache/indexer.js';
 import type * as K8s from '../api/builtin-types.js';
-import type { KubeObject, PartialObjectMetadata, UnstructuredObject } from '../api/kube-object.js';
+import type { Cached, KubeObject, PartialObjectMetadata, UnstructuredObject } from '../api/kube-object.js';
 import type { ResourceType } from '../api/resource.js';
 import type { FreezeMode } from '../cache/freeze-object.js';
 import type { Indexers } from '../cache/store.js';
@@ -289,8 +289,8 @@ export class InformerFactory {
     return this.for<PartialObjectMetadata>(resource as ResourceType<PartialObjectMetadata>, { ...request, metadataOnly: true });
   }
 
-  /** A lister over `informer`'s cache (or the informer for `resource`). */
-  lister<T extends KubeObject = UnstructuredObject>(target: SharedInformer<T> | ResourceType<T>, request?: InformerRequest<T>): Lister<T> {
+  /** A lister over `informer`'s cache (or the informer for `resource`); it hands out {@link Cached} objects. */
+  lister<T extends KubeObject = UnstructuredObject>(target: SharedInformer<T> | ResourceType<T>, request?: InformerRequest<T>): Lister<Cached<T>> {
     const informer = 'store' in target ? target : this.for<T>(target, request);
     return lister(informer.store);
   }

@@ -4,7 +4,11 @@ import { joinKey } from '../cache/keys.js';
 import type { Store } from '../cache/store.js';
 import { type LabelSelector, labelMatcher } from './label-selector.js';
 
-/** Typed read access to an informer's cache. Returned objects are the frozen cached instances. */
+/**
+ * Typed read access to an informer's cache. Returned objects are the frozen cached instances; over
+ * an informer's store (`lister(informer.store)`, `factory.lister(informer)`) `T` is
+ * `Cached<Pod>` etc., so `get(…)?.metadata.uid` needs no `!`.
+ */
 export interface Lister<T extends KubeObject = KubeObject> {
   /** The object `namespace/name` (`''` or undefined namespace for cluster-scoped objects). */
   get(namespace: string | undefined, name: string): T | undefined;

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { KubeObject } from '../api/kube-object.js';
+import type { Cached, KubeObject } from '../api/kube-object.js';
 import type { ResourceType } from '../api/resource.js';
 import type { NAMESPACE_INDEX } from '../cache/indexer.js';
 import type { InformerEvent } from '../cache/informer-event.js';
@@ -21,8 +21,11 @@ export interface SharedInformer<T extends KubeObject = KubeObject, I extends str
   readonly name: string;
   /** The resource type it serves, when known (always for an `InformerFactory`'s informers): `informerSource(informer)` reads it. */
   readonly resource?: ResourceType<T>;
-  /** The cache (read-only view, with indexes). */
-  readonly store: Store<T>;
+  /**
+   * The cache (read-only view, with indexes). Its objects came from the API server, so they are
+   * {@link Cached}: `metadata.name`, `uid` and `resourceVersion` are strings (no `!` needed).
+   */
+  readonly store: Store<Cached<T>>;
   /** `true` once the initial list has been cached; `false` while stopped. Replays the current value. */
   readonly synced$: Observable<boolean>;
   hasSynced(): boolean;
@@ -52,32 +55,35 @@ export interface SharedInformer<T extends KubeObject = KubeObject, I extends str
   readonly isRunning: boolean;
   /** The resync check period in use (ms); fixed while running. */
   readonly resyncCheckPeriodMs: number;
-  /** Shortcut: every subscription is a new registration with default options. */
-  readonly events$: Observable<InformerEvent<T>>;
+  /**
+   * Shortcut: every subscription is a new registration with default options. Event objects (and
+   * a relist tombstone's last known state) are the {@link Cached} objects.
+   */
+  readonly events$: Observable<InformerEvent<Cached<T>>>;
   /**
    * The whole cache as a value: an immutable snapshot (`ReadonlyMap<key, T>`) once synced, then a
    * new one after each batch of changes (see `informerState`). Shared, replays the latest snapshot;
    * subscribing keeps the informer running. `combineLatest([pods.state$, nodes.state$])` is the
    * whole-table idiom.
    */
-  readonly state$: Observable<CacheSnapshot<T>>;
+  readonly state$: Observable<CacheSnapshot<Cached<T>>>;
   /** Keeps the informer running while subscribed, without receiving notifications (emits nothing). */
   readonly run$: Observable<never>;
   /** Registers a subscriber with options. */
-  listen(options?: ListenerOptions<T>): InformerListener<InformerEvent<T>>;
-  listen<R>(options: ProcessListenerOptions<T, R>): InformerListener<R>;
+  listen(options?: ListenerOptions<Cached<T>>): InformerListener<InformerEvent<Cached<T>>>;
+  listen<R>(options: ProcessListenerOptions<Cached<T>, R>): InformerListener<R>;
   /**
    * Adds index functions. Before start they are registered; after start the cached objects are
    * indexed at once (back-fill). A name that already exists throws `IndexerConflictError`.
    */
-  addIndexers(indexers: Indexers<T>): void;
+  addIndexers(indexers: Indexers<Cached<T>>): void;
   /**
    * Declares index `name` and returns this informer typed with it (declare once, then use
    * `by(name)`). Works before or after start (back-fills the cache). Declaring the same name with
    * the same function again is a no-op, so independent composition steps may each declare what
    * they need; with another function it throws `IndexerConflictError`.
    */
-  withIndex<N extends string>(name: N, fn: IndexFunc<T>): SharedInformer<T, I | N>;
+  withIndex<N extends string>(name: N, fn: IndexFunc<Cached<T>>): SharedInformer<T, I | N>;
   /** The handle of a declared index (a misspelt name does not compile). */
   by<N extends I | typeof NAMESPACE_INDEX>(name: N): IndexHandle<T, N>;
   /** Backlog sizes (events waiting) of the current registrations, by name. */
@@ -107,11 +113,11 @@ export interface IndexHandle<T extends KubeObject = KubeObject, N extends string
   readonly name: N;
   readonly index: N;
   /** The informer's cache. */
-  readonly store: Store<T>;
+  readonly store: Store<Cached<T>>;
   /** The index function: the values an object is indexed under. */
-  readonly on: IndexFunc<T>;
+  readonly on: IndexFunc<Cached<T>>;
   /** Cached objects indexed under `value`. */
-  list(value: string): T[];
+  list(value: string): Cached<T>[];
   /** Keys of the cached objects indexed under `value`, sorted. */
   keys(value: string): ObjectKey[];
   /** Index values that currently hold at least one object. */

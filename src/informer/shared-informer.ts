@@ -1,7 +1,7 @@
 import { type Observable, defer, distinctUntilChanged } from 'rxjs';
-import type { KubeObject } from '../api/kube-object.js';
+import type { Cached, KubeObject } from '../api/kube-object.js';
 import type { InformerEvent } from '../cache/informer-event.js';
-import type { IndexFunc, Indexers } from '../cache/store.js';
+import type { IndexFunc, Indexers, Store } from '../cache/store.js';
 import type { ProcessListenerOptions } from './informer-listener.js';
 import { InformerRun } from './informer-run.js';
 import type { IndexHandle, SharedInformer } from './shared-informer-interface.js';
@@ -18,7 +18,8 @@ import { declareIndex, indexHandle } from './typed-index.js';
  *
  * Each subscriber has its own backlog, coalesced per key (bounded by the number of keys), so a
  * slow subscriber never delays the cache or other subscribers; a failing `process` step ends that
- * subscriber alone. Cached objects are frozen.
+ * subscriber alone. Cached objects are frozen, and typed {@link Cached}: everything the cache holds
+ * came from the API server, which always sets `metadata.name`, `uid` and `resourceVersion`.
  *
  * ```
  * source:      -r---a-----m----|      r: replace [x], a: added y, m: modified x
@@ -41,11 +42,14 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
 ): SharedInformer<T> {
   const run = new InformerRun<T>(source, options);
   const indexer = run.indexer;
+  // The one place the cache's objects become `Cached<T>`: the indexer holds only what the server
+  // sent (a list or watch), and the server always sets name, uid and resourceVersion.
+  const store = indexer as Store<T> as Store<Cached<T>>;
   const handles = new Map<string, IndexHandle<T>>();
   const informer: SharedInformer<T, string> = {
     name: run.name,
     ...(run.resource === undefined ? {} : { resource: run.resource }),
-    store: indexer,
+    store,
     synced$: run.synced.pipe(distinctUntilChanged()),
     hasSynced: () => run.synced.value,
     waitForSync: (timeoutMs?: number) => run.waitForSync(timeoutMs),
@@ -64,15 +68,15 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
     get resyncCheckPeriodMs() {
       return run.resyncCheckPeriodMs;
     },
-    events$: defer(() => run.listen<never>({}).events$) as Observable<InformerEvent<T>>,
+    events$: defer(() => run.listen<never>({}).events$) as Observable<InformerEvent<Cached<T>>>,
     get state$() {
       return state$;
     },
     run$: run.core$,
     listen: (<R>(opts: Partial<ProcessListenerOptions<T, R>> = {}) => run.listen<R>(opts)) as SharedInformer<T>['listen'],
-    addIndexers: (more: Indexers<T>) => indexer.addIndexers(more, { backfill: true }),
-    withIndex: <N extends string>(indexName: N, fn: IndexFunc<T>) => {
-      declareIndex(indexer, indexName, fn);
+    addIndexers: (more: Indexers<Cached<T>>) => indexer.addIndexers(more as Indexers<T>, { backfill: true }),
+    withIndex: <N extends string>(indexName: N, fn: IndexFunc<Cached<T>>) => {
+      declareIndex(indexer, indexName, fn as IndexFunc<T>);
       return informer;
     },
     by: <N extends string>(indexName: N): IndexHandle<T, N> => {
@@ -86,7 +90,7 @@ export function sharedInformer<T extends KubeObject = KubeObject>(
     backlogs: () => run.backlogs(),
     resyncPeriods: () => run.resyncPeriods(),
   };
-  const state$ = informerState<T>(informer, {
+  const state$ = informerState<Cached<T>>(informer, {
     scheduler: run.scheduler,
     ...(options.stateBatchMs === undefined ? {} : { batchMs: options.stateBatchMs }),
   });

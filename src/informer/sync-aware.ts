@@ -9,7 +9,7 @@ import {
   merge,
   mergeMap,
 } from 'rxjs';
-import type { KubeObject } from '../api/kube-object.js';
+import type { Cached, KubeObject } from '../api/kube-object.js';
 import { join, joinedView, joinInputs, type Joined } from './join.js';
 import type { IndexHandle } from './typed-index.js';
 
@@ -71,9 +71,9 @@ export function whenSynced<V>(...informers: readonly SyncGate[]): MonoTypeOperat
 export function joinOn<L extends KubeObject, R extends KubeObject>(
   left: IndexHandle<L>,
   right: IndexHandle<R>,
-): Observable<Joined<L, R>> {
+): Observable<Joined<Cached<L>, Cached<R>>> {
   return defer(() => {
-    const view = joinedView(left, right);
+    const view = joinedView<Cached<L>, Cached<R>>(left, right);
     const l = left.informer.listen({ name: `${left.informer.name}/join` });
     const r = right.informer.listen({ name: `${right.informer.name}/join` });
     let ready = false;

@@ -67,7 +67,13 @@ export interface ShardedController<T extends KubeObject = KubeObject> extends Co
  * @throws ControllerBuildError for options a ring cannot work with. (The controller definition
  * itself is checked by `controller()` when a term starts: an invalid one errors the run.)
  */
-export function shardedController<T extends KubeObject>(options: ShardedControllerOptions<T>): ShardedController<T> {
+export function shardedController<
+  T extends KubeObject = KubeObject,
+  const W extends readonly KubeObject[] = readonly KubeObject[],
+  const O extends readonly KubeObject[] = readonly KubeObject[],
+>(typedOptions: ShardedControllerOptions<T, W, O>): ShardedController<T> {
+  // The entries' own types only serve the type check of the call (as in `controller()`).
+  const options = typedOptions as unknown as ShardedControllerOptions<T>;
   const { sharding, controllerOptions, name, client, forType, ownsTypes } = checkShardedOptions(options);
   const scheduler = options.scheduler;
   const leaseDurationMs = sharding.leaseDurationMs ?? 15_000;

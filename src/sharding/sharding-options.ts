@@ -37,9 +37,15 @@ export interface ShardingOptions {
  * `for` and `owns` must be resource types (each lease term lists them with the shard's label
  * selector), `client` is required, `informers` resolves only `watches` given as resource types.
  * Not `clusters` (a ring lives in one cluster) nor `needLeaderElection` (a shard holds its own
- * Lease instead; the ring's sharder is the leader-elected part).
+ * Lease instead; the ring's sharder is the leader-elected part). As for `controller`, `W` and `O`
+ * are the object types of the `watches` and `owns` entries, one per entry, inferred from each
+ * entry's source: they type that entry's `map`, `filter` and `predicates`.
  */
-export interface ShardedControllerOptions<T extends KubeObject = KubeObject> extends Omit<ControllerOptions<T>, 'clusters' | 'needLeaderElection'> {
+export interface ShardedControllerOptions<
+  T extends KubeObject = KubeObject,
+  W extends readonly KubeObject[] = readonly KubeObject[],
+  O extends readonly KubeObject[] = readonly KubeObject[],
+> extends Omit<ControllerOptions<T, W, O>, 'clusters' | 'needLeaderElection'> {
   readonly sharding: ShardingOptions;
 }
 

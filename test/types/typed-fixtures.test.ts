@@ -3,7 +3,7 @@
 // fixtures, see compile-fixtures.ts):
 // - `fixtures/typed-api.ts` compiles without a cast (its exact-type checks rule out `any`), and in
 //   `fixtures/typed-api-errors.ts` exactly the lines marked ✗ fail.
-// - Typed controller wiring (issue 27): `fixtures/typed-wiring.ts` must compile, no casts, and in
+// - Typed controller wiring (issue 27) and cache reads typed `Cached`: `fixtures/typed-wiring.ts` must compile, no casts, and in
 //   `fixtures/typed-wiring-errors.ts` the lines marked `✗ TS<code>` must fail with exactly that
 //   diagnostic code — and no other line may fail.
 import { readFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ describe('typed API (compiled fixtures)', () => {
 });
 
 describe('typed controller wiring (compiled fixtures)', () => {
-  it('fixtures/typed-wiring.ts compiles: inline watches/owns typed by their source, Cached objects, no casts', () => {
+  it('fixtures/typed-wiring.ts compiles: inline watches/owns typed by their source, Cached objects (also from informer stores, listers, indexes, events, state$, until, joinOn), no casts', () => {
     expect(format(problems.get('(global)'))).toBe('');
     expect(format(problems.get('typed-wiring.ts')), 'typed-wiring.ts must compile').toBe('');
     const code = readFileSync(join(fixtures, 'typed-wiring.ts'), 'utf8').replace(/\/\/.*$/gm, '');
