@@ -31,7 +31,7 @@
 import './api/require-node.js';
 
 // api
-export type { KubeList, KubeObject, ObjectMeta, OwnerReference, PartialObjectMetadata, UnstructuredObject } from './api/kube-object.js';
+export type { Cached, KubeList, KubeObject, ObjectMeta, OwnerReference, PartialObjectMetadata, UnstructuredObject } from './api/kube-object.js';
 export type { ObjectOf, ResolvedResourceType, ResourceType } from './api/resource.js';
 export { resources } from './api/builtin-resources.js';
 export type { K8s } from './api/k8s.js';

@@ -13,7 +13,7 @@ import {
   type InformerFactory,
   type KubeClient,
 } from 'rxkube';
-import type { Cached } from 'rxkube/api';
+import type { Cached } from 'rxkube';
 import { BY_TEAM, DATABASES, teamOf, type Database } from './database.js';
 import type { Provisioner } from './provisioner.js';
 

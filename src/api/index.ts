@@ -17,7 +17,7 @@ export { parseLabelSelector } from './label-selector.js';
 export type { LabelOperator, LabelRequirement, ParsedLabelSelector } from './label-selector.js';
 
 // Objects as an informer's cache holds them (metadata with name, uid, resourceVersion).
-export type { Cached, CachedEntry } from './kube-object.js';
+export type { CachedEntry } from './kube-object.js';
 
 // What a list/watch transport names about itself in errors (ReflectorFatalError).
 export type { ListWatchTarget } from './list-watcher.js';
