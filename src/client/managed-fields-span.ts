@@ -1,18 +1,13 @@
 // Finds `object.metadata.managedFields` in the bytes of one watch line, so that the line can be
 // parsed without it (see `WatchLineDecoderOptions.omitManagedFields`). Works on Node.js `Buffer`s
-// only (it jumps with the native `indexOf`); elsewhere it finds nothing and the line is parsed whole.
+// only (the decoder's fast path); elsewhere it finds nothing and the line is parsed whole.
 
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-bytes.js';
 
-/** The part of Node.js's `Buffer` this scanner uses. */
-interface ScanBuffer extends Uint8Array {
-  indexOf(value: number | Uint8Array, byteOffset?: number): number;
-}
-
-const nodeBuffer = (globalThis as { Buffer?: { isBuffer(value: unknown): boolean; from(text: string): Uint8Array } }).Buffer;
-const KEY = nodeBuffer?.from('"managedFields":');
+const nodeBuffer = (globalThis as { Buffer?: { isBuffer(value: unknown): boolean } }).Buffer;
 const OBJECT = [0x6f, 0x62, 0x6a, 0x65, 0x63, 0x74]; // object
 const METADATA = [0x6d, 0x65, 0x74, 0x61, 0x64, 0x61, 0x74, 0x61]; // metadata
+const MANAGED_FIELDS = [0x6d, 0x61, 0x6e, 0x61, 0x67, 0x65, 0x64, 0x46, 0x69, 0x65, 0x6c, 0x64, 0x73]; // managedFields
 
 /** A byte range `[start, end)` of a line. */
 export interface ByteSpan {
@@ -29,78 +24,87 @@ const isSpace = (c: number | undefined): boolean => c === 0x20 || c === 0x0a || 
  * is left alone), and only an array or `null` value. `undefined` when there is none, when the
  * line is not a `Buffer`, or on anything unexpected: then the line is parsed whole (the caller's
  * transform still drops the field), so a wrong guess can only cost time, never change a value.
+ *
+ * One pass from the start of the line along the path: the members of the line's object up to
+ * `object`, of that up to `metadata`, of that up to `managedFields` (each other member's value
+ * skipped as a whole), then the array. No byte after the array is read, and none twice.
  */
 export function managedFieldsSpan(buf: Uint8Array, from: number, to: number): ByteSpan | undefined {
-  if (KEY === undefined || nodeBuffer === undefined || !nodeBuffer.isBuffer(buf)) return undefined;
-  const bytes = buf as ScanBuffer;
-  const at = bytes.indexOf(KEY, from);
-  if (at < 0 || at + KEY.length >= to) return undefined;
-  if (!isMetadataMember(bytes, from, at)) return undefined;
-  let valueStart = at + KEY.length;
-  while (valueStart < to && isSpace(bytes[valueStart])) valueStart++;
-  const valueEnd = skipValue(bytes, valueStart, to);
+  if (nodeBuffer === undefined || !nodeBuffer.isBuffer(buf)) return undefined;
+  let i = skipSpaces(buf, from, to);
+  if (i >= to || buf[i] !== OPEN_BRACE) return undefined;
+  i = memberValue(buf, i + 1, to, OBJECT);
+  if (i < 0 || buf[i] !== OPEN_BRACE) return undefined;
+  i = memberValue(buf, i + 1, to, METADATA);
+  if (i < 0 || buf[i] !== OPEN_BRACE) return undefined;
+  const valueStart = memberValue(buf, i + 1, to, MANAGED_FIELDS);
+  if (valueStart < 0) return undefined;
+  const valueEnd = buf[valueStart] === OPEN_BRACKET ? nestedEnd(buf, valueStart, to) : nullEnd(buf, valueStart, to);
   if (valueEnd < 0) return undefined;
-  let after = valueEnd;
-  while (after < to && isSpace(bytes[after])) after++;
-  if (bytes[after] === COMMA) return { start: at, end: after + 1 };
-  if (bytes[after] !== CLOSE_BRACE) return undefined;
+  // Back from the value to its key: spaces, the colon, spaces, `"managedFields"` (matched byte for
+  // byte, so it has no escapes and is exactly that long).
+  let k = valueStart - 1;
+  while (isSpace(buf[k])) k--;
+  k--;
+  while (isSpace(buf[k])) k--;
+  const keyStart = k - MANAGED_FIELDS.length - 1;
+  const after = skipSpaces(buf, valueEnd, to);
+  if (after < to && buf[after] === COMMA) return { start: keyStart, end: after + 1 };
+  if (after >= to || buf[after] !== CLOSE_BRACE) return undefined;
   // The last member: cut the comma before it too (or nothing more when it is the only member).
-  let before = at - 1;
-  while (before > from && isSpace(bytes[before])) before--;
-  if (bytes[before] === COMMA) return { start: before, end: valueEnd };
-  return bytes[before] === OPEN_BRACE ? { start: at, end: valueEnd } : undefined;
+  let before = keyStart - 1;
+  while (before > from && isSpace(buf[before])) before--;
+  if (buf[before] === COMMA) return { start: before, end: valueEnd };
+  return buf[before] === OPEN_BRACE ? { start: keyStart, end: valueEnd } : undefined;
+}
+
+function skipSpaces(bytes: Uint8Array, i: number, to: number): number {
+  while (i < to && isSpace(bytes[i])) i++;
+  return i;
 }
 
 /**
- * Whether the key string starting at `at` is a member name of `object.metadata` of the line's
- * top-level object: scans `[from, at)` tracking nesting, strings and, in the objects on that path,
- * which member the scanner is in.
+ * In the members of an object starting at `i` (just after its `{`): the index of the first byte
+ * of the value of the member named `name`, or -1 when the object has no such member or is not
+ * well-formed JSON up to it. Values of other members are skipped whole.
  */
-function isMetadataMember(bytes: Uint8Array, from: number, at: number): boolean {
-  let depth = 0;
-  /** Depth of the deepest open object on the path line → object → metadata (0: none yet). */
-  let pathDepth = 0;
-  /** In an object on the path: the next string is a member name. */
-  let expectKey = false;
-  /** The member being read in the deepest object on the path is the next step of the path. */
-  let onStep = false;
-  let i = from;
-  while (i < at) {
-    const c = bytes[i];
-    if (c === QUOTE) {
-      const end = stringEnd(bytes, i, at);
-      if (end < 0) return false;
-      if (depth === pathDepth && expectKey) {
-        onStep = (depth === 1 && equals(bytes, i + 1, end, OBJECT)) || (depth === 2 && equals(bytes, i + 1, end, METADATA));
-        expectKey = false;
-      }
-      i = end + 1;
-      continue;
-    }
-    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      const enters = c === OPEN_BRACE && depth === pathDepth && (depth === 0 || onStep);
-      depth++;
-      if (enters) {
-        pathDepth = depth;
-        expectKey = true;
-        onStep = false;
-      }
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      if (depth === pathDepth) return false; // left an object of the path: the rest is not in it
-      depth--;
-      if (depth < 0) return false;
-      if (depth === pathDepth) onStep = false;
-    } else if (c === COMMA) {
-      if (depth === pathDepth) {
-        expectKey = true;
-        onStep = false;
-      }
-    } else if (c === COLON) {
-      // a member's value follows; `onStep` says whether it is the path's next object
-    }
+function memberValue(bytes: Uint8Array, i: number, to: number, name: readonly number[]): number {
+  for (;;) {
+    i = skipSpaces(bytes, i, to);
+    if (i >= to || bytes[i] !== QUOTE) return -1;
+    const end = stringEnd(bytes, i, to);
+    if (end < 0) return -1;
+    const found = equals(bytes, i + 1, end, name);
+    i = skipSpaces(bytes, end + 1, to);
+    if (i >= to || bytes[i] !== COLON) return -1;
+    i = skipSpaces(bytes, i + 1, to);
+    if (i >= to) return -1;
+    if (found) return i;
+    i = valueEnd(bytes, i, to);
+    if (i < 0) return -1;
+    i = skipSpaces(bytes, i, to);
+    if (i >= to || bytes[i] !== COMMA) return -1;
     i++;
   }
-  return depth === 3 && pathDepth === 3 && expectKey;
+}
+
+/** End (exclusive) of the JSON value starting at `start`, or -1. */
+function valueEnd(bytes: Uint8Array, start: number, to: number): number {
+  const c = bytes[start];
+  if (c === QUOTE) {
+    const end = stringEnd(bytes, start, to);
+    return end < 0 ? -1 : end + 1;
+  }
+  if (c === OPEN_BRACE || c === OPEN_BRACKET) return nestedEnd(bytes, start, to);
+  // A number, `true`, `false` or `null`: up to the next delimiter.
+  let i = start;
+  while (i < to) {
+    const d = bytes[i];
+    if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || isSpace(d)) return i;
+    if (d === QUOTE || d === OPEN_BRACE || d === OPEN_BRACKET || d === COLON) return -1;
+    i++;
+  }
+  return -1;
 }
 
 /**
@@ -122,13 +126,13 @@ function equals(bytes: Uint8Array, start: number, end: number, word: readonly nu
   return true;
 }
 
-/** End (exclusive) of the array or `null` starting at `start`, or -1. */
-function skipValue(bytes: Uint8Array, start: number, to: number): number {
-  if (bytes[start] === 0x6e) {
-    // null
-    return bytes[start + 1] === 0x75 && bytes[start + 2] === 0x6c && bytes[start + 3] === 0x6c && start + 4 <= to ? start + 4 : -1;
-  }
-  if (bytes[start] !== OPEN_BRACKET) return -1;
+/** End (exclusive) of the `null` starting at `start`, or -1. */
+function nullEnd(bytes: Uint8Array, start: number, to: number): number {
+  return start + 4 <= to && bytes[start] === 0x6e && bytes[start + 1] === 0x75 && bytes[start + 2] === 0x6c && bytes[start + 3] === 0x6c ? start + 4 : -1;
+}
+
+/** End (exclusive) of the object or array starting at `start`, or -1. */
+function nestedEnd(bytes: Uint8Array, start: number, to: number): number {
   let depth = 0;
   let i = start;
   while (i < to) {

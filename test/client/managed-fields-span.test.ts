@@ -38,10 +38,38 @@ describe('managedFieldsSpan', () => {
     }
   });
 
-  it('accepts whitespace between tokens (but looks only for the compact `"managedFields":` servers write)', () => {
+  it('accepts whitespace between tokens, also between the key and its colon', () => {
     const line = ' { "type" : "ADDED" , "object" : { "metadata" : { "name" : "a" , "managedFields": [ { "a" : "]" } ] } } } ';
     expect(parsedWithoutSpan(line)).toEqual({ type: 'ADDED', object: { metadata: { name: 'a' } } });
-    expect(parsedWithoutSpan(line.replace('"managedFields":', '"managedFields" :'))).toBeUndefined();
+    expect(parsedWithoutSpan(line.replace('"managedFields":', '"managedFields" :'))).toEqual({ type: 'ADDED', object: { metadata: { name: 'a' } } });
+    const last = ' { "object" : { "metadata" : { "name" : 1 ,\t"managedFields"\r\n:\tnull } } } ';
+    expect(parsedWithoutSpan(last)).toEqual({ object: { metadata: { name: 1 } } });
+  });
+
+  it('skips members of any kind before the path: numbers, literals, strings with escapes, nested values', () => {
+    const line = String.raw`{"n":-1.5e3,"t":true,"f":false,"z":null,"s":"a\\\"}","o":{"x":[{"managedFields":[]}]},"object":{"a":[1,{"b":"]"}],"metadata":{"k":0,"managedFields":[{"f":"x"}],"name":"p"}}}`;
+    expect(parsedWithoutSpan(line)).toEqual(parsedThenDropped(line));
+  });
+
+  it('finds nothing in malformed or cut-off lines', () => {
+    const whole = '{"object":{"metadata":{"name":"a","managedFields":[{"m":"k"}]}}}';
+    for (let end = 0; end < whole.length - 2; end++) {
+      const buf = Buffer.from(whole.slice(0, end), 'utf8');
+      expect(managedFieldsSpan(buf, 0, buf.length)).toBeUndefined();
+    }
+    for (const line of ['{"object":{"metadata":{"name" "a","managedFields":[]}}}', '{"object":{"metadata":{"name":tru:e,"managedFields":[]}}}', '["object",{"metadata":{"managedFields":[]}}]']) {
+      expect(parsedWithoutSpan(line)).toBeUndefined();
+    }
+  });
+
+  it('reads only the bytes of the line, not past `to`', () => {
+    const line = '{"object":{"metadata":{"managedFields":[1]}}}';
+    const buf = Buffer.from(`${line}\n${line}`, 'utf8');
+    // `to` just after the array, before the brace that closes metadata: nothing found (the
+    // member may not end there), the next line's bytes are not consulted.
+    expect(managedFieldsSpan(buf, 0, line.length - 3)).toBeUndefined();
+    expect(managedFieldsSpan(buf, 0, line.length - 2)).toEqual({ start: 23, end: 42 });
+    expect(managedFieldsSpan(buf, line.length + 1, buf.length)).toEqual({ start: line.length + 1 + 23, end: line.length + 1 + 42 });
   });
 
   it('leaves every other managedFields alone: in labels, in spec, in arrays, outside `object`, inside strings', () => {
