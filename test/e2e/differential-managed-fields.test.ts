@@ -11,19 +11,16 @@
  *
  * The real server: KUBECONFIG from the e2e runner, or one started with ../shared/kube-apiserver/start.sh.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
 import { makeClient } from '../../packages/testkit/test/helpers.js';
+import { realKubeApiServer } from './helpers/real-kube-apiserver.js';
 import { runScenarios, type Call, type Observation } from '../../packages/testkit/test/managed-fields-scenarios.js';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
-const sharedDir = process.env['RXKUBE_E2E_SHARED'] ?? join(repoRoot, '..', 'shared');
 const recording = join(repoRoot, 'packages', 'testkit', 'test', 'fixtures', 'managed-fields-kube-1.20.json');
 
 interface Real {
@@ -32,22 +29,9 @@ interface Real {
 }
 
 function loadReal(): Real | undefined {
-  let kubeconfig = process.env['KUBECONFIG'];
-  let stop: (() => void) | undefined;
-  if ((kubeconfig === undefined || kubeconfig === '') && !process.env['CI'] && existsSync(join(sharedDir, 'kube-apiserver', 'start.sh'))) {
-    const dir = mkdtempSync(join(tmpdir(), 'rxkube-fields-'));
-    execFileSync('bash', [join(sharedDir, 'kube-apiserver', 'start.sh'), dir], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 900_000 });
-    kubeconfig = join(dir, 'kubeconfig');
-    stop = () => execFileSync('bash', [join(sharedDir, 'kube-apiserver', 'stop.sh'), dir], { stdio: 'ignore' });
-  }
-  if (kubeconfig === undefined || kubeconfig === '') return undefined;
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  const cluster = kc.getCurrentCluster();
-  if (cluster === null) return undefined;
-  const ca = cluster.caData !== undefined ? Buffer.from(cluster.caData, 'base64').toString() : cluster.caFile !== undefined ? readFileSync(cluster.caFile, 'utf8') : undefined;
-  const token = kc.getCurrentUser()?.token;
-  return { call: makeClient(cluster.server, { ...(token !== undefined ? { token } : {}), ...(ca !== undefined ? { ca } : {}) }), stop };
+  const real = realKubeApiServer('rxkube-fields');
+  if (real === undefined) return undefined;
+  return { call: makeClient(real.server, { ...(real.token !== undefined ? { token: real.token } : {}), ...(real.ca !== undefined ? { ca: real.ca } : {}) }), stop: real.stop };
 }
 
 async function inNamespace(call: Call): Promise<Record<string, Observation[]>> {

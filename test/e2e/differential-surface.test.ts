@@ -8,18 +8,18 @@
  *
  * The real server: KUBECONFIG from the e2e runner, or one started with ../shared/kube-apiserver/start.sh.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { KubeConfig } from '@kubernetes/client-node';
 import { request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeObject, decodeWatchEvent, encodeObject } from '../../packages/testkit/src/api-server/protobuf/codec.js';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
+import { realKubeApiServer } from './helpers/real-kube-apiserver.js';
 
 const run = promisify(execFile);
 const PB = 'application/vnd.kubernetes.protobuf';
@@ -364,25 +364,11 @@ async function scenario(t: Target): Promise<Map<string, unknown>> {
 
 // ---- the real server -------------------------------------------------------------------------
 
-const repoRoot = resolve(import.meta.dirname, '..', '..');
-const sharedDir = process.env['RXKUBE_E2E_SHARED'] ?? join(repoRoot, '..', 'shared');
 
 function realTarget(): { t: Target; stop?: () => void } | undefined {
-  let kubeconfig = process.env['KUBECONFIG'];
-  let stop: (() => void) | undefined;
-  if ((kubeconfig === undefined || kubeconfig === '') && !process.env['CI'] && existsSync(join(sharedDir, 'kube-apiserver', 'start.sh'))) {
-    const dir = mkdtempSync(join(tmpdir(), 'rxkube-surface-'));
-    execFileSync('bash', [join(sharedDir, 'kube-apiserver', 'start.sh'), dir], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 900_000 });
-    kubeconfig = join(dir, 'kubeconfig');
-    stop = () => execFileSync('bash', [join(sharedDir, 'kube-apiserver', 'stop.sh'), dir], { stdio: 'ignore' });
-  }
-  if (kubeconfig === undefined || kubeconfig === '') return undefined;
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  const cluster = kc.getCurrentCluster();
-  if (cluster === null) return undefined;
-  const ca = cluster.caData !== undefined ? Buffer.from(cluster.caData, 'base64').toString() : undefined;
-  return { t: target('real', cluster.server, kc.getCurrentUser()?.token, ca, kubeconfig), ...(stop !== undefined ? { stop } : {}) };
+  const real = realKubeApiServer('rxkube-surface');
+  if (real === undefined) return undefined;
+  return { t: target('real', real.server, real.token, real.ca, real.kubeconfig), ...(real.stop !== undefined ? { stop: real.stop } : {}) };
 }
 
 /**

@@ -7,17 +7,13 @@
  *
  * The real server: KUBECONFIG from the e2e runner, or one started with ../shared/kube-apiserver/start.sh.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
+import { realKubeApiServer } from './helpers/real-kube-apiserver.js';
 import { answer, patchAnswer, startFakeWebhook, type FakeWebhook, type Json } from '../../packages/testkit/test/webhook-fixture.js';
 
 interface Reply {
@@ -268,25 +264,11 @@ async function conversionScenario(t: Target, wh: FakeWebhook): Promise<Map<strin
   return seen;
 }
 
-const repoRoot = resolve(import.meta.dirname, '..', '..');
-const sharedDir = process.env['RXKUBE_E2E_SHARED'] ?? join(repoRoot, '..', 'shared');
 
 function realTarget(): { t: Target; stop?: () => void } | undefined {
-  let kubeconfig = process.env['KUBECONFIG'];
-  let stop: (() => void) | undefined;
-  if ((kubeconfig === undefined || kubeconfig === '') && !process.env['CI'] && existsSync(join(sharedDir, 'kube-apiserver', 'start.sh'))) {
-    const dir = mkdtempSync(join(tmpdir(), 'rxkube-webhooks-'));
-    execFileSync('bash', [join(sharedDir, 'kube-apiserver', 'start.sh'), dir], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 900_000 });
-    kubeconfig = join(dir, 'kubeconfig');
-    stop = () => execFileSync('bash', [join(sharedDir, 'kube-apiserver', 'stop.sh'), dir], { stdio: 'ignore' });
-  }
-  if (kubeconfig === undefined || kubeconfig === '') return undefined;
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  const cluster = kc.getCurrentCluster();
-  if (cluster === null) return undefined;
-  const ca = cluster.caData !== undefined ? Buffer.from(cluster.caData, 'base64').toString() : undefined;
-  return { t: target('real', cluster.server, kc.getCurrentUser()?.token, ca), ...(stop !== undefined ? { stop } : {}) };
+  const real = realKubeApiServer('rxkube-webhooks');
+  if (real === undefined) return undefined;
+  return { t: target('real', real.server, real.token, real.ca), ...(real.stop !== undefined ? { stop: real.stop } : {}) };
 }
 
 /** Observations where the embedded server differs from kube-apiserver 1.20 on purpose, with the path prefixes that differ. */

@@ -9,14 +9,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '@rxkube/testkit';
+import { realKubeApiServer } from './helpers/real-kube-apiserver.js';
 
 interface Reply {
   readonly status: number;
@@ -346,28 +345,12 @@ interface Real {
 }
 
 function loadReal(): Real | undefined {
-  let dir = process.env['RXKUBE_E2E_DIR'];
-  let stop: (() => void) | undefined;
-  let kubeconfig = process.env['KUBECONFIG'];
-  if ((dir === undefined || kubeconfig === undefined) && !process.env['CI'] && existsSync(join(sharedDir, 'kube-apiserver', 'start.sh'))) {
-    dir = mkdtempSync(join(tmpdir(), 'rxkube-diff-'));
-    const started = dir;
-    execFileSync('bash', [join(sharedDir, 'kube-apiserver', 'start.sh'), started], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 900_000 });
-    kubeconfig = join(started, 'kubeconfig');
-    stop = () => execFileSync('bash', [join(sharedDir, 'kube-apiserver', 'stop.sh'), started], { stdio: 'ignore' });
-  }
-  if (kubeconfig === undefined || kubeconfig === '') return undefined;
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  const cluster = kc.getCurrentCluster();
-  const user = kc.getCurrentUser();
-  if (cluster === null) return undefined;
-  const ca = cluster.caData !== undefined ? Buffer.from(cluster.caData, 'base64').toString() : cluster.caFile !== undefined ? readFileSync(cluster.caFile, 'utf8') : undefined;
-  let etcd: string | undefined;
-  if (dir !== undefined && existsSync(join(dir, 'apiserver.cmd'))) {
-    etcd = /--etcd-servers="?([^"\s]+)"?/.exec(readFileSync(join(dir, 'apiserver.cmd'), 'utf8'))?.[1];
-  }
-  return { server: cluster.server, token: user?.token, ca, etcd, dir, stop };
+  const real = realKubeApiServer('rxkube-diff', { needDir: true });
+  if (real === undefined) return undefined;
+  const { server, token, ca, dir, stop } = real;
+  const cmd = dir === undefined ? undefined : join(dir, 'apiserver.cmd');
+  const etcd = cmd !== undefined && existsSync(cmd) ? /--etcd-servers="?([^"\s]+)"?/.exec(readFileSync(cmd, 'utf8'))?.[1] : undefined;
+  return { server, token, ca, etcd, dir, stop };
 }
 
 /** Compacts etcd at its current revision through its HTTP gateway (continue tokens then expire). */
