@@ -35,6 +35,39 @@ export interface OwnershipChanges {
 const OWNED_METADATA = new Set(['labels', 'annotations', 'finalizers', 'ownerReferences']);
 
 const differs = (a: unknown, b: unknown): boolean => a !== b && (a === undefined || b === undefined || !sameJson(a, b));
+const EMPTY: Obj = {};
+const isEnumerableOwn = Object.prototype.propertyIsEnumerable;
+
+/**
+ * Whether two values are plain JSON data with the same JSON text (key order counts, keys whose
+ * value is undefined left out). False, not an answer, for anything else (class instances,
+ * `toJSON`, functions, non-finite numbers): those are walked as before.
+ */
+function samePlainJson(a: unknown, b: unknown): boolean {
+  if (a === b) return typeof a !== 'number' || Number.isFinite(a);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!samePlainJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) return false;
+  const x = a as Obj;
+  const y = b as Obj;
+  if (typeof x['toJSON'] === 'function' || typeof y['toJSON'] === 'function') return false;
+  const kx = Object.keys(x);
+  const ky = Object.keys(y);
+  if (kx.length !== ky.length) return false;
+  for (let i = 0; i < kx.length; i++) {
+    const k = kx[i] as string;
+    if (k !== ky[i]) return false;
+    const v = x[k];
+    if (v === undefined || y[k] === undefined) return false;
+    if (!samePlainJson(v, y[k])) return false;
+  }
+  return true;
+}
+
 const isEmptyValue = (v: unknown): boolean => v === undefined || (isObj(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
 
 /**
@@ -55,26 +88,32 @@ export function compareForOwnership(before: unknown, after: unknown, shapes: Fie
   };
 
   const fields = (a: unknown, b: unknown, depth: number): void => {
-    const ao = isObj(a) ? a : {};
-    const bo = isObj(b) ? b : {};
-    const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
+    const ao = isObj(a) ? a : EMPTY;
+    const bo = isObj(b) ? b : EMPTY;
     const inMetadata = depth === 1 && names[0] === 'metadata';
-    for (const k of keys) {
-      if (depth === 0 && (k === 'apiVersion' || k === 'kind')) continue;
-      if (inMetadata && !OWNED_METADATA.has(k)) continue;
-      const av = Object.hasOwn(ao, k) ? ao[k] : undefined;
-      const bv = Object.hasOwn(bo, k) ? bo[k] : undefined;
-      path.push(`f:${k}`);
-      names.push(k);
-      const walked = value(av, bv, depth + 1);
-      // The field itself, when it appears or goes (metadata is the server's).
-      if (walked && !(depth === 0 && k === 'metadata')) {
-        if (av === undefined && fieldsOwnedItself) out.added.push([...path]);
-        else if (bv === undefined) out.removed.push([...path]);
-      }
-      names.pop();
-      path.pop();
+    // Every key of `a`, then those only `b` has (the order of the union of both key lists).
+    const aKeys = Object.keys(ao);
+    for (const k of aKeys) field(ao, bo, k, depth, inMetadata);
+    for (const k of Object.keys(bo)) if (!isEnumerableOwn.call(ao, k)) field(ao, bo, k, depth, inMetadata);
+  };
+
+  const field = (ao: Obj, bo: Obj, k: string, depth: number, inMetadata: boolean): void => {
+    if (depth === 0 && (k === 'apiVersion' || k === 'kind')) return;
+    if (inMetadata && !OWNED_METADATA.has(k)) return;
+    const av = Object.hasOwn(ao, k) ? ao[k] : undefined;
+    const bv = Object.hasOwn(bo, k) ? bo[k] : undefined;
+    // The same JSON on both sides (plain data): nothing below changed, nothing to record.
+    if (av !== undefined && bv !== undefined && av !== bv && typeof av === 'object' && typeof bv === 'object' && samePlainJson(av, bv)) return;
+    path.push(`f:${k}`);
+    names.push(k);
+    const walked = value(av, bv, depth + 1);
+    // The field itself, when it appears or goes (metadata is the server's).
+    if (walked && !(depth === 0 && k === 'metadata')) {
+      if (av === undefined && fieldsOwnedItself) out.added.push([...path]);
+      else if (bv === undefined) out.removed.push([...path]);
     }
+    names.pop();
+    path.pop();
   };
 
   /** Compares one field's values; whether it walked into them (else it was a leaf). */
@@ -89,11 +128,13 @@ export function compareForOwnership(before: unknown, after: unknown, shapes: Fie
     }
     const aList = a === undefined || Array.isArray(a);
     const bList = b === undefined || Array.isArray(b);
-    const lt = shapes.listType(names);
-    if (aList && bList && lt.type !== 'atomic' && !(isEmptyValue(a) && isEmptyValue(b))) {
-      if (!differs(a, b)) return true; // (the usual case: a list an update leaves alone)
-      items(a as unknown[] | undefined, b as unknown[] | undefined, lt.type === 'map', depth);
-      return true;
+    if (aList && bList) {
+      const lt = shapes.listType(names);
+      if (lt.type !== 'atomic' && !(isEmptyValue(a) && isEmptyValue(b))) {
+        if (!differs(a, b)) return true; // (the usual case: a list an update leaves alone)
+        items(a as unknown[] | undefined, b as unknown[] | undefined, lt.type === 'map', depth);
+        return true;
+      }
     }
     leaf(a, b);
     return false;
