@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { compareForOwnership, type FieldShapes, type OwnershipChanges } from '../src/api-server/ownership-compare.js';
 import { sameJson } from '../src/api-server/json-equal.js';
 import { builtinListTypes, schemaListTypes, type ListTypes } from '../src/api-server/server-side-apply.js';
+import { addMember, canonicalFieldsV1, cloneFieldsV1, withMembers } from '../src/api-server/fields-v1.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -168,6 +169,59 @@ describe('compareForOwnership against the reference', () => {
       expect(got).toEqual(referenceCompareForOwnership(before, after, shapes, owned));
       // Creates compare with nothing.
       expect(compareForOwnership({ metadata: {} }, after, shapes, owned)).toEqual(referenceCompareForOwnership({ metadata: {} }, after, shapes, owned));
+    }), { numRuns: 3000 });
+  });
+});
+
+// ---- reference: canonicalFieldsV1 before it remembered canonical sets ----
+function setKey(o: Obj, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+function referenceCanonical(v: unknown): Obj {
+  if (!isObj(v)) return {};
+  let same = Object.getPrototypeOf(v) === Object.prototype;
+  if (same && Object.keys(v).length === 0) return v;
+  const keys = Object.keys(v);
+  const children = keys.map((k) => referenceCanonical(v[k]));
+  keys.forEach((k, i) => {
+    if (children[i] !== v[k] || (i > 0 && !((keys[i - 1] as string) < k))) same = false;
+  });
+  if (keys.length === 1 && keys[0] === '.') return {};
+  if (same) return v;
+  const order = keys.map((_, i) => i).sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : 1));
+  const out: Obj = {};
+  for (const i of order) setKey(out, keys[i] as string, children[i]);
+  return out;
+}
+
+const SET_KEYS = ['.', 'f:a', 'f:b', 'f:spec', 'f:metadata', 'f:labels', 'k:{"name":"x"}', 'v:"y"', '__proto__'];
+const { set: fieldSet } = fc.letrec<{ set: unknown }>((tie) => ({
+  set: fc.oneof({ maxDepth: 4, depthIdentifier: 's' }, fc.constant({}), fc.constantFrom<unknown>(null, 'x', 1, [], [{}]), fc.dictionary(fc.constantFrom(...SET_KEYS), tie('set'), { maxKeys: 4 })),
+}));
+const paths = fc.array(fc.array(fc.constantFrom(...SET_KEYS.filter((k) => k !== '.')), { minLength: 1, maxLength: 4 }), { maxLength: 6 });
+
+describe('FieldsV1 additions and canonical form against the reference', () => {
+  it('withMembers: the canonical set of a deep copy with the members added, the set itself unchanged', () => {
+    fc.assert(fc.property(fieldSet, paths, fc.boolean(), (set, add, canonicalFirst) => {
+      const input = canonicalFirst ? canonicalFieldsV1(set) : set;
+      const before = JSON.stringify(input);
+      const reference = cloneFieldsV1(input);
+      for (const p of add) addMember(reference, p);
+      const got = withMembers(input, add);
+      expect(JSON.stringify(canonicalFieldsV1(got))).toBe(JSON.stringify(referenceCanonical(reference)));
+      expect(JSON.stringify(input)).toBe(before);
+      // Twice (the second time from remembered canonical sets), and on a private copy changed in place.
+      expect(JSON.stringify(canonicalFieldsV1(withMembers(input, add)))).toBe(JSON.stringify(referenceCanonical(reference)));
+    }), { numRuns: 3000 });
+  });
+
+  it("canonicalFieldsV1 answers as the reference, and gives a canonical set back as it is", () => {
+    fc.assert(fc.property(fieldSet, (set) => {
+      const first = canonicalFieldsV1(set);
+      expect(JSON.stringify(first)).toBe(JSON.stringify(referenceCanonical(set)));
+      expect(canonicalFieldsV1(first)).toBe(first);
+      expect(JSON.stringify(canonicalFieldsV1(set))).toBe(JSON.stringify(first));
     }), { numRuns: 3000 });
   });
 });

@@ -3,7 +3,7 @@ import { load } from 'js-yaml';
 import type { UnstructuredObject } from 'rxkube';
 import { badRequest, failure, StatusError } from './status-error.js';
 import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
-import { addMember, canonicalFieldsV1, cloneFieldsV1, isMember, removeMember } from './fields-v1.js';
+import { addMember, canonicalFieldsV1, cloneFieldsV1, isMember, removeMember, withMembers } from './fields-v1.js';
 import { compareForOwnership, type FieldShapes } from './ownership-compare.js';
 
 /**
@@ -434,6 +434,16 @@ function reconcileSet(set: unknown, live: unknown, types: ListTypes, names: read
   return out ?? set;
 }
 
+/** Every node of a private copy (all of it is private: changed in place). */
+function privateNodes(set: Obj, out: Set<Obj> = new Set()): Set<Obj> {
+  out.add(set);
+  for (const k of Object.keys(set)) {
+    const c = set[k];
+    if (isObj(c)) privateNodes(c, out);
+  }
+  return out;
+}
+
 /** The entries with their sets reconciled with the live object (see {@link reconcileSet}); the same array when none changes. */
 export function reconcileEntries(entries: readonly ManagedFieldsEntry[], live: unknown, types: ListTypes): readonly ManagedFieldsEntry[] {
   let out: ManagedFieldsEntry[] | undefined;
@@ -486,9 +496,8 @@ export function recordUpdate(old: UnstructuredObject | undefined, next: Unstruct
       set = copy;
     }
     if (isMine && gained.some((p) => !isMember(set, p))) {
-      const copy = set === e.fieldsV1 ? cloneFieldsV1(set) : (set as Obj);
-      for (const p of gained) addMember(copy, p);
-      set = copy;
+      // Copies only the nodes on the way to the new members (a copy made above is private whole).
+      set = set === e.fieldsV1 ? withMembers(set, gained) : withMembers(set, gained, privateNodes(set as Obj));
     }
     const fieldsV1 = canonicalFieldsV1(set);
     if (isMine && gained.length > 0) own = { ...e, fieldsV1 };
