@@ -409,21 +409,26 @@ function shapesOf(types: ListTypes): FieldShapes {
 function reconcileSet(set: unknown, live: unknown, types: ListTypes, names: readonly string[] = []): unknown {
   if (!isObj(set)) return set;
   let out: Obj | undefined;
+  let items: Map<string, unknown> | undefined;
   for (const k of Object.keys(set)) {
     const child = set[k];
+    if (!isObj(child)) continue; // (not a set: left as it is)
     let next: unknown = child;
-    if (k.startsWith('f:') && isObj(live)) {
+    if (k.startsWith('f:')) {
+      if (!isObj(live)) continue;
       const name = k.slice(2);
       const v = live[name];
-      const p = [...names, name];
-      const granular = (isObj(v) && hasKeys(v) && !isLabelSelector(v)) || (Array.isArray(v) && v.length > 0 && types(p).type !== 'atomic');
-      if (isObj(child) && !hasKeys(child) && granular) {
-        const whole = toFieldsV1(fieldsOf({ [name]: v }, types, names).get(k) ?? new Map());
-        if (hasKeys(whole)) next = { '.': {}, ...whole };
-      } else if (isObj(child) && hasKeys(child)) next = reconcileSet(child, v, types, p);
-    } else if (k.startsWith('k:') && Array.isArray(live) && isObj(child) && hasKeys(child)) {
-      const lt = types(names);
-      const item = live.find((i) => itemKey(i, lt) === k);
+      if (!hasKeys(child)) {
+        const granular = (isObj(v) && hasKeys(v) && !isLabelSelector(v)) || (Array.isArray(v) && v.length > 0 && types([...names, name]).type !== 'atomic');
+        if (granular) {
+          const whole = toFieldsV1(fieldsOf({ [name]: v }, types, names).get(k) ?? new Map());
+          if (hasKeys(whole)) next = { '.': {}, ...whole };
+        }
+      } else next = reconcileSet(child, v, types, [...names, name]);
+    } else if (k.startsWith('k:')) {
+      if (!Array.isArray(live) || !hasKeys(child)) continue;
+      items ??= itemsByKey(live, types(names));
+      const item = items.get(k);
       if (item !== undefined) next = reconcileSet(child, item, types, names);
     }
     if (next !== child) {
@@ -432,6 +437,16 @@ function reconcileSet(set: unknown, live: unknown, types: ListTypes, names: read
     }
   }
   return out ?? set;
+}
+
+/** A list's items by their FieldsV1 key (the first item of each key), computed once per list. */
+function itemsByKey(list: readonly unknown[], lt: ListType): Map<string, unknown> {
+  const m = new Map<string, unknown>();
+  for (const item of list) {
+    const k = itemKey(item, lt);
+    if (!m.has(k)) m.set(k, item);
+  }
+  return m;
 }
 
 /** Every node of a private copy (all of it is private: changed in place). */
