@@ -395,9 +395,16 @@ export function applyWithOwnership(live: UnstructuredObject | undefined, applied
   return { ...merged, metadata: meta } as UnstructuredObject;
 }
 
-/** How the ownership comparison reads lists and maps, from a resource's list types. */
+const SHAPES = new WeakMap<ListTypes, FieldShapes>();
+
+/** How the ownership comparison reads lists and maps, from a resource's list types (made once per list types). */
 function shapesOf(types: ListTypes): FieldShapes {
-  return { listType: types, itemKey: (item, names) => itemKey(item, types(names)), isAtomicMap: isLabelSelector };
+  let shapes = SHAPES.get(types);
+  if (shapes === undefined) {
+    shapes = { listType: types, itemKey: (item, names) => itemKey(item, types(names)), isAtomicMap: isLabelSelector };
+    SHAPES.set(types, shapes);
+  }
+  return shapes;
 }
 
 /**
@@ -459,15 +466,36 @@ function privateNodes(set: Obj, out: Set<Obj> = new Set()): Set<Obj> {
   return out;
 }
 
+/** What a write's ownership is recorded for: the object without its managedFields and status, or (`status`) only its status. */
+function ownershipPart(o: UnstructuredObject | undefined, subresource: 'status' | undefined): Obj {
+  if (subresource === 'status') return o?.['status'] === undefined ? {} : { status: o['status'] };
+  const m = { ...((o?.metadata ?? {}) as Obj) };
+  delete m['managedFields'];
+  const x: Obj = { ...(o ?? {}), metadata: m };
+  delete x['status'];
+  return x;
+}
+
+function anyMember(set: unknown, paths: readonly (readonly string[])[]): boolean {
+  for (const p of paths) if (isMember(set, p)) return true;
+  return false;
+}
+
+function allMembers(set: unknown, paths: readonly (readonly string[])[]): boolean {
+  for (const p of paths) if (!isMember(set, p)) return false;
+  return true;
+}
+
 /** The entries with their sets reconciled with the live object (see {@link reconcileSet}); the same array when none changes. */
 export function reconcileEntries(entries: readonly ManagedFieldsEntry[], live: unknown, types: ListTypes): readonly ManagedFieldsEntry[] {
   let out: ManagedFieldsEntry[] | undefined;
-  entries.forEach((e, i) => {
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as ManagedFieldsEntry;
     const fieldsV1 = reconcileSet(e.fieldsV1, live, types);
-    if (fieldsV1 === e.fieldsV1) return;
+    if (fieldsV1 === e.fieldsV1) continue;
     out ??= [...entries];
     out[i] = { ...e, fieldsV1: canonicalFieldsV1(fieldsV1) };
-  });
+  }
   return out ?? entries;
 }
 
@@ -482,35 +510,26 @@ export function reconcileEntries(entries: readonly ManagedFieldsEntry[], live: u
  */
 export function recordUpdate(old: UnstructuredObject | undefined, next: UnstructuredObject, manager: string, types: ListTypes, subresource?: 'status', fieldsOwnedItself = false): ManagedFieldsEntry[] {
   const stored = (old?.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[];
-  const strip = (o: UnstructuredObject | undefined): Obj => {
-    if (subresource === 'status') return o?.['status'] === undefined ? {} : { status: o['status'] };
-    const m = { ...((o?.metadata ?? {}) as Obj) };
-    delete m['managedFields'];
-    const x: Obj = { ...(o ?? {}), metadata: m };
-    delete x['status'];
-    return x;
-  };
   // An object that exists without managedFields is not tracked by non-apply writes (until an
   // apply: see `before-first-apply`), as kube-apiserver 1.20's skip-non-applied manager does.
   if (old !== undefined && stored.length === 0) return [];
-  const before = strip(old);
+  const before = ownershipPart(old, subresource);
   const entries = old === undefined ? stored : reconcileEntries(stored, { ...old, metadata: { ...(old.metadata ?? {}), managedFields: undefined } }, types);
-  const mine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
-  const { added, modified, removed } = compareForOwnership(before, strip(next), shapesOf(types), fieldsOwnedItself);
+  const { added, modified, removed } = compareForOwnership(before, ownershipPart(next, subresource), shapesOf(types), fieldsOwnedItself);
   const gained = [...added, ...modified];
   if (gained.length === 0 && removed.length === 0) return [...entries];
   const out: ManagedFieldsEntry[] = [];
   let own: ManagedFieldsEntry | undefined;
   for (const e of entries) {
-    const isMine = mine(e);
+    const isMine = e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
     const lose = isMine ? removed : [...gained, ...removed];
     let set: unknown = e.fieldsV1;
-    if (lose.some((p) => isMember(set, p))) {
+    if (anyMember(set, lose)) {
       const copy = cloneFieldsV1(set);
       for (const p of lose) removeMember(copy, p);
       set = copy;
     }
-    if (isMine && gained.some((p) => !isMember(set, p))) {
+    if (isMine && !allMembers(set, gained)) {
       // Copies only the nodes on the way to the new members (a copy made above is private whole).
       set = set === e.fieldsV1 ? withMembers(set, gained) : withMembers(set, gained, privateNodes(set as Obj));
     }
