@@ -10,6 +10,7 @@ import { compareForOwnership, type FieldShapes, type OwnershipChanges } from '..
 import { sameJson } from '../src/api-server/json-equal.js';
 import { builtinListTypes, schemaListTypes, type ListTypes } from '../src/api-server/server-side-apply.js';
 import { addMember, canonicalFieldsV1, cloneFieldsV1, withMembers } from '../src/api-server/fields-v1.js';
+import { copyKnownFields } from '../src/api-server/openapi-schemas.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -223,5 +224,35 @@ describe('FieldsV1 additions and canonical form against the reference', () => {
       expect(canonicalFieldsV1(first)).toBe(first);
       expect(JSON.stringify(canonicalFieldsV1(set))).toBe(JSON.stringify(first));
     }), { numRuns: 3000 });
+  });
+});
+
+describe('copyKnownFields sharing FieldsV1 sets', () => {
+  const plainLeaf = fc.oneof(fc.constantFrom('web', 'TCP', ''), fc.integer({ min: -2, max: 80 }), fc.boolean(), fc.constant(null));
+  const { value: plainValue } = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof({ maxDepth: 4, depthIdentifier: 'p' }, plainLeaf, fc.dictionary(fc.constantFrom(...KEYS), tie('value'), { maxKeys: 4, noNullPrototype: true }), fc.array(tie('value'), { maxLength: 3 })),
+  }));
+  const { set: plainSet } = fc.letrec<{ set: unknown }>((tie) => ({
+    set: fc.oneof({ maxDepth: 4, depthIdentifier: 'ps' }, fc.constant({}), fc.dictionary(fc.constantFrom(...SET_KEYS.filter((k) => k !== '__proto__')), tie('set'), { maxKeys: 4, noNullPrototype: true })),
+  }));
+  const entry = fc.record({ manager: fc.constantFrom('a', 'b'), operation: fc.constantFrom('Update', 'Apply'), fieldsType: fc.constant('FieldsV1'), fieldsV1: plainSet, unknown: plainValue }, { requiredKeys: ['manager'], noNullPrototype: true });
+  const pod = fc.record({
+    apiVersion: fc.constant('v1'), kind: fc.constant('Pod'),
+    metadata: fc.record({ name: fc.constant('p'), labels: plainValue, managedFields: fc.oneof(fc.array(entry, { maxLength: 3 }), plainValue), unknownField: plainValue }, { requiredKeys: [], noNullPrototype: true }),
+    spec: plainValue, status: plainValue, unknownTop: plainValue,
+  }, { requiredKeys: [], noNullPrototype: true });
+
+  it('copies the same JSON as the deep copy, the sets themselves shared', () => {
+    fc.assert(fc.property(pod, (p) => {
+      const shared = copyKnownFields(p, 'io.k8s.api.core.v1.Pod', true) as Obj;
+      expect(JSON.stringify(shared)).toBe(JSON.stringify(copyKnownFields(p, 'io.k8s.api.core.v1.Pod')));
+      const sent = (p.metadata as Obj | undefined)?.['managedFields'];
+      const got = (shared['metadata'] as Obj | undefined)?.['managedFields'];
+      if (Array.isArray(sent) && Array.isArray(got)) {
+        sent.forEach((e, i) => {
+          if (isObj(e) && typeof e['fieldsV1'] === 'object' && e['fieldsV1'] !== null) expect((got[i] as Obj)['fieldsV1']).toBe(e['fieldsV1']);
+        });
+      }
+    }), { numRuns: 2000 });
   });
 });
