@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { compareForOwnership, type FieldShapes, type OwnershipChanges } from '../src/api-server/ownership-compare.js';
 import { sameJson } from '../src/api-server/json-equal.js';
 import { builtinListTypes, schemaListTypes, type ListTypes } from '../src/api-server/server-side-apply.js';
-import { addMember, canonicalFieldsV1, cloneFieldsV1, withMembers } from '../src/api-server/fields-v1.js';
+import { addMember, canonicalFieldsV1, cloneFieldsV1, setOfMembers, withMembers } from '../src/api-server/fields-v1.js';
 import { copyKnownFields } from '../src/api-server/openapi-schemas.js';
 
 type Obj = Record<string, unknown>;
@@ -214,6 +214,15 @@ describe('FieldsV1 additions and canonical form against the reference', () => {
       expect(JSON.stringify(input)).toBe(before);
       // Twice (the second time from remembered canonical sets), and on a private copy changed in place.
       expect(JSON.stringify(canonicalFieldsV1(withMembers(input, add)))).toBe(JSON.stringify(referenceCanonical(reference)));
+    }), { numRuns: 3000 });
+  });
+
+  it('setOfMembers: the canonical set addMember builds from nothing, keys in the same order', () => {
+    fc.assert(fc.property(paths, fc.array(fc.array(fc.constantFrom('f:a', 'f:b', '.', 'k:{"x":1}'), { minLength: 1, maxLength: 5 }), { maxLength: 10 }), (some, more) => {
+      const all = [...some, ...more];
+      const reference: Obj = {};
+      for (const p of all) addMember(reference, p);
+      expect(JSON.stringify(setOfMembers(all))).toBe(JSON.stringify(referenceCanonical(reference)));
     }), { numRuns: 3000 });
   });
 

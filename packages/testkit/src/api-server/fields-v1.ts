@@ -157,3 +157,36 @@ export function removeMember(set: Obj, path: readonly string[], from = 0): void 
   removeMember(child, path, from + 1);
   if (isEmpty(child)) delete set[k];
 }
+
+type Trie = Map<string, Trie>;
+
+/**
+ * The canonical set of exactly `paths` as members: what {@link addMember} of each path on an
+ * empty set and then {@link canonicalFieldsV1} give, built as a trie first and written sorted once.
+ */
+export function setOfMembers(paths: readonly (readonly string[])[]): Obj {
+  const root: Trie = new Map();
+  for (const path of paths) {
+    let t = root;
+    for (let i = 0; i < path.length; i++) {
+      const k = path[i] as string;
+      let c = t.get(k);
+      if (c === undefined) {
+        c = new Map();
+        t.set(k, c);
+      } else if (i < path.length - 1 && c.size === 0) c.set('.', new Map()); // a leaf member gaining members below
+      t = c;
+    }
+    if (t.size > 0 && !t.has('.')) t.set('.', new Map());
+  }
+  return trieToFieldsV1(root);
+}
+
+function trieToFieldsV1(t: Trie): Obj {
+  const out: Obj = {};
+  if (t.size === 0 || (t.size === 1 && t.has('.'))) return out; // (a member with nothing below: `{}`)
+  const keys = [...t.keys()];
+  if (keys.length > 1) keys.sort();
+  for (const k of keys) setKey(out, k, trieToFieldsV1(t.get(k) as Trie));
+  return out;
+}

@@ -3,7 +3,7 @@ import { load } from 'js-yaml';
 import type { UnstructuredObject } from 'rxkube';
 import { badRequest, failure, StatusError } from './status-error.js';
 import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
-import { addMember, canonicalFieldsV1, cloneFieldsV1, isMember, removeMember, withMembers } from './fields-v1.js';
+import { canonicalFieldsV1, cloneFieldsV1, isMember, removeMember, setOfMembers, withMembers } from './fields-v1.js';
 import { compareForOwnership, type FieldShapes } from './ownership-compare.js';
 
 /**
@@ -539,11 +539,7 @@ export function recordUpdate(old: UnstructuredObject | undefined, next: Unstruct
   }
   if (gained.length > 0) {
     let fieldsV1 = own?.fieldsV1;
-    if (fieldsV1 === undefined) {
-      const set: Obj = {};
-      for (const p of gained) addMember(set, p);
-      fieldsV1 = canonicalFieldsV1(set);
-    }
+    fieldsV1 ??= setOfMembers(gained);
     out.push({ manager, operation: 'Update', apiVersion: next.apiVersion ?? '', time: now(), fieldsType: 'FieldsV1', fieldsV1, ...(subresource ? { subresource } : {}) });
   }
   return out;
