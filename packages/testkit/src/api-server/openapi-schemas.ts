@@ -161,17 +161,26 @@ function compile(schema: Schema | undefined): CopyNode {
  * schema lists no properties (RawExtension, FieldsV1, JSON, …) are copied whole; maps follow
  * `additionalProperties`. The schemas are compiled into copy nodes once.
  */
-export function copyKnownFields(value: unknown, definition: string): unknown {
-  return copyKnown(value, compile(DEFINITIONS[definition]));
+export function copyKnownFields(value: unknown, definition: string, shareFieldsV1 = false): unknown {
+  return copyKnown(value, compile(DEFINITIONS[definition]), shareFieldsV1 ? FIELDS_V1 : undefined);
 }
 
-function copyKnown(v: unknown, node: CopyNode): unknown {
+/**
+ * The copy node of `metadata.managedFields[].fieldsV1`. Admission before storing shares these
+ * sets instead of copying them (`shareFieldsV1`): nothing changes a set in place (fields-v1.ts
+ * works on private copies), and a stored set an update leaves alone stays one object across
+ * versions.
+ */
+const FIELDS_V1: CopyNode | undefined = ((node) => (node === WHOLE ? undefined : node))(compile(DEFINITIONS['io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1']));
+
+function copyKnown(v: unknown, node: CopyNode, shared: CopyNode | undefined): unknown {
   if (v === null || typeof v !== 'object') return v;
+  if (node === shared) return v;
   if (Array.isArray(v)) {
     const items = node.items;
     if (items === undefined) return copyJson(v);
     const out = new Array<unknown>(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = copyKnown(v[i], items);
+    for (let i = 0; i < v.length; i++) out[i] = copyKnown(v[i], items, shared);
     return out;
   }
   if (Object.getPrototypeOf(v) !== Object.prototype) return structuredClone(v);
@@ -182,10 +191,10 @@ function copyKnown(v: unknown, node: CopyNode): unknown {
   if (properties !== undefined) {
     for (const k of Object.keys(o)) {
       const p = properties.get(k);
-      if (p !== undefined) setOwn(out, k, copyKnown(o[k], p));
+      if (p !== undefined) setOwn(out, k, copyKnown(o[k], p, shared));
     }
   } else {
-    for (const k of Object.keys(o)) setOwn(out, k, copyKnown(o[k], values as CopyNode));
+    for (const k of Object.keys(o)) setOwn(out, k, copyKnown(o[k], values as CopyNode, shared));
   }
   return out;
 }

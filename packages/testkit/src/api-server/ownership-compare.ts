@@ -35,6 +35,39 @@ export interface OwnershipChanges {
 const OWNED_METADATA = new Set(['labels', 'annotations', 'finalizers', 'ownerReferences']);
 
 const differs = (a: unknown, b: unknown): boolean => a !== b && (a === undefined || b === undefined || !sameJson(a, b));
+const EMPTY: Obj = {};
+const isEnumerableOwn = Object.prototype.propertyIsEnumerable;
+
+/**
+ * Whether two values are plain JSON data with the same JSON text (key order counts, keys whose
+ * value is undefined left out). False, not an answer, for anything else (class instances,
+ * `toJSON`, functions, non-finite numbers): those are walked as before.
+ */
+function samePlainJson(a: unknown, b: unknown): boolean {
+  if (a === b) return typeof a !== 'number' || Number.isFinite(a);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!samePlainJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) return false;
+  const x = a as Obj;
+  const y = b as Obj;
+  if (typeof x['toJSON'] === 'function' || typeof y['toJSON'] === 'function') return false;
+  const kx = Object.keys(x);
+  const ky = Object.keys(y);
+  if (kx.length !== ky.length) return false;
+  for (let i = 0; i < kx.length; i++) {
+    const k = kx[i] as string;
+    if (k !== ky[i]) return false;
+    const v = x[k];
+    if (v === undefined || y[k] === undefined) return false;
+    if (!samePlainJson(v, y[k])) return false;
+  }
+  return true;
+}
+
 const isEmptyValue = (v: unknown): boolean => v === undefined || (isObj(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
 
 /**
@@ -44,84 +77,100 @@ const isEmptyValue = (v: unknown): boolean => v === undefined || (isObj(v) && Ob
  * Go zero value already has its struct fields, so that is left out for those.
  */
 export function compareForOwnership(before: unknown, after: unknown, shapes: FieldShapes, fieldsOwnedItself: boolean): OwnershipChanges {
-  const out: OwnershipChanges = { added: [], modified: [], removed: [] };
-  const path: string[] = [];
-  const names: string[] = [];
+  const walk = new OwnershipWalk(shapes, fieldsOwnedItself);
+  walk.fields(before, after, 0);
+  return walk.out;
+}
 
-  const leaf = (a: unknown, b: unknown): void => {
-    if (a === undefined && b !== undefined) out.added.push([...path]);
-    else if (b === undefined && a !== undefined) out.removed.push([...path]);
-    else if (differs(a, b)) out.modified.push([...path]);
-  };
+/** One comparison's state: the changes found so far and the path walked to (methods, not closures made per comparison). */
+class OwnershipWalk {
+  readonly out: OwnershipChanges = { added: [], modified: [], removed: [] };
+  private readonly path: string[] = [];
+  private readonly names: string[] = [];
 
-  const fields = (a: unknown, b: unknown, depth: number): void => {
-    const ao = isObj(a) ? a : {};
-    const bo = isObj(b) ? b : {};
-    const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
-    const inMetadata = depth === 1 && names[0] === 'metadata';
-    for (const k of keys) {
-      if (depth === 0 && (k === 'apiVersion' || k === 'kind')) continue;
-      if (inMetadata && !OWNED_METADATA.has(k)) continue;
-      const av = Object.hasOwn(ao, k) ? ao[k] : undefined;
-      const bv = Object.hasOwn(bo, k) ? bo[k] : undefined;
-      path.push(`f:${k}`);
-      names.push(k);
-      const walked = value(av, bv, depth + 1);
-      // The field itself, when it appears or goes (metadata is the server's).
-      if (walked && !(depth === 0 && k === 'metadata')) {
-        if (av === undefined && fieldsOwnedItself) out.added.push([...path]);
-        else if (bv === undefined) out.removed.push([...path]);
-      }
-      names.pop();
-      path.pop();
+  constructor(
+    private readonly shapes: FieldShapes,
+    private readonly fieldsOwnedItself: boolean,
+  ) {}
+
+  private leaf(a: unknown, b: unknown): void {
+    if (a === undefined && b !== undefined) this.out.added.push([...this.path]);
+    else if (b === undefined && a !== undefined) this.out.removed.push([...this.path]);
+    else if (differs(a, b)) this.out.modified.push([...this.path]);
+  }
+
+  fields(a: unknown, b: unknown, depth: number): void {
+    const ao = isObj(a) ? a : EMPTY;
+    const bo = isObj(b) ? b : EMPTY;
+    const inMetadata = depth === 1 && this.names[0] === 'metadata';
+    // Every key of `a`, then those only `b` has (the order of the union of both key lists).
+    for (const k of Object.keys(ao)) this.field(ao, bo, k, depth, inMetadata);
+    for (const k of Object.keys(bo)) if (!isEnumerableOwn.call(ao, k)) this.field(ao, bo, k, depth, inMetadata);
+  }
+
+  private field(ao: Obj, bo: Obj, k: string, depth: number, inMetadata: boolean): void {
+    if (depth === 0 && (k === 'apiVersion' || k === 'kind')) return;
+    if (inMetadata && !OWNED_METADATA.has(k)) return;
+    const av = Object.hasOwn(ao, k) ? ao[k] : undefined;
+    const bv = Object.hasOwn(bo, k) ? bo[k] : undefined;
+    // The same JSON on both sides (plain data): nothing below changed, nothing to record.
+    if (av !== undefined && bv !== undefined && av !== bv && typeof av === 'object' && typeof bv === 'object' && samePlainJson(av, bv)) return;
+    this.path.push(`f:${k}`);
+    this.names.push(k);
+    const walked = this.value(av, bv, depth + 1);
+    // The field itself, when it appears or goes (metadata is the server's).
+    if (walked && !(depth === 0 && k === 'metadata')) {
+      if (av === undefined && this.fieldsOwnedItself) this.out.added.push([...this.path]);
+      else if (bv === undefined) this.out.removed.push([...this.path]);
     }
-  };
+    this.names.pop();
+    this.path.pop();
+  }
 
   /** Compares one field's values; whether it walked into them (else it was a leaf). */
-  const value = (a: unknown, b: unknown, depth: number): boolean => {
+  private value(a: unknown, b: unknown, depth: number): boolean {
     // One value (an unchanged part the write shares with the stored object): nothing below changed.
     if (a === b) return false;
     const aMap = a === undefined || isObj(a);
     const bMap = b === undefined || isObj(b);
-    if (aMap && bMap && !shapes.isAtomicMap(a) && !shapes.isAtomicMap(b) && !(isEmptyValue(a) && isEmptyValue(b))) {
-      fields(a, b, depth);
+    if (aMap && bMap && !this.shapes.isAtomicMap(a) && !this.shapes.isAtomicMap(b) && !(isEmptyValue(a) && isEmptyValue(b))) {
+      this.fields(a, b, depth);
       return true;
     }
     const aList = a === undefined || Array.isArray(a);
     const bList = b === undefined || Array.isArray(b);
-    const lt = shapes.listType(names);
-    if (aList && bList && lt.type !== 'atomic' && !(isEmptyValue(a) && isEmptyValue(b))) {
-      if (!differs(a, b)) return true; // (the usual case: a list an update leaves alone)
-      items(a as unknown[] | undefined, b as unknown[] | undefined, lt.type === 'map', depth);
-      return true;
+    if (aList && bList) {
+      const lt = this.shapes.listType(this.names);
+      if (lt.type !== 'atomic' && !(isEmptyValue(a) && isEmptyValue(b))) {
+        if (!differs(a, b)) return true; // (the usual case: a list an update leaves alone)
+        this.items(a as unknown[] | undefined, b as unknown[] | undefined, lt.type === 'map', depth);
+        return true;
+      }
     }
-    leaf(a, b);
+    this.leaf(a, b);
     return false;
-  };
+  }
 
-  const byKey = (list: readonly unknown[] | undefined): Map<string, unknown> => {
+  private byKey(list: readonly unknown[] | undefined): Map<string, unknown> {
     const m = new Map<string, unknown>();
     for (const item of list ?? []) {
-      const ik = shapes.itemKey(item, names);
+      const ik = this.shapes.itemKey(item, this.names);
       if (!m.has(ik)) m.set(ik, item);
     }
     return m;
-  };
+  }
 
-  const items = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined, keyed: boolean, depth: number): void => {
-    const am = byKey(a);
-    const bm = byKey(b);
+  private items(a: readonly unknown[] | undefined, b: readonly unknown[] | undefined, keyed: boolean, depth: number): void {
+    const am = this.byKey(a);
+    const bm = this.byKey(b);
     for (const ik of new Set([...am.keys(), ...bm.keys()])) {
       const ai = am.get(ik);
       const bi = bm.get(ik);
-      path.push(ik);
-      if (keyed && differs(ai, bi)) fields(ai, bi, depth);
-      if (ai === undefined) out.added.push([...path]);
-      else if (bi === undefined) out.removed.push([...path]);
-      path.pop();
+      this.path.push(ik);
+      if (keyed && differs(ai, bi)) this.fields(ai, bi, depth);
+      if (ai === undefined) this.out.added.push([...this.path]);
+      else if (bi === undefined) this.out.removed.push([...this.path]);
+      this.path.pop();
     }
-  };
-
-  fields(before, after, 0);
-  return out;
+  }
 }

@@ -3,7 +3,7 @@ import { load } from 'js-yaml';
 import type { UnstructuredObject } from 'rxkube';
 import { badRequest, failure, StatusError } from './status-error.js';
 import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
-import { addMember, canonicalFieldsV1, cloneFieldsV1, isMember, removeMember } from './fields-v1.js';
+import { canonicalFieldsV1, cloneFieldsV1, isMember, removeMember, setOfMembers, withMembers } from './fields-v1.js';
 import { compareForOwnership, type FieldShapes } from './ownership-compare.js';
 
 /**
@@ -395,9 +395,16 @@ export function applyWithOwnership(live: UnstructuredObject | undefined, applied
   return { ...merged, metadata: meta } as UnstructuredObject;
 }
 
-/** How the ownership comparison reads lists and maps, from a resource's list types. */
+const SHAPES = new WeakMap<ListTypes, FieldShapes>();
+
+/** How the ownership comparison reads lists and maps, from a resource's list types (made once per list types). */
 function shapesOf(types: ListTypes): FieldShapes {
-  return { listType: types, itemKey: (item, names) => itemKey(item, types(names)), isAtomicMap: isLabelSelector };
+  let shapes = SHAPES.get(types);
+  if (shapes === undefined) {
+    shapes = { listType: types, itemKey: (item, names) => itemKey(item, types(names)), isAtomicMap: isLabelSelector };
+    SHAPES.set(types, shapes);
+  }
+  return shapes;
 }
 
 /**
@@ -409,21 +416,26 @@ function shapesOf(types: ListTypes): FieldShapes {
 function reconcileSet(set: unknown, live: unknown, types: ListTypes, names: readonly string[] = []): unknown {
   if (!isObj(set)) return set;
   let out: Obj | undefined;
+  let items: Map<string, unknown> | undefined;
   for (const k of Object.keys(set)) {
     const child = set[k];
+    if (!isObj(child)) continue; // (not a set: left as it is)
     let next: unknown = child;
-    if (k.startsWith('f:') && isObj(live)) {
+    if (k.startsWith('f:')) {
+      if (!isObj(live)) continue;
       const name = k.slice(2);
       const v = live[name];
-      const p = [...names, name];
-      const granular = (isObj(v) && hasKeys(v) && !isLabelSelector(v)) || (Array.isArray(v) && v.length > 0 && types(p).type !== 'atomic');
-      if (isObj(child) && !hasKeys(child) && granular) {
-        const whole = toFieldsV1(fieldsOf({ [name]: v }, types, names).get(k) ?? new Map());
-        if (hasKeys(whole)) next = { '.': {}, ...whole };
-      } else if (isObj(child) && hasKeys(child)) next = reconcileSet(child, v, types, p);
-    } else if (k.startsWith('k:') && Array.isArray(live) && isObj(child) && hasKeys(child)) {
-      const lt = types(names);
-      const item = live.find((i) => itemKey(i, lt) === k);
+      if (!hasKeys(child)) {
+        const granular = (isObj(v) && hasKeys(v) && !isLabelSelector(v)) || (Array.isArray(v) && v.length > 0 && types([...names, name]).type !== 'atomic');
+        if (granular) {
+          const whole = toFieldsV1(fieldsOf({ [name]: v }, types, names).get(k) ?? new Map());
+          if (hasKeys(whole)) next = { '.': {}, ...whole };
+        }
+      } else next = reconcileSet(child, v, types, [...names, name]);
+    } else if (k.startsWith('k:')) {
+      if (!Array.isArray(live) || !hasKeys(child)) continue;
+      items ??= itemsByKey(live, types(names));
+      const item = items.get(k);
       if (item !== undefined) next = reconcileSet(child, item, types, names);
     }
     if (next !== child) {
@@ -434,15 +446,56 @@ function reconcileSet(set: unknown, live: unknown, types: ListTypes, names: read
   return out ?? set;
 }
 
+/** A list's items by their FieldsV1 key (the first item of each key), computed once per list. */
+function itemsByKey(list: readonly unknown[], lt: ListType): Map<string, unknown> {
+  const m = new Map<string, unknown>();
+  for (const item of list) {
+    const k = itemKey(item, lt);
+    if (!m.has(k)) m.set(k, item);
+  }
+  return m;
+}
+
+/** Every node of a private copy (all of it is private: changed in place). */
+function privateNodes(set: Obj, out: Set<Obj> = new Set()): Set<Obj> {
+  out.add(set);
+  for (const k of Object.keys(set)) {
+    const c = set[k];
+    if (isObj(c)) privateNodes(c, out);
+  }
+  return out;
+}
+
+/** What a write's ownership is recorded for: the object without its managedFields and status, or (`status`) only its status. */
+function ownershipPart(o: UnstructuredObject | undefined, subresource: 'status' | undefined): Obj {
+  if (subresource === 'status') return o?.['status'] === undefined ? {} : { status: o['status'] };
+  const m = { ...((o?.metadata ?? {}) as Obj) };
+  delete m['managedFields'];
+  const x: Obj = { ...(o ?? {}), metadata: m };
+  delete x['status'];
+  return x;
+}
+
+function anyMember(set: unknown, paths: readonly (readonly string[])[]): boolean {
+  for (const p of paths) if (isMember(set, p)) return true;
+  return false;
+}
+
+function allMembers(set: unknown, paths: readonly (readonly string[])[]): boolean {
+  for (const p of paths) if (!isMember(set, p)) return false;
+  return true;
+}
+
 /** The entries with their sets reconciled with the live object (see {@link reconcileSet}); the same array when none changes. */
 export function reconcileEntries(entries: readonly ManagedFieldsEntry[], live: unknown, types: ListTypes): readonly ManagedFieldsEntry[] {
   let out: ManagedFieldsEntry[] | undefined;
-  entries.forEach((e, i) => {
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as ManagedFieldsEntry;
     const fieldsV1 = reconcileSet(e.fieldsV1, live, types);
-    if (fieldsV1 === e.fieldsV1) return;
+    if (fieldsV1 === e.fieldsV1) continue;
     out ??= [...entries];
     out[i] = { ...e, fieldsV1: canonicalFieldsV1(fieldsV1) };
-  });
+  }
   return out ?? entries;
 }
 
@@ -457,38 +510,28 @@ export function reconcileEntries(entries: readonly ManagedFieldsEntry[], live: u
  */
 export function recordUpdate(old: UnstructuredObject | undefined, next: UnstructuredObject, manager: string, types: ListTypes, subresource?: 'status', fieldsOwnedItself = false): ManagedFieldsEntry[] {
   const stored = (old?.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[];
-  const strip = (o: UnstructuredObject | undefined): Obj => {
-    if (subresource === 'status') return o?.['status'] === undefined ? {} : { status: o['status'] };
-    const m = { ...((o?.metadata ?? {}) as Obj) };
-    delete m['managedFields'];
-    const x: Obj = { ...(o ?? {}), metadata: m };
-    delete x['status'];
-    return x;
-  };
   // An object that exists without managedFields is not tracked by non-apply writes (until an
   // apply: see `before-first-apply`), as kube-apiserver 1.20's skip-non-applied manager does.
   if (old !== undefined && stored.length === 0) return [];
-  const before = strip(old);
+  const before = ownershipPart(old, subresource);
   const entries = old === undefined ? stored : reconcileEntries(stored, { ...old, metadata: { ...(old.metadata ?? {}), managedFields: undefined } }, types);
-  const mine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
-  const { added, modified, removed } = compareForOwnership(before, strip(next), shapesOf(types), fieldsOwnedItself);
+  const { added, modified, removed } = compareForOwnership(before, ownershipPart(next, subresource), shapesOf(types), fieldsOwnedItself);
   const gained = [...added, ...modified];
   if (gained.length === 0 && removed.length === 0) return [...entries];
   const out: ManagedFieldsEntry[] = [];
   let own: ManagedFieldsEntry | undefined;
   for (const e of entries) {
-    const isMine = mine(e);
+    const isMine = e.manager === manager && e.operation === 'Update' && (e.subresource ?? '') === (subresource ?? '');
     const lose = isMine ? removed : [...gained, ...removed];
     let set: unknown = e.fieldsV1;
-    if (lose.some((p) => isMember(set, p))) {
+    if (anyMember(set, lose)) {
       const copy = cloneFieldsV1(set);
       for (const p of lose) removeMember(copy, p);
       set = copy;
     }
-    if (isMine && gained.some((p) => !isMember(set, p))) {
-      const copy = set === e.fieldsV1 ? cloneFieldsV1(set) : (set as Obj);
-      for (const p of gained) addMember(copy, p);
-      set = copy;
+    if (isMine && !allMembers(set, gained)) {
+      // Copies only the nodes on the way to the new members (a copy made above is private whole).
+      set = set === e.fieldsV1 ? withMembers(set, gained) : withMembers(set, gained, privateNodes(set as Obj));
     }
     const fieldsV1 = canonicalFieldsV1(set);
     if (isMine && gained.length > 0) own = { ...e, fieldsV1 };
@@ -496,11 +539,7 @@ export function recordUpdate(old: UnstructuredObject | undefined, next: Unstruct
   }
   if (gained.length > 0) {
     let fieldsV1 = own?.fieldsV1;
-    if (fieldsV1 === undefined) {
-      const set: Obj = {};
-      for (const p of gained) addMember(set, p);
-      fieldsV1 = canonicalFieldsV1(set);
-    }
+    fieldsV1 ??= setOfMembers(gained);
     out.push({ manager, operation: 'Update', apiVersion: next.apiVersion ?? '', time: now(), fieldsType: 'FieldsV1', fieldsV1, ...(subresource ? { subresource } : {}) });
   }
   return out;
