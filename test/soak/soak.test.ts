@@ -26,6 +26,10 @@ describe('chaos soak (short)', () => {
   it('negative control: a subscriber that drops deletes is reported', async () => {
     const report = await runSoak({ durationMs: 2_000, keys: 300, opsPerTick: 2, faultEveryMs: 300, seed: 3, quiesceTimeoutMs: 3_000, sabotage: 'fastIgnoresDeletes' });
     expect(report.violations.some((v) => v.startsWith('subscriber fast: phantom'))).toBe(true);
-    expect(report.violations.filter((v) => !(v.includes('fast') || v.startsWith('no convergence')))).toEqual([]);
+    // Beside the sabotaged subscriber nothing may diverge. Whether every watch closes after the stop
+    // is the first test's check: this short run stops while its faults may still hold a watch open
+    // (seen once under load: "1 watches still open after stop").
+    const others = report.violations.filter((v) => !(v.includes('fast') || v.startsWith('no convergence') || v.endsWith('watches still open after stop')));
+    expect(others).toEqual([]);
   }, 30_000);
 });
