@@ -49,3 +49,13 @@ export function realKubeApiServer(prefix: string, { needDir = false }: { needDir
   const ca = cluster.caData !== undefined ? Buffer.from(cluster.caData, 'base64').toString() : cluster.caFile !== undefined ? readFileSync(cluster.caFile, 'utf8') : undefined;
   return { server: cluster.server, token: kc.getCurrentUser()?.token, ca, kubeconfig, dir: dir === '' ? undefined : dir, stop };
 }
+
+/**
+ * Says loudly that `comparison` is skipped for want of a real server; in CI (where one is always
+ * started) that is an error instead.
+ */
+export function noRealKubeApiServer(comparison: string): void {
+  const msg = `\n!!! No real kube-apiserver (KUBECONFIG unset, ../shared/kube-apiserver/start.sh missing): the ${comparison} comparison is SKIPPED. !!!\n`;
+  if (process.env['CI']) throw new Error(msg);
+  console.warn(msg);
+}
