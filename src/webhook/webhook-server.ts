@@ -16,6 +16,7 @@ import { withDeadline } from './handler-deadline.js';
 import { BodyLimitExceeded, readBody } from './read-body.js';
 import { reviewAdmission } from './review-admission.js';
 import { reviewConversion } from './review-conversion.js';
+import { serverDrain, type ServerDrain } from './server-drain.js';
 import { WebhookBodyTooLargeError, WebhookConfigError, WebhookReviewError } from './webhook-errors.js';
 import { webhookMetrics, type WebhookRequestRecorder } from './webhook-metrics.js';
 
@@ -44,6 +45,13 @@ export interface WebhookServerOptions {
   readonly logger?: Logger;
   /** Registry of the webhook metrics. Default: the manager's when added to one, else none. */
   readonly registry?: Registry;
+  /**
+   * On stop, the longest wait for the requests in flight to be answered and the connections to
+   * end (each answer from then on says `Connection: close`); then the connections still open are
+   * closed and their handlers' signals aborted. Default: the longest admission handler timeout
+   * plus 1 s (10 s when there is none), so every answer in flight can still reach the API server.
+   */
+  readonly drainTimeoutMs?: number;
 }
 
 /**
@@ -60,7 +68,10 @@ export interface WebhookServer {
   readonly webhooks: readonly Webhook[];
   /** Resolves with the bound address once listening; rejects when it cannot listen. */
   readonly listening: Promise<AddressInfo>;
-  /** Listens until `signal` aborts, then closes after the requests in flight are answered. */
+  /**
+   * Listens until `signal` aborts, then closes after the requests in flight are answered (within
+   * `drainTimeoutMs`; keep-alive connections are told to close after their answer).
+   */
   start(signal: AbortSignal): Promise<void>;
   /** Takes the manager's logger and metrics registry, unless given in the options. */
   inject(deps: RunnableDeps): void;
@@ -97,6 +108,8 @@ export function webhookServer(options: WebhookServerOptions): WebhookServer {
   const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_BYTES;
   if (!Number.isInteger(maxBytes) || maxBytes <= 0) throw new WebhookConfigError(`maxRequestBytes must be a positive integer, got ${String(maxBytes)}`, { option: 'maxRequestBytes' });
   const scheduler = options.scheduler ?? asyncScheduler;
+  const drainMs = options.drainTimeoutMs ?? defaultDrainMs(options.webhooks);
+  if (!Number.isFinite(drainMs) || drainMs < 0) throw new WebhookConfigError(`drainTimeoutMs must be a non-negative number, got ${String(drainMs)}`, { option: 'drainTimeoutMs' });
   let logger = options.logger ?? noopLogger;
   let registry = options.registry;
   let record: WebhookRequestRecorder | undefined;
@@ -203,6 +216,7 @@ export function webhookServer(options: WebhookServerOptions): WebhookServer {
         throw err;
       }
       const server = createServer({ cert: pair.cert, key: pair.key, minVersion: 'TLSv1.2' }, (req, res) => {
+        drain.track(res);
         handle(req, res).catch((err: unknown) => {
           logger.error('webhook request failed', { err });
           if (!res.headersSent && !res.destroyed) sendText(res, 500, 'internal server error\n');
@@ -212,9 +226,17 @@ export function webhookServer(options: WebhookServerOptions): WebhookServer {
       // Every request is bounded: the API server gives up after at most 30 s.
       server.requestTimeout = 60_000;
       server.headersTimeout = 30_000;
+      const drain = serverDrain(server, {
+        drainMs,
+        scheduler,
+        onForced: (open) => {
+          logger.warn('webhook server: connections still open after the drain timeout, closing them', { drainTimeoutMs: drainMs, openConnections: open });
+          stopping.abort(new Error(`the webhook server stopped: requests not answered within its drain timeout of ${drainMs} ms`));
+        },
+      });
       const watcher = watchCertificates(options.tls, pair, (next) => server.setSecureContext({ cert: next.cert, key: next.key }), scheduler, logger);
       try {
-        await serve(server, options.port ?? 9443, options.host ?? '0.0.0.0', signal, (a) => {
+        await serve(server, drain, options.port ?? 9443, options.host ?? '0.0.0.0', signal, (a) => {
           address = a;
           resolveListening(a);
           logger.info('serving webhooks', { port: a.port, paths: [...byPath.keys()] });
@@ -253,17 +275,20 @@ function stopWatcher(watcher: Subscription | undefined): void {
   watcher?.unsubscribe();
 }
 
-/** Listens; resolves once `signal` aborted and the server closed; rejects when it cannot listen. */
-function serve(server: Server, port: number, host: string, signal: AbortSignal, onListening: (a: AddressInfo) => void): Promise<void> {
+/** The default `drainTimeoutMs`: every admission handler's answer in flight can still be sent. */
+function defaultDrainMs(webhooks: readonly Webhook[]): number {
+  const longest = Math.max(0, ...webhooks.map((w) => (w.type === 'conversion' ? 0 : w.timeoutMs)));
+  return longest === 0 ? 10_000 : longest + 1_000;
+}
+
+/** Listens; resolves once `signal` aborted and the server drained; rejects when it cannot listen. */
+function serve(server: Server, drain: ServerDrain, port: number, host: string, signal: AbortSignal, onListening: (a: AddressInfo) => void): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal.aborted) return resolve();
     server.once('error', (err) => reject(new Error(`webhook server failed: ${err.message}`, { cause: err })));
     server.listen(port, host, () => {
       onListening(server.address() as AddressInfo);
-      const close = (): void => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      };
+      const close = (): void => drain.begin(resolve);
       if (signal.aborted) close();
       else signal.addEventListener('abort', close, { once: true });
     });

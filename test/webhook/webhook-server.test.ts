@@ -5,7 +5,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
+import { Agent, request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateTlsMaterial, type TlsMaterial } from '../../packages/testkit/src/index.js';
 import type { KubeObject } from '../../src/api/kube-object.js';
 import type { ResourceType } from '../../src/api/resource.js';
+import type { Logger } from '../../src/logging/logger.js';
+import { noopLogger } from '../../src/logging/noop-logger.js';
 import { allow, deny, mutatingWebhook, validatingWebhook, webhookServer, type WebhookServer } from '../../src/webhook/index.js';
 import { convertDatabases } from '../../examples/custom-resource/database-webhooks.js';
 
@@ -180,6 +182,79 @@ describe('webhook server: abandoned requests and stopping', () => {
     expect(seen?.aborted).toBe(true);
     release?.();
     expect(JSON.parse((await post(port, '/slow', review(2))).body).response.allowed).toBe(true);
+  });
+
+  it('stops while a keep-alive client keeps its connection busy: answers in flight say Connection: close', async () => {
+    let calls = 0;
+    let entered!: () => void;
+    const fifthEntered = new Promise<void>((r) => (entered = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const held = validatingWebhook({
+      resource: THINGS,
+      path: '/held',
+      validate: async () => {
+        if (++calls === 5) {
+          entered();
+          await released;
+        }
+        return allow();
+      },
+    });
+    const server = webhookServer({ port: 0, host: '127.0.0.1', tls: { cert: tls.cert, key: tls.key }, webhooks: [held] });
+    const stop = new AbortController();
+    const done = server.start(stop.signal);
+    const { port } = (await server.listening) as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: tls.ca, servername: 'localhost' });
+    const connections: (string | undefined)[] = [];
+    // Back to back on one connection, as kube-apiserver calls a busy webhook: never idle for long.
+    const client = (async () => {
+      for (let i = 0; i < 10_000; i++) {
+        const header = await new Promise<string | undefined>((resolve) => {
+          const req = request({ host: '127.0.0.1', port, path: '/held', method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.headers.connection));
+          });
+          req.on('error', () => resolve('error'));
+          req.end(review(1));
+        });
+        connections.push(header);
+        if (header === 'error' || stop.signal.aborted && header === 'close') break;
+      }
+    })();
+    await fifthEntered;
+    stop.abort();
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    const outcome = await Promise.race([done.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open after 8 s'), 8_000))]);
+    await client;
+    agent.destroy();
+    expect(outcome).toBe('closed');
+    // The four answers before the stop kept the connection; the one in flight when it began closed it.
+    expect(connections).toEqual(['keep-alive', 'keep-alive', 'keep-alive', 'keep-alive', 'close']);
+  });
+
+  it('closes what is still open after drainTimeoutMs: a request whose body never ends', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { ...noopLogger, warn: (msg: string) => void warnings.push(msg), child: () => logger };
+    const server = webhookServer({ port: 0, host: '127.0.0.1', tls: { cert: tls.cert, key: tls.key }, webhooks: [validate], drainTimeoutMs: 300, logger });
+    const stop = new AbortController();
+    const done = server.start(stop.signal);
+    const { port } = (await server.listening) as AddressInfo;
+    const socket = connect({ host: '127.0.0.1', port, ca: tls.ca, servername: 'localhost' });
+    await new Promise((r) => socket.once('secureConnect', r));
+    const closed = new Promise((r) => socket.once('close', r));
+    socket.write(`POST ${validate.path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"half":`);
+    await new Promise((r) => setTimeout(r, 100));
+    stop.abort();
+    const outcome = await Promise.race([done.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open after 8 s'), 8_000))]);
+    expect(outcome).toBe('closed');
+    await closed;
+    expect(warnings).toContain('webhook server: connections still open after the drain timeout, closing them');
+  });
+
+  it('refuses a negative drainTimeoutMs', () => {
+    expect(() => webhookServer({ tls: { cert: tls.cert, key: tls.key }, webhooks: [], drainTimeoutMs: -1 })).toThrow('drainTimeoutMs must be a non-negative number, got -1');
   });
 
   it('a server stopped before it started never listens, and says so', async () => {
