@@ -27,7 +27,7 @@ export default defineConfig({
   // with a source map (3.9 MB for kube-openapi.json). Every JSON import in the repo is a default import.
   json: { stringify: true, namedExports: false },
   test: {
-    setupFiles: ['test/helpers/fast-check-seed.ts'],
+    setupFiles: ['test/helpers/fast-check-seed.ts', 'test/helpers/timer-audit.ts'],
     // Managers log at info by default; tests that look at logs pass their own logger.
     env: { RXKUBE_LOG: 'off' },
     projects: [

@@ -4,13 +4,16 @@ import { dateTimestampProvider } from 'rxjs/internal/scheduler/dateTimestampProv
 import { immediateProvider } from 'rxjs/internal/scheduler/immediateProvider';
 import { intervalProvider } from 'rxjs/internal/scheduler/intervalProvider';
 import { performanceTimestampProvider } from 'rxjs/internal/scheduler/performanceTimestampProvider';
+import type { TimerHandle } from 'rxjs/internal/scheduler/timerHandle';
 import { timeoutProvider } from 'rxjs/internal/scheduler/timeoutProvider';
+import { Immediate } from 'rxjs/internal/util/Immediate';
 import { TestScheduler } from 'rxjs/testing';
 import type { Controller } from 'rxkube';
 import { type InProcessCluster, inProcessCluster, type InProcessClusterOptions } from './in-process-cluster.js';
 import { converged, eventually, type ConvergedOptions, type EventuallyOptions, type OutcomeCondition, type OutcomeDriver } from './outcome/outcome-assertions.js';
 import { OutcomeLog, type StartedController } from './outcome/outcome-log.js';
 import type { VirtualRunReport } from './outcome/outcome-report.js';
+import { routeTimerClears } from './timer-routing.js';
 import { drainMicrotasks, VirtualClock } from './virtual-clock.js';
 
 /** Options of {@link virtualTime}. */
@@ -77,10 +80,17 @@ export interface VirtualTimeHelpers {
   converged(options?: ConvergedOptions): Promise<VirtualRunReport>;
 }
 
+type TimerFn = (handler: () => void, timeout?: number) => TimerHandle;
+type ClearFn = (handle: TimerHandle) => void;
+
 interface SchedulerInternals {
   runMode: boolean;
   flushTests: { ready: boolean; actual: unknown; expected: unknown }[];
-  createDelegates(): { immediate: unknown; interval: unknown; timeout: unknown };
+  createDelegates(): {
+    immediate: { setImmediate: (handler: () => void) => TimerHandle; clearImmediate: ClearFn };
+    interval: { setInterval: TimerFn; clearInterval: ClearFn };
+    timeout: { setTimeout: TimerFn; clearTimeout: ClearFn };
+  };
 }
 
 /**
@@ -133,9 +143,13 @@ export async function virtualTime(test: (helpers: VirtualTimeHelpers) => Promise
   const delegates = internals.createDelegates();
   dateTimestampProvider.delegate = scheduler;
   performanceTimestampProvider.delegate = scheduler;
-  immediateProvider.delegate = delegates.immediate as typeof immediateProvider.delegate;
-  intervalProvider.delegate = delegates.interval as typeof intervalProvider.delegate;
-  timeoutProvider.delegate = delegates.timeout as typeof timeoutProvider.delegate;
+  // A clear of a handle set before virtual time began goes to the clock that set it (timer-routing.ts).
+  const immediate = routeTimerClears({ set: delegates.immediate.setImmediate, clear: delegates.immediate.clearImmediate }, (h) => Immediate.clearImmediate(h as number));
+  const interval = routeTimerClears({ set: delegates.interval.setInterval, clear: delegates.interval.clearInterval }, (h) => clearInterval(h as Parameters<typeof clearInterval>[0]));
+  const timeout = routeTimerClears({ set: delegates.timeout.setTimeout, clear: delegates.timeout.clearTimeout }, (h) => clearTimeout(h as Parameters<typeof clearTimeout>[0]));
+  immediateProvider.delegate = { setImmediate: immediate.set, clearImmediate: immediate.clear };
+  intervalProvider.delegate = { setInterval: interval.set, clearInterval: interval.clear };
+  timeoutProvider.delegate = { setTimeout: timeout.set, clearTimeout: timeout.clear };
 
   let flushed = false;
   let outcomeStyle = false;

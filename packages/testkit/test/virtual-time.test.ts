@@ -2,7 +2,9 @@
  * virtualTime + inProcessCluster: a controller whose reconcile is an ordinary async function
  * calling the client runs in virtual time against an embedded API server reached without HTTP.
  */
-import { map, timer } from 'rxjs';
+import { interval, map, timer } from 'rxjs';
+import { AsyncAction } from 'rxjs/internal/scheduler/AsyncAction';
+import { AsyncScheduler } from 'rxjs/internal/scheduler/AsyncScheduler';
 import { describe, expect, it } from 'vitest';
 import { resources } from 'rxkube';
 import { controller } from 'rxkube';
@@ -53,6 +55,29 @@ describe('virtualTime', () => {
       expect(seen).toEqual([5_000]);
       expect(Date.now()).toBeGreaterThan(1_000_000); // the global clock is real
     });
+  });
+
+  it('a real-time RxJS interval set before virtual time and cancelled during it is cleared on the real clock', async () => {
+    // As a periodic action another test file left running in a shared test process.
+    const real = new AsyncScheduler(AsyncAction);
+    const flushReal = real.flush.bind(real);
+    let ticks = 0;
+    const cancelledRuns: unknown[] = [];
+    real.flush = (action) => {
+      try {
+        flushReal(action);
+      } catch (err) {
+        cancelledRuns.push(err); // RxJS: "executing a cancelled action"
+      }
+    };
+    const sub = interval(5, real).subscribe(() => ticks++);
+    for (let i = 0; i < 100 && ticks < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(ticks).toBeGreaterThanOrEqual(2);
+    await virtualTime(() => sub.unsubscribe());
+    const ticksAtCancel = ticks;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(cancelledRuns).toEqual([]);
+    expect(ticks).toBe(ticksAtCancel);
   });
 
   it('inProcessCluster: requests and watches without sockets; errors are ApiErrors', async () => {

@@ -9,11 +9,32 @@ import { describe, expect, it } from 'vitest';
 import { compareForOwnership, type FieldShapes, type OwnershipChanges } from '../src/api-server/ownership-compare.js';
 import { sameJson } from '../src/api-server/json-equal.js';
 import { builtinListTypes, schemaListTypes, type ListTypes } from '../src/api-server/server-side-apply.js';
-import { addMember, canonicalFieldsV1, cloneFieldsV1, setOfMembers, withMembers } from '../src/api-server/fields-v1.js';
+import { canonicalFieldsV1, cloneFieldsV1, setOfMembers, withMembers } from '../src/api-server/fields-v1.js';
 import { copyKnownFields } from '../src/api-server/openapi-schemas.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isEmpty = (o: Obj): boolean => Object.keys(o).length === 0;
+function setKey(o: Obj, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+/** Reference: adds `path` as a member of a private set, one node at a time (what `withMembers` and `setOfMembers` must equal); a member on the way that gains children keeps its membership (`.`). */
+function addMember(set: Obj, path: readonly string[]): void {
+  let t = set;
+  for (let i = 0; i < path.length; i++) {
+    const k = path[i] as string;
+    let c = Object.hasOwn(t, k) ? t[k] : undefined;
+    if (!isObj(c)) {
+      c = {};
+      setKey(t, k, c);
+    } else if (i < path.length - 1 && isEmpty(c)) setKey(c, '.', {}); // a leaf member gaining members below
+    t = c as Obj;
+  }
+  if (!isEmpty(t) && !Object.hasOwn(t, '.')) setKey(t, '.', {});
+}
+
 
 // ---- reference: compareForOwnership before the rewrite ----
 const OWNED_METADATA = new Set(['labels', 'annotations', 'finalizers', 'ownerReferences']);
@@ -175,10 +196,6 @@ describe('compareForOwnership against the reference', () => {
 });
 
 // ---- reference: canonicalFieldsV1 before it remembered canonical sets ----
-function setKey(o: Obj, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
-}
 function referenceCanonical(v: unknown): Obj {
   if (!isObj(v)) return {};
   let same = Object.getPrototypeOf(v) === Object.prototype;

@@ -55,7 +55,8 @@ export function canonicalFieldsV1(v: unknown): Obj {
 }
 
 /**
- * `set` with `paths` added as members (as {@link addMember} on a {@link cloneFieldsV1} copy of
+ * `set` with `paths` added as members (each path's node created or kept, and a member on the way
+ * that gains members below keeping its own membership as `.`, on a {@link cloneFieldsV1} copy of
  * it), copying only the nodes on the way to them: the rest is shared with `set`, which is not
  * changed. `copied`: nodes that are private already (a copy made before), changed in place.
  */
@@ -121,21 +122,6 @@ export function isMember(set: unknown, path: readonly string[]): boolean {
   return isObj(t) && (isEmpty(t) || Object.hasOwn(t, '.'));
 }
 
-/** Adds `path` as a member of a private set; a member on the way that gains children keeps its membership (`.`). */
-export function addMember(set: Obj, path: readonly string[]): void {
-  let t = set;
-  for (let i = 0; i < path.length; i++) {
-    const k = path[i] as string;
-    let c = Object.hasOwn(t, k) ? t[k] : undefined;
-    if (!isObj(c)) {
-      c = {};
-      setKey(t, k, c);
-    } else if (i < path.length - 1 && isEmpty(c)) setKey(c, '.', {}); // a leaf member gaining members below
-    t = c as Obj;
-  }
-  if (!isEmpty(t) && !Object.hasOwn(t, '.')) setKey(t, '.', {});
-}
-
 /**
  * Removes `path` from the members of a private set, exactly (members below it stay, as a set
  * difference in structured-merge-diff does); nodes left without members go.
@@ -161,7 +147,7 @@ export function removeMember(set: Obj, path: readonly string[], from = 0): void 
 type Trie = Map<string, Trie>;
 
 /**
- * The canonical set of exactly `paths` as members: what {@link addMember} of each path on an
+ * The canonical set of exactly `paths` as members: what {@link withMembers} of each path on an
  * empty set and then {@link canonicalFieldsV1} give, built as a trie first and written sorted once.
  */
 export function setOfMembers(paths: readonly (readonly string[])[]): Obj {
