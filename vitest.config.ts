@@ -1,22 +1,22 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Each unit test file runs isolated (vitest's default: a fresh module graph, and with the forks
-// pool a fresh process, per file). `npm run test:fast` runs the tier without isolation instead
-// (each worker imports the runtime and the test kit once: under 3 minutes against about 7 on a
-// 2-core machine), at the price of shared process state: there, a real-time RxJS timer a file
-// leaves running can be rescheduled while a later file's virtual time has replaced RxJS's timer
-// providers, and its stray interval then fails in whatever file runs next (seen once as
-// "executing a cancelled action" stopping an embedded cluster's controller manager). Until such
-// leaks are found and closed, CI runs isolated.
+// The unit tier runs without per-file isolation: each worker imports the runtime and the test kit
+// once and runs its files one after another in that process (about 2 min 20 s against 6–7 min
+// isolated on a 2-core machine: importing was most of an isolated file's time). The price is
+// shared process state, so a file must leave nothing behind (docs/testing-speed.md; a real-time
+// RxJS timer cancelled while a later file's virtual time ran once failed that file, closed in
+// `virtualTime()` itself). RXKUBE_TEST_ISOLATE=1 runs every file isolated again (`npm run
+// test:isolated`), to tell a leak between files from a failure of the file itself;
+// RXKUBE_TIMER_AUDIT=1 lists the intervals each file leaves running.
 //
-// vitest's default is one worker per core minus one: a single worker on a 2-core machine, which
-// then waits out every unit file's server round trips, child processes and real-time waits one
-// after another. RXKUBE_TEST_WORKERS=3 overlaps those waits (on a quiet 2-core machine a 32-file
-// subset took 62 s against 72 s); on a busy machine extra workers only stretch every test's
-// wall-clock time towards its timeout, so the default stays vitest's.
+// Workers: two without isolation (one per core on a 2-core machine: the files' server round
+// trips and child processes overlap). Isolated, vitest's default of one per core minus one. On a
+// busy machine extra workers only stretch every test's wall-clock time towards its timeout.
+// RXKUBE_TEST_WORKERS overrides either.
+const isolate = process.env['RXKUBE_TEST_ISOLATE'] === '1';
 const requested = Number(process.env['RXKUBE_TEST_WORKERS']);
-const unitWorkers = Number.isInteger(requested) && requested > 0 ? requested : Math.max(1, availableParallelism() - 1);
+const unitWorkers = Number.isInteger(requested) && requested > 0 ? requested : isolate ? Math.max(1, availableParallelism() - 1) : 2;
 
 export default defineConfig({
   resolve: { conditions: ['source'] },
@@ -39,6 +39,7 @@ export default defineConfig({
           exclude: ['test/e2e/**', 'test/consumer/**', 'test/browser/**', 'node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          isolate,
           maxWorkers: unitWorkers,
         },
       },

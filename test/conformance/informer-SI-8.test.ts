@@ -3,26 +3,32 @@
  * rxkube the first subscriber starts the informer, so "before start" is the first registration
  * (or one made while the informer is stopped); see EXCLUDED-informer.md.
  */
-import { Subject } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { Subject, Subscription } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
 import { InformerConfigError } from '../../src/informer/informer-errors.js';
 import { sharedInformer } from '../../src/informer/shared-informer.js';
 import type { ReflectorEvent } from '../../src/reflector/reflector-event.js';
 
 const H12 = 12 * 3600_000;
+/** Every subscription a test makes, ended after it (the informers' resync timers with them). */
+let subs = new Subscription();
+afterEach(() => {
+  subs.unsubscribe();
+  subs = new Subscription();
+});
 
 describe('SI-8 resync period of a new subscriber', () => {
   it('before start a shorter period lowers the check period; after start shorter periods are raised to it', () => {
     const informer = sharedInformer(new Subject<ReflectorEvent>(), { defaultResyncPeriodMs: H12 });
     expect(informer.resyncCheckPeriodMs).toBe(H12);
     const first = informer.listen({ name: 'l1m', resyncPeriodMs: 60_000 });
-    first.events$.subscribe(); // registers before the informer starts, then starts it
+    subs.add(first.events$.subscribe()); // registers before the informer starts, then starts it
     expect(informer.resyncCheckPeriodMs).toBe(60_000);
-    informer.listen({ name: 'l55s', resyncPeriodMs: 55_000 }).events$.subscribe();
+    subs.add(informer.listen({ name: 'l55s', resyncPeriodMs: 55_000 }).events$.subscribe());
     expect(informer.resyncCheckPeriodMs).toBe(60_000); // started: no longer lowered
-    informer.listen({ name: 'l0', resyncPeriodMs: 0 }).events$.subscribe();
-    informer.listen({ name: 'ldefault' }).events$.subscribe();
-    informer.listen({ name: 'l2m', resyncPeriodMs: 120_000 }).events$.subscribe();
+    subs.add(informer.listen({ name: 'l0', resyncPeriodMs: 0 }).events$.subscribe());
+    subs.add(informer.listen({ name: 'ldefault' }).events$.subscribe());
+    subs.add(informer.listen({ name: 'l2m', resyncPeriodMs: 120_000 }).events$.subscribe());
     expect(informer.resyncPeriods()).toEqual(
       new Map([
         ['l1m', 60_000],
@@ -38,13 +44,13 @@ describe('SI-8 resync period of a new subscriber', () => {
     const informer = sharedInformer(new Subject<ReflectorEvent>(), { defaultResyncPeriodMs: 60_000 });
     const s = informer.events$.subscribe();
     s.unsubscribe();
-    informer.listen({ name: 'l5s', resyncPeriodMs: 5_000 }).events$.subscribe();
+    subs.add(informer.listen({ name: 'l5s', resyncPeriodMs: 5_000 }).events$.subscribe());
     expect(informer.resyncCheckPeriodMs).toBe(5_000);
   });
 
   it('an informer created without resync never resyncs, whatever a subscriber asks', () => {
     const informer = sharedInformer(new Subject<ReflectorEvent>());
-    informer.listen({ name: 'l5s', resyncPeriodMs: 5_000 }).events$.subscribe();
+    subs.add(informer.listen({ name: 'l5s', resyncPeriodMs: 5_000 }).events$.subscribe());
     expect(informer.resyncCheckPeriodMs).toBe(0);
     expect(informer.resyncPeriods().get('l5s')).toBe(0);
   });

@@ -2,7 +2,7 @@
  * Opt-in (RXKUBE_TIMER_AUDIT=1): reports, after each test file, the real-time intervals it
  * started and left running (RxJS's async scheduler runs every delayed action on `setInterval`),
  * with where each was set. A file that leaves one running can disturb the files after it when
- * files share a process (`npm run test:fast`); see docs/testing-speed.md.
+ * files share a process (the unit tier does; see docs/testing-speed.md).
  */
 import { afterAll, expect } from 'vitest';
 
@@ -19,6 +19,7 @@ function install(): Audit {
   const live = new Map<unknown, string>();
   const realSet = globalThis.setInterval;
   const realClear = globalThis.clearInterval;
+  const realClearTimeout = globalThis.clearTimeout;
   const where = (): string => {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 60;
@@ -40,6 +41,11 @@ function install(): Audit {
     live.delete(handle);
     realClear(handle);
   }) as typeof clearInterval;
+  // Node clears an interval with clearTimeout too.
+  globalThis.clearTimeout = ((handle: Parameters<typeof clearTimeout>[0]) => {
+    live.delete(handle);
+    realClearTimeout(handle);
+  }) as typeof clearTimeout;
   holder[INSTALLED] = { live, realClear };
   return holder[INSTALLED];
 }
