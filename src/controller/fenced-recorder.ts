@@ -17,9 +17,18 @@ import type { EventOptions, EventRecorder } from '../events/event-recorder.js';
  * fenced.event(orphan, 'Normal', 'Stopped', 'stopped'); // not written
  */
 export function fencedRecorder(recorder: EventRecorder, fence: AbortSignal): EventRecorder {
+  // One combined signal per fence a call brings (a view over a view: a controller's own fence over
+  // the manager's), so the recorder watches one fence for all of them and reports a loss once.
+  const combined = new WeakMap<AbortSignal, AbortSignal>();
   const withFence = (options: EventOptions | undefined): EventOptions => {
     const own = options?.fence;
-    return { ...options, fence: own === undefined || own === fence ? fence : AbortSignal.any([fence, own]) };
+    if (own === undefined || own === fence) return { ...options, fence };
+    let both = combined.get(own);
+    if (both === undefined) {
+      both = AbortSignal.any([fence, own]);
+      combined.set(own, both);
+    }
+    return { ...options, fence: both };
   };
   return {
     event: (object, type, reason, message, options) => recorder.event(object, type, reason, message, withFence(options)),

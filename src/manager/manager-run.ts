@@ -102,6 +102,8 @@ export class ManagerRun {
   private failure: { readonly error: unknown } | undefined;
   /** Leadership was lost: the stop procedure skips the graceful wait (CR-14). */
   private leadershipLost = false;
+  /** Aborts when leadership is lost (also while stopping): the fence of the manager's event recorders. */
+  private readonly lostLeadership = new AbortController();
   private stopRequested = false;
   private startedAt = 0;
   private syncTimer: Subscription | undefined;
@@ -136,6 +138,11 @@ export class ManagerRun {
 
   get phase(): ManagerPhase {
     return this.current;
+  }
+
+  /** Aborts, with the {@link LeaderElectionLostError}, once leadership is lost; never without leader election. */
+  get leadershipFence(): AbortSignal {
+    return this.lostLeadership.signal;
   }
 
   /** True from the start of the stop procedure on. */
@@ -314,6 +321,7 @@ export class ManagerRun {
   private onLost(cause: unknown): void {
     if (this.current === 'stopped') return;
     const err = new LeaderElectionLostError(cause === undefined ? undefined : { cause });
+    this.lostLeadership.abort(err);
     if (this.stopEngaged) {
       // Lost while stopping gracefully: the controllers may still be finishing reconciles.
       this.o.logger.error('leader election lost while stopping: fencing the leader-election runnables', { lease: this.candidacy?.lease });

@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import { KubeClient } from '../client/kube-client.js';
 import type { KubeConfigLike } from '../client/kube-config-like.js';
 import type { EventRecorder } from '../events/event-recorder.js';
+import { fencedRecorder } from '../controller/fenced-recorder.js';
 import { eventRecorder } from '../events/event-recorder.js';
 import { clientEventsApi } from '../events/client-events-api.js';
 import type { LogThreshold } from '../logging/default-logger.js';
@@ -115,7 +116,11 @@ export interface Manager {
   metricsAddress(): Promise<AddressInfo>;
   /**
    * An event recorder reporting as `component` (controller-runtime's `GetEventRecorderFor`),
-   * writing through `client`; shut down when the manager has stopped.
+   * writing through `client`; shut down when the manager has stopped. With leader election it is
+   * fenced by leadership ({@link fencedRecorder}): once leadership is lost, Events recorded
+   * through it are refused and those queued and not sent yet are dropped (counted in
+   * `rxkube_events_fenced_total`, logged once), whichever runnable records them; the Lease's own
+   * "stopped leading" Event is still written.
    */
   getEventRecorder(component: string): EventRecorder;
   /** The manager's client (from `client` or `kubeConfig`); throws when neither was given. */
@@ -181,7 +186,8 @@ export function manager(options: ManagerOptions = {}): Manager {
       const factory = options.leaderElection?.elector ?? leaseLeadership(kubeClientLeaseApi(getClient()), {
           scheduler,
           logger: logger.child({ component: 'leader-election' }),
-          eventRecorder: getEventRecorder,
+          // The Lease's own events ("stopped leading") are written after the loss too, as in client-go.
+          eventRecorder: newEventRecorder,
         });
       return factory(config);
     },
@@ -219,7 +225,7 @@ export function manager(options: ManagerOptions = {}): Manager {
     probes.addCheck(kind, name, check);
   };
   const recorders: EventRecorder[] = [];
-  const getEventRecorder = (component: string): EventRecorder => {
+  const newEventRecorder = (component: string): EventRecorder => {
     const recorder = eventRecorder({
       api: clientEventsApi(getClient()),
       source: { component },
@@ -231,6 +237,10 @@ export function manager(options: ManagerOptions = {}): Manager {
     recorders.push(recorder);
     return recorder;
   };
+  // Nothing writes after it has lost the right to: with leader election, every recorder handed out
+  // is fenced by leadership (controllers fence `ctx.recorder` by their own signal on top).
+  const getEventRecorder = (component: string): EventRecorder =>
+    leConfig === undefined ? newEventRecorder(component) : fencedRecorder(newEventRecorder(component), run.leadershipFence);
   const hasClient = (): boolean => options.client !== undefined || options.kubeConfig !== undefined;
   const deps = managerDeps({ logger, registry: metrics.registry, client: () => (hasClient() ? getClient() : undefined), getEventRecorder, monitor: caches });
   const added: Runnable[] = [];

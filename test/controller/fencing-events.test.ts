@@ -1,7 +1,7 @@
 /**
  * Fencing of Events on lost leadership, in virtual time: the Events a controller records through
- * `ctx.recorder` (the manager's recorder for the controller) are not sent once the loss is
- * observed — those recorded after it are refused, those still queued are dropped, counted in
+ * `ctx.recorder` (the manager's recorder for the controller), and those any runnable records
+ * through a recorder from `mgr.getEventRecorder()`, are not sent once the loss is observed — those recorded after it are refused, those still queued are dropped, counted in
  * `rxkube_events_fenced_total` and logged once with the count — while a graceful stop still
  * writes every queued Event before the recorders shut down.
  */
@@ -216,6 +216,55 @@ describe('fencing of Events on lost leadership', () => {
     const dropped = drops[0]?.fields?.['dropped'] as number;
     expect(before + dropped).toBeGreaterThanOrEqual(40);
     expect(await fencedTotal(mgr, 'fencing-events-stopping')).toBeGreaterThanOrEqual(dropped);
+    expect(result.settled).toBe(true);
+  });
+
+  it("fences every recorder the manager hands out, not only ctx.recorder: a runnable's own Events stop at the loss too", async () => {
+    const vt = virtualTime();
+    const elector = electorStub();
+    const { client, events } = recordingClient(vt, 50);
+    const log = keepingLogger(vt);
+    const ctrl = controller({
+      name: 'fencing-events-quiet',
+      for: fakeSource({ resource: CONFIG_MAPS, initial: [] }),
+      client,
+      scheduler: vt.scheduler,
+      reconcile: () => undefined,
+    });
+    const { mgr, stop, result } = await startLeading(vt, client, log.logger, elector, 'fencing-events-side', ctrl);
+    // A leader-only runnable recording through a recorder taken from the manager directly (as a
+    // custom runnable would), and a runnable of every replica doing the same, both ignoring their
+    // stop signal: 2 Events every 100 ms, each taking 50 ms to send (the queue grows).
+    const recording = (component: string, needLeaderElection: boolean): Runnable => ({
+      name: component,
+      needLeaderElection,
+      start: () => {
+        const recorder = mgr.getEventRecorder(component);
+        let n = 0;
+        const sub = timer(0, 100, vt.scheduler).subscribe(() => {
+          for (let k = 0; k < 2; k++, n++) recorder.event(cm(`${component}-${n}`), 'Normal', 'Tick', `${component} ${n}`);
+        });
+        return new Promise<void>((resolve) => timer(60_000, vt.scheduler).subscribe(() => (sub.unsubscribe(), resolve())));
+      },
+    });
+    mgr.add(recording('side-leader', true));
+    mgr.add(recording('side-every-replica', false));
+    await vt.advance(1_000);
+    const sideEvents = () => events().filter((e) => e.message?.startsWith('side-') === true);
+    expect(sideEvents().length).toBeGreaterThan(10);
+    stop.abort(); // graceful: both go on recording, their Events are written within the grace period...
+    await vt.advance(1_000);
+    const beforeLoss = sideEvents().length;
+    expect(beforeLoss).toBeGreaterThan(20);
+    expect(await fencedTotal(mgr, 'side-leader')).toBe(0);
+
+    const lostAt = vt.scheduler.now();
+    elector.leading.next(false); // ... until leadership is lost
+    await vt.advance(35_000);
+
+    expect(sideEvents().filter((e) => e.at > lostAt)).toEqual([]);
+    expect(await fencedTotal(mgr, 'side-leader')).toBeGreaterThan(0);
+    expect(await fencedTotal(mgr, 'side-every-replica')).toBeGreaterThan(0);
     expect(result.settled).toBe(true);
   });
 

@@ -61,7 +61,9 @@ describe('a reconcile against a server that never answers', () => {
     expect(outcomes.map((o) => `${o.key}:${o.kind}:${o.timedOut}`).sort()).toEqual(['default/discovery:error:true', 'default/get:error:true']);
     expect(failures['get']).toBeInstanceOf(ReconcileTimeoutError);
     expect(failures['discovery']).toBeInstanceOf(ReconcileTimeoutError);
-    expect(server.requests.map((r) => r.path).sort()).toEqual(['/api/v1', '/api/v1/namespaces/default/configmaps/get']);
+    // What was asked (a retry of `get`, due 5 ms after its timeout, may already have asked again
+    // on a loaded machine before the slower `discovery` attempt reported).
+    expect([...new Set(server.requests.map((r) => r.path))].sort()).toEqual(['/api/v1', '/api/v1/namespaces/default/configmaps/get']);
     // The failures are visible: the error and timeout counters moved.
     const text = await registry.metrics();
     expect(text).toMatch(/controller_runtime_reconcile_errors_total\{controller="never-answers"\} [2-9]/);
