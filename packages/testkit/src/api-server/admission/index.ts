@@ -114,6 +114,19 @@ export class BuiltinAdmission {
     return o as UnstructuredObject;
   }
 
+  /**
+   * Unknown fields dropped and the defaults kube-apiserver's decoder sets (`SetDefaults_*`), not
+   * what create strategies, allocation and admission plugins add later: the object its field
+   * manager compares with the stored one, so a write's manager owns the fields defaulting set (a
+   * pod's `dnsPolicy`, a container's `imagePullPolicy`). A copy; FieldsV1 sets shared.
+   */
+  decodeDefaults(r: ServedResource, strategy: ResourceStrategy, obj: UnstructuredObject): UnstructuredObject {
+    if (r.custom) return obj;
+    const o = copyKnown(r, obj, true);
+    strategy.defaults(o, false, NO_ALLOCATION);
+    return o as UnstructuredObject;
+  }
+
   /** On create: unknown fields dropped, defaults, then validation. */
   admitCreate(r: ServedResource, strategy: ResourceStrategy, obj: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
