@@ -119,6 +119,24 @@ export const scenarios: readonly Scenario[] = [
     ],
   },
   {
+    name: 'deployment: empty omitempty lists and maps dropped on decode (nobody owns them), an empty struct owned',
+    collection: deployments, objectName: 'd2',
+    steps: [
+      {
+        label: 'a creates a deployment with empty lists and maps', manager: 'a', method: 'POST',
+        body: {
+          apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd2', annotations: {} },
+          spec: { selector: { matchLabels: { app: 'd2' } }, template: { metadata: { labels: { app: 'd2' }, annotations: {} }, spec: {
+            containers: [{ name: 'c', image: 'nginx:1', args: [], env: [], ports: [], resources: { limits: {} } }],
+            nodeSelector: {}, tolerations: [], volumes: [], imagePullSecrets: [], affinity: {},
+          } } },
+        },
+      },
+      { label: 'b patches empty lists and maps in (merge: no change)', manager: 'b', method: 'MERGE', body: { spec: { template: { spec: { nodeSelector: {}, tolerations: [] } } } } },
+      { label: 'b patches a node selector in (merge)', manager: 'b', method: 'MERGE', body: { spec: { template: { spec: { nodeSelector: { disk: 'ssd' } } } } } },
+    ],
+  },
+  {
     name: 'service: headless, created with one port, then patched',
     collection: services, objectName: 's1',
     steps: [
