@@ -4,13 +4,13 @@
  * component schemas of the `/openapi/v3` documents (what `kubectl explain` reads).
  */
 import data from './data/kube-openapi.json' with { type: 'json' };
-import zeroValueData from './data/kube-value-structs.json' with { type: 'json' };
+import zeroValueData from './data/kube-zero-value-fields.json' with { type: 'json' };
 
 /** One OpenAPI v2 definition. */
 export type Schema = Record<string, unknown>;
 
 const DEFINITIONS = data.definitions as unknown as Readonly<Record<string, Schema>>;
-/** Per definition, the fields Go's JSON encoding writes in the zero value (not `omitempty`, or a struct held by value); see scripts/gen-kube-value-structs.mjs. */
+/** Per definition, the fields Go's JSON encoding writes in the zero value (not `omitempty`, or a struct held by value); see scripts/gen-kube-zero-value-fields.mjs. */
 const IN_ZERO_VALUE = zeroValueData as Readonly<Record<string, readonly string[]>>;
 
 /** All v2 definitions. */

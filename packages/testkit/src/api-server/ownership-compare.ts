@@ -10,7 +10,7 @@
  */
 
 import { sameJson } from './json-equal.js';
-import type { ValueStructNode } from './value-structs.js';
+import type { ZeroValueNode } from './zero-value-fields.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -79,12 +79,13 @@ const isEmptyValue = (v: unknown): boolean => v === undefined || (isObj(v) && Ob
  * Compares `before` and `after` (objects from the root, `apiVersion`, `kind` and untracked
  * metadata left out). `fieldsOwnedItself`: whether a map or list field that appears gets a path
  * of its own (`.`), as kube-apiserver gives one to a custom resource's map, struct or list and to
- * a built-in kind's map, list or pointer. `valueStructs` (built-in kinds): the kind's structs held
- * by value, which Go's zero value of the struct around them already has: one of those is taken as
- * `{}` on a side where its parent is there and it is not, so it never appears or goes itself.
+ * a built-in kind's map, list or pointer. `zeroValue` (built-in kinds): the fields Go's zero value
+ * of the struct around them already has (structs held by value, fields without `omitempty`): one
+ * of those is taken as `{}`, `[]` or null on a side where its parent is there and it is not, so it
+ * never appears or goes itself.
  */
-export function compareForOwnership(before: unknown, after: unknown, shapes: FieldShapes, fieldsOwnedItself: boolean, valueStructs?: ValueStructNode): OwnershipChanges {
-  const walk = new OwnershipWalk(shapes, fieldsOwnedItself, valueStructs);
+export function compareForOwnership(before: unknown, after: unknown, shapes: FieldShapes, fieldsOwnedItself: boolean, zeroValue?: ZeroValueNode): OwnershipChanges {
+  const walk = new OwnershipWalk(shapes, fieldsOwnedItself, zeroValue);
   walk.fields(before, after, 0);
   return walk.out;
 }
@@ -95,14 +96,14 @@ class OwnershipWalk {
   private readonly path: string[] = [];
   private readonly names: string[] = [];
   /** The zero-value node of each struct walked into (undefined: none known, or not a built-in kind). */
-  private readonly nodes: (ValueStructNode | undefined)[];
+  private readonly nodes: (ZeroValueNode | undefined)[];
 
   constructor(
     private readonly shapes: FieldShapes,
     private readonly fieldsOwnedItself: boolean,
-    valueStructs: ValueStructNode | undefined,
+    zeroValue: ZeroValueNode | undefined,
   ) {
-    this.nodes = [valueStructs];
+    this.nodes = [zeroValue];
   }
 
   private leaf(a: unknown, b: unknown): void {
@@ -126,7 +127,7 @@ class OwnershipWalk {
     let av = Object.hasOwn(ao, k) ? ao[k] : undefined;
     let bv = Object.hasOwn(bo, k) ? bo[k] : undefined;
     const node = this.nodes[this.nodes.length - 1];
-    if (node !== undefined && (av === undefined) !== (bv === undefined) && node.byValue(k)) {
+    if (node !== undefined && (av === undefined) !== (bv === undefined) && node.inZeroValue(k)) {
       // A field the zero value of its struct has: there wherever its parent is, as `{}`, `[]`
       // or null (Go writes an empty struct, a nil list or map as null). (Scalars are left alone.)
       if (av === undefined && aThere) av = zeroLike(bv);

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /* global console, process */
-// Generates packages/testkit/src/api-server/data/kube-value-structs.json from a Kubernetes source
+// Generates packages/testkit/src/api-server/data/kube-zero-value-fields.json from a Kubernetes source
 // tree (the one gen-kube-data.mjs reads) and the OpenAPI definitions already in data/:
 //
-//   node scripts/gen-kube-value-structs.mjs <kubernetes source dir>
+//   node scripts/gen-kube-zero-value-fields.mjs <kubernetes source dir>
 //
 // For every OpenAPI definition of a Go struct, the JSON names of the fields Go's JSON encoding
 // writes even in the struct's zero value: those without `omitempty` (a PodSpec's `containers`, as
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const src = process.argv[2];
 if (!src) {
-  console.error('usage: gen-kube-value-structs.mjs <kubernetes source dir>');
+  console.error('usage: gen-kube-zero-value-fields.mjs <kubernetes source dir>');
   process.exit(2);
 }
 const data = join(dirname(fileURLToPath(import.meta.url)), '..', 'packages', 'testkit', 'src', 'api-server', 'data');
@@ -61,17 +61,17 @@ for (const [name, def] of Object.entries(definitions)) {
   const struct = parts.pop();
   const fields = structsOf(join(staging, 'k8s.io', ...parts)).get(struct);
   if (fields === undefined) continue;
-  const byValue = [];
+  const inZeroValue = [];
   for (const [key, prop] of Object.entries(def.properties)) {
     const field = fields.get(key);
     if (field === undefined) continue;
     const { goType, omitempty } = field;
     // A struct (a definition of its own) held by value: written whatever its tags say.
     const struct = definitions[refName(prop)] !== undefined && !goType.startsWith('*') && !goType.startsWith('[') && !goType.startsWith('map[');
-    if (!omitempty || struct) byValue.push(key);
+    if (!omitempty || struct) inZeroValue.push(key);
   }
-  if (byValue.length > 0) out[name] = byValue.sort();
+  if (inZeroValue.length > 0) out[name] = inZeroValue.sort();
 }
 const sorted = Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]]));
-writeFileSync(join(data, 'kube-value-structs.json'), `${JSON.stringify(sorted)}\n`);
+writeFileSync(join(data, 'kube-zero-value-fields.json'), `${JSON.stringify(sorted)}\n`);
 console.log(`${Object.keys(sorted).length} definitions`);
