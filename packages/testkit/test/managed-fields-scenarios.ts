@@ -67,6 +67,7 @@ const withSpec = (f: (spec: Json) => Json) => (live: Json): Json => ({ ...live, 
 const configMaps = (ns: string) => `/api/v1/namespaces/${ns}/configmaps`;
 const pods = (ns: string) => `/api/v1/namespaces/${ns}/pods`;
 const services = (ns: string) => `/api/v1/namespaces/${ns}/services`;
+const secrets = (ns: string) => `/api/v1/namespaces/${ns}/secrets`;
 const deployments = (ns: string) => `/apis/apps/v1/namespaces/${ns}/deployments`;
 const gadgets = (ns: string) => `/apis/${GROUP}/v1/namespaces/${ns}/gadgets`;
 
@@ -134,6 +135,35 @@ export const scenarios: readonly Scenario[] = [
       },
       { label: 'b patches empty lists and maps in (merge: no change)', manager: 'b', method: 'MERGE', body: { spec: { template: { spec: { nodeSelector: {}, tolerations: [] } } } } },
       { label: 'b patches a node selector in (merge)', manager: 'b', method: 'MERGE', body: { spec: { template: { spec: { nodeSelector: { disk: 'ssd' } } } } } },
+    ],
+  },
+  {
+    name: 'deployment: applied (the applier owns what it applied, not the defaults), then scaled by another manager',
+    collection: deployments, objectName: 'd3',
+    steps: [
+      {
+        label: 'a applies a deployment', manager: 'a', method: 'APPLY',
+        body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd3', labels: { app: 'd3' } }, spec: { selector: { matchLabels: { app: 'd3' } }, template: { metadata: { labels: { app: 'd3' } }, spec: { containers: [{ name: 'c', image: 'nginx:1', ports: [{ containerPort: 80 }] }] } } } },
+      },
+      { label: 'b patches replicas (merge)', manager: 'b', method: 'MERGE', body: { spec: { replicas: 2 } } },
+      { label: 'b adds an env var (strategic)', manager: 'b', method: 'STRATEGIC', body: { spec: { template: { spec: { containers: [{ name: 'c', env: [{ name: 'E', value: 'v' }] }] } } } } },
+      {
+        label: 'a applies replicas 3 (conflict)', manager: 'a', method: 'APPLY',
+        body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd3', labels: { app: 'd3' } }, spec: { replicas: 3, selector: { matchLabels: { app: 'd3' } }, template: { metadata: { labels: { app: 'd3' } }, spec: { containers: [{ name: 'c', image: 'nginx:1', ports: [{ containerPort: 80 }] }] } } } },
+      },
+      {
+        label: 'a applies replicas 3 (force)', manager: 'a', method: 'APPLY', force: true,
+        body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd3', labels: { app: 'd3' } }, spec: { replicas: 3, selector: { matchLabels: { app: 'd3' } }, template: { metadata: { labels: { app: 'd3' } }, spec: { containers: [{ name: 'c', image: 'nginx:1', ports: [{ containerPort: 80 }] }] } } } },
+      },
+    ],
+  },
+  {
+    name: 'secret: stringData written as data, owned by its writer',
+    collection: secrets, objectName: 'sec',
+    steps: [
+      { label: 'a creates a secret with stringData', manager: 'a', method: 'POST', body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sec' }, stringData: { u: 'x' } } },
+      { label: 'b patches stringData (merge)', manager: 'b', method: 'MERGE', body: { stringData: { v: 'y' } } },
+      { label: 'c replaces data (update)', manager: 'c', method: 'PUT', body: (live) => ({ ...live, data: { w: 'eg==' } }) },
     ],
   },
   {
