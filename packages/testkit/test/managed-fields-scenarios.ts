@@ -1,8 +1,9 @@
 /**
- * Field-ownership scenarios: the same sequence of writes (create, update, merge patch, apply, by
- * several field managers) for the embedded API server and a real kube-apiserver 1.20, mostly on a
- * custom resource (a built-in kind's managedFields also depend on its Go struct: defaulted
- * fields, struct fields its zero value has; see docs/embedded-api-server.md). Each step
+ * Field-ownership scenarios: the same sequence of writes (create, update, merge and strategic
+ * merge patch, apply, by several field managers) for the embedded API server and a real
+ * kube-apiserver 1.20, on a custom resource and on built-in kinds (whose managedFields also
+ * depend on the Go struct: fields defaulting set, fields its zero value has, empty `omitempty`
+ * maps and lists dropped; see docs/embedded-api-server.md). Each step
  * is observed as its status and, when it succeeds, `metadata.managedFields` (without `time`, in a
  * fixed order: kube-apiserver orders entries by write time, which two servers cannot share) and
  * the object (without the fields either server makes up).
