@@ -69,6 +69,7 @@ const configMaps = (ns: string) => `/api/v1/namespaces/${ns}/configmaps`;
 const pods = (ns: string) => `/api/v1/namespaces/${ns}/pods`;
 const services = (ns: string) => `/api/v1/namespaces/${ns}/services`;
 const secrets = (ns: string) => `/api/v1/namespaces/${ns}/secrets`;
+const roles = (ns: string) => `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`;
 const deployments = (ns: string) => `/apis/apps/v1/namespaces/${ns}/deployments`;
 const gadgets = (ns: string) => `/apis/${GROUP}/v1/namespaces/${ns}/gadgets`;
 
@@ -165,6 +166,15 @@ export const scenarios: readonly Scenario[] = [
       { label: 'a creates a secret with stringData', manager: 'a', method: 'POST', body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sec' }, stringData: { u: 'x' } } },
       { label: 'b patches stringData (merge)', manager: 'b', method: 'MERGE', body: { stringData: { v: 'y' } } },
       { label: 'c replaces data (update)', manager: 'c', method: 'PUT', body: (live) => ({ ...live, data: { w: 'eg==' } }) },
+    ],
+  },
+  {
+    name: 'role: a list without omitempty (atomic) created empty, then filled and emptied by others',
+    collection: roles, objectName: 'r1',
+    steps: [
+      { label: 'a creates a role with rules []', manager: 'a', method: 'POST', body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r1' }, rules: [] } },
+      { label: 'b adds a rule (merge)', manager: 'b', method: 'MERGE', body: { rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] } },
+      { label: 'c empties the rules (update)', manager: 'c', method: 'PUT', body: (live) => ({ ...live, rules: [] }) },
     ],
   },
   {

@@ -118,11 +118,13 @@ interface CopyNode {
   items: CopyNode | undefined;
   properties: Map<string, CopyNode> | undefined;
   dropWhenEmpty: ReadonlySet<string> | undefined;
+  /** Lists and maps without `omitempty`: stored as null when empty (see {@link copyKnownFields}'s `asStored`). */
+  nullWhenEmpty: ReadonlySet<string> | undefined;
   values: CopyNode | undefined;
 }
 
 /** No schema: everything copied whole. */
-const WHOLE: CopyNode = { items: undefined, properties: undefined, dropWhenEmpty: undefined, values: undefined };
+const WHOLE: CopyNode = { items: undefined, properties: undefined, dropWhenEmpty: undefined, nullWhenEmpty: undefined, values: undefined };
 const COMPILED = new Map<Schema, CopyNode>();
 
 /** The schema `s` stands for (`$ref`s followed), with the name of the definition it is, if any. */
@@ -141,13 +143,13 @@ function resolveNamed(s: Schema): { readonly name: string | undefined; readonly 
  * kube-apiserver's decoder drops `[]` and `{}` there (`tolerations: []`, `data: {}`), so nobody
  * owns them and they are not stored.
  */
-function emptyDropped(name: string | undefined, props: Readonly<Record<string, Schema>>): ReadonlySet<string> | undefined {
+function emptyDropped(name: string | undefined, props: Readonly<Record<string, Schema>>, omitempty: boolean): ReadonlySet<string> | undefined {
   if (name === undefined) return undefined;
   const kept = new Set(IN_ZERO_VALUE[name] ?? []);
   const out = new Set<string>();
   for (const k of Object.keys(props)) {
     const p = props[k] as Schema;
-    if (kept.has(k) || typeof p['$ref'] === 'string') continue;
+    if (kept.has(k) === omitempty || typeof p['$ref'] === 'string') continue;
     const additional = p['additionalProperties'];
     if (p['items'] !== undefined || (additional !== null && typeof additional === 'object')) out.add(k);
   }
@@ -165,7 +167,7 @@ function compile(schema: Schema | undefined): CopyNode {
     COMPILED.set(schema, known);
     return known;
   }
-  const node: CopyNode = { items: undefined, properties: undefined, dropWhenEmpty: undefined, values: undefined };
+  const node: CopyNode = { items: undefined, properties: undefined, dropWhenEmpty: undefined, nullWhenEmpty: undefined, values: undefined };
   COMPILED.set(schema, node);
   COMPILED.set(s as Schema, node);
   const def = s as Schema;
@@ -177,7 +179,9 @@ function compile(schema: Schema | undefined): CopyNode {
     const fields = new Map<string, CopyNode>();
     for (const k of Object.keys(props)) fields.set(k, compile(props[k]));
     node.properties = fields;
-    node.dropWhenEmpty = emptyDropped(name ?? definitionNameOf(s as Schema), props);
+    const defName = name ?? definitionNameOf(s as Schema);
+    node.dropWhenEmpty = emptyDropped(defName, props, true);
+    node.nullWhenEmpty = emptyDropped(defName, props, false);
   } else if (additional !== null && typeof additional === 'object') {
     node.values = compile(additional as Schema);
   }
@@ -195,12 +199,15 @@ function definitionNameOf(s: Schema): string | undefined {
 /**
  * A deep copy of `value` without the fields the emulated version's schema of `definition` does
  * not have, as kube-apiserver's decoder drops unknown JSON fields of built-in kinds, and without
- * the empty lists and maps of its `omitempty` fields, as Go's JSON encoding leaves them out. Objects whose
+ * the empty lists and maps of its `omitempty` fields, as Go's JSON encoding leaves them out.
+ * `asStored`: the empty lists and maps of the fields without `omitempty` become null, as
+ * kube-apiserver stores them (protobuf in etcd has no empty list: a Role created with `rules: []`
+ * is answered with `rules: null`). Objects whose
  * schema lists no properties (RawExtension, FieldsV1, JSON, …) are copied whole; maps follow
  * `additionalProperties`. The schemas are compiled into copy nodes once.
  */
-export function copyKnownFields(value: unknown, definition: string, shareFieldsV1 = false): unknown {
-  return copyKnown(value, compile(DEFINITIONS[definition]), shareFieldsV1 ? FIELDS_V1 : undefined);
+export function copyKnownFields(value: unknown, definition: string, shareFieldsV1 = false, asStored = false): unknown {
+  return copyKnown(value, compile(DEFINITIONS[definition]), shareFieldsV1 ? FIELDS_V1 : undefined, asStored);
 }
 
 /**
@@ -218,19 +225,19 @@ function isEmptyListOrMap(v: unknown): boolean {
   return true;
 }
 
-function copyKnown(v: unknown, node: CopyNode, shared: CopyNode | undefined): unknown {
+function copyKnown(v: unknown, node: CopyNode, shared: CopyNode | undefined, asStored: boolean): unknown {
   if (v === null || typeof v !== 'object') return v;
   if (node === shared) return v;
   if (Array.isArray(v)) {
     const items = node.items;
     if (items === undefined) return copyJson(v);
     const out = new Array<unknown>(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = copyKnown(v[i], items, shared);
+    for (let i = 0; i < v.length; i++) out[i] = copyKnown(v[i], items, shared, asStored);
     return out;
   }
   if (Object.getPrototypeOf(v) !== Object.prototype) return structuredClone(v);
   const o = v as Record<string, unknown>;
-  const { properties, values, dropWhenEmpty } = node;
+  const { properties, values, dropWhenEmpty, nullWhenEmpty } = node;
   if (properties === undefined && values === undefined) return copyJson(o);
   const out: Record<string, unknown> = {};
   if (properties !== undefined) {
@@ -239,10 +246,11 @@ function copyKnown(v: unknown, node: CopyNode, shared: CopyNode | undefined): un
       if (p === undefined) continue;
       const v = o[k];
       if (dropWhenEmpty?.has(k) === true && isEmptyListOrMap(v)) continue;
-      setOwn(out, k, copyKnown(v, p, shared));
+      if (asStored && nullWhenEmpty?.has(k) === true && isEmptyListOrMap(v)) setOwn(out, k, null);
+      else setOwn(out, k, copyKnown(v, p, shared, asStored));
     }
   } else {
-    for (const k of Object.keys(o)) setOwn(out, k, copyKnown(o[k], values as CopyNode, shared));
+    for (const k of Object.keys(o)) setOwn(out, k, copyKnown(o[k], values as CopyNode, shared, asStored));
   }
   return out;
 }

@@ -40,8 +40,7 @@ const EMPTY: Obj = {};
 const isEnumerableOwn = Object.prototype.propertyIsEnumerable;
 const EMPTY_LIST: readonly unknown[] = [];
 
-/** The zero value standing for an absent field the Go zero value has, next to `other` (undefined for a scalar). */
-const zeroLike = (other: unknown): unknown => (other === null ? null : Array.isArray(other) ? EMPTY_LIST : isObj(other) ? EMPTY : undefined);
+
 
 /**
  * Whether two values are plain JSON data with the same JSON text (key order counts, keys whose
@@ -106,6 +105,17 @@ class OwnershipWalk {
     this.nodes = [zeroValue];
   }
 
+  /** The zero value standing for the absent field `k` the Go zero value has, next to `other` (undefined for a scalar). */
+  private zeroLike(other: unknown, k: string): unknown {
+    if (other === null) return null;
+    if (isObj(other)) return EMPTY;
+    if (!Array.isArray(other)) return undefined;
+    this.names.push(k);
+    const atomic = this.shapes.listType(this.names).type === 'atomic';
+    this.names.pop();
+    return atomic ? null : EMPTY_LIST;
+  }
+
   private leaf(a: unknown, b: unknown): void {
     if (a === undefined && b !== undefined) this.out.added.push([...this.path]);
     else if (b === undefined && a !== undefined) this.out.removed.push([...this.path]);
@@ -128,10 +138,12 @@ class OwnershipWalk {
     let bv = Object.hasOwn(bo, k) ? bo[k] : undefined;
     const node = this.nodes[this.nodes.length - 1];
     if (node !== undefined && (av === undefined) !== (bv === undefined) && node.inZeroValue(k)) {
-      // A field the zero value of its struct has: there wherever its parent is, as `{}`, `[]`
-      // or null (Go writes an empty struct, a nil list or map as null). (Scalars are left alone.)
-      if (av === undefined && aThere) av = zeroLike(bv);
-      if (bv === undefined && bThere) bv = zeroLike(av);
+      // A field the zero value of its struct has: there wherever its parent is, as `{}` (a
+      // struct, or a nil map walked as an empty one), or as null (Go writes a nil list as null:
+      // an atomic list going from null to `[]` changed, a granular one is walked item by item).
+      // (Scalars are left alone.)
+      if (av === undefined && aThere) av = this.zeroLike(bv, k);
+      if (bv === undefined && bThere) bv = this.zeroLike(av, k);
     }
     // The same JSON on both sides (plain data): nothing below changed, nothing to record.
     if (av !== undefined && bv !== undefined && av !== bv && typeof av === 'object' && typeof bv === 'object' && samePlainJson(av, bv)) return;

@@ -67,10 +67,10 @@ class StoreAllocator implements IpAllocator {
  * A copy of `o` without what the kind's 1.20 schema does not know (kube-apiserver's decoder
  * ignores unknown fields); admission works on it, never on the object it is given.
  */
-function copyKnown(r: ServedResource, o: UnstructuredObject, shareFieldsV1 = false): Obj {
+function copyKnown(r: ServedResource, o: UnstructuredObject, shareFieldsV1 = false, asStored = false): Obj {
   const apiVersion = typeof o.apiVersion === 'string' ? o.apiVersion : '';
   const def = definitionFor(r.group, apiVersion.slice(apiVersion.indexOf('/') + 1), r.kind);
-  return (def !== undefined ? copyKnownFields(o, def, shareFieldsV1) : copyJson(o)) as Obj;
+  return (def !== undefined ? copyKnownFields(o, def, shareFieldsV1, asStored) : copyJson(o)) as Obj;
 }
 
 /** Defaulting and validation of the built-in kinds, as their strategies define them (custom resources pass through). */
@@ -131,7 +131,7 @@ export class BuiltinAdmission {
   admitCreate(r: ServedResource, strategy: ResourceStrategy, obj: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
     // (FieldsV1 sets shared: the object goes to the store, where nothing changes them)
-    const o = copyKnown(r, obj, true);
+    const o = copyKnown(r, obj, true, true);
     strategy.beforeDefaults(r, o, undefined);
     strategy.defaults(o, true, this.alloc);
     this.check(r, strategy, o, undefined);
@@ -141,7 +141,7 @@ export class BuiltinAdmission {
   /** On update (not `/status`): defaults, then validation against the stored object. */
   admitUpdate(r: ServedResource, strategy: ResourceStrategy, obj: UnstructuredObject, old: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
-    const o = copyKnown(r, obj, true);
+    const o = copyKnown(r, obj, true, true);
     const prev = old as Obj;
     strategy.beforeDefaults(r, o, prev);
     strategy.defaults(o, false, this.alloc);
