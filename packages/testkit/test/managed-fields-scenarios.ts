@@ -305,6 +305,9 @@ export async function runScenario(call: Call, ns: string, s: Scenario): Promise<
     if (res.status >= 300) seen.push([step.label, res.status, body['reason'] ?? null, body['message'] ?? null]);
     else seen.push([step.label, res.status, normalizeManagedFields(body.metadata?.['managedFields']), normalizeObject(body)]);
   }
+  // Deleted (not observed): a real server runs no namespace controller, so what its namespace
+  // holds stays, and pods and Deployments left there reach the controllers later tests run.
+  await call('DELETE', `${collection}/${s.objectName}?gracePeriodSeconds=0`);
   return seen;
 }
 
