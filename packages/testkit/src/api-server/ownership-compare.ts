@@ -40,8 +40,6 @@ const EMPTY: Obj = {};
 const isEnumerableOwn = Object.prototype.propertyIsEnumerable;
 const EMPTY_LIST: readonly unknown[] = [];
 
-
-
 /**
  * Whether two values are plain JSON data with the same JSON text (key order counts, keys whose
  * value is undefined left out). False, not an answer, for anything else (class instances,
