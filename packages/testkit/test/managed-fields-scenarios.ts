@@ -1,8 +1,9 @@
 /**
- * Field-ownership scenarios: the same sequence of writes (create, update, merge patch, apply, by
- * several field managers) for the embedded API server and a real kube-apiserver 1.20, mostly on a
- * custom resource (a built-in kind's managedFields also depend on its Go struct: defaulted
- * fields, struct fields its zero value has; see docs/embedded-api-server.md). Each step
+ * Field-ownership scenarios: the same sequence of writes (create, update, merge and strategic
+ * merge patch, apply, by several field managers) for the embedded API server and a real
+ * kube-apiserver 1.20, on a custom resource and on built-in kinds (whose managedFields also
+ * depend on the Go struct: fields defaulting set, fields its zero value has, empty `omitempty`
+ * maps and lists dropped; see docs/embedded-api-server.md). Each step
  * is observed as its status and, when it succeeds, `metadata.managedFields` (without `time`, in a
  * fixed order: kube-apiserver orders entries by write time, which two servers cannot share) and
  * the object (without the fields either server makes up).
@@ -19,6 +20,7 @@ export type Call = (method: string, path: string, body?: unknown, contentType?: 
 type Json = Record<string, unknown>;
 
 const MERGE = 'application/merge-patch+json';
+const STRATEGIC = 'application/strategic-merge-patch+json';
 const APPLY = 'application/apply-patch+yaml';
 
 /** The custom resource the scenarios use: a schema with a string map, a struct and lists of each list type. */
@@ -46,7 +48,7 @@ export const crd = {
 interface Step {
   readonly label: string;
   readonly manager: string;
-  readonly method: 'POST' | 'PUT' | 'MERGE' | 'APPLY';
+  readonly method: 'POST' | 'PUT' | 'MERGE' | 'STRATEGIC' | 'APPLY';
   readonly force?: boolean;
   /** The body: for PUT, the live object is read and this function makes the new one from it. */
   readonly body: Json | ((live: Json) => Json);
@@ -64,6 +66,11 @@ export interface Scenario {
 const gadget = (name: string, spec: Json | undefined, metadata: Json = {}): Json => ({ apiVersion: `${GROUP}/v1`, kind: 'Gadget', metadata: { name, ...metadata }, ...(spec === undefined ? {} : { spec }) });
 const withSpec = (f: (spec: Json) => Json) => (live: Json): Json => ({ ...live, spec: f({ ...((live['spec'] as Json | undefined) ?? {}) }) });
 const configMaps = (ns: string) => `/api/v1/namespaces/${ns}/configmaps`;
+const pods = (ns: string) => `/api/v1/namespaces/${ns}/pods`;
+const services = (ns: string) => `/api/v1/namespaces/${ns}/services`;
+const secrets = (ns: string) => `/api/v1/namespaces/${ns}/secrets`;
+const roles = (ns: string) => `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`;
+const deployments = (ns: string) => `/apis/apps/v1/namespaces/${ns}/deployments`;
 const gadgets = (ns: string) => `/apis/${GROUP}/v1/namespaces/${ns}/gadgets`;
 
 export const scenarios: readonly Scenario[] = [
@@ -76,6 +83,107 @@ export const scenarios: readonly Scenario[] = [
       { label: 'b removes data.x (update)', manager: 'b', method: 'PUT', body: (live) => ({ ...live, data: {} }) },
       { label: 'c applies data.y', manager: 'c', method: 'APPLY', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { y: '2' } } },
       { label: 'b adds data.x again (update: tracked now)', manager: 'b', method: 'MERGE', body: { data: { x: '1' } } },
+    ],
+  },
+  {
+    name: 'configmap: data and labels created (each a path of its own), then written by other managers (update, merge and strategic merge patch)',
+    collection: configMaps, objectName: 'cm2',
+    steps: [
+      { label: 'a creates data {a} and labels {x}', manager: 'a', method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm2', labels: { x: '1' } }, data: { a: '1' } } },
+      { label: 'b adds data.b and an annotation (update)', manager: 'b', method: 'PUT', body: (live) => ({ ...live, metadata: { ...(live['metadata'] as Json), annotations: { note: 'n' } }, data: { ...(live['data'] as Json), b: '2' } }) },
+      { label: 'c patches label y and binaryData (merge)', manager: 'c', method: 'MERGE', body: { metadata: { labels: { y: '2' } }, binaryData: { bin: 'AQI=' } } },
+      { label: 'd patches data.a and a finalizer (strategic)', manager: 'd', method: 'STRATEGIC', body: { metadata: { finalizers: ['example.com/f'] }, data: { a: '3' } } },
+      { label: 'e applies data.e', manager: 'e', method: 'APPLY', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm2' }, data: { e: '5' } } },
+      { label: 'd removes the finalizer and all labels (merge)', manager: 'd', method: 'MERGE', body: { metadata: { finalizers: null, labels: null } } },
+    ],
+  },
+  {
+    name: 'pod: created with a minimal spec (the creator owns the defaulted fields), then patched by others',
+    collection: pods, objectName: 'p1',
+    steps: [
+      { label: 'a creates a pod with one container', manager: 'a', method: 'POST', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', labels: { app: 'p' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+      { label: 'b patches the image (strategic)', manager: 'b', method: 'STRATEGIC', body: { spec: { containers: [{ name: 'c', image: 'busybox:2' }] } } },
+      { label: 'c patches activeDeadlineSeconds and a label (merge)', manager: 'c', method: 'MERGE', body: { metadata: { labels: { tier: 't' } }, spec: { activeDeadlineSeconds: 30 } } },
+      { label: 'd applies an annotation', manager: 'd', method: 'APPLY', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', annotations: { d: 'x' } } } },
+      { label: 'c updates activeDeadlineSeconds (update: the whole pod sent back)', manager: 'c', method: 'PUT', body: (live) => ({ ...live, spec: { ...(live['spec'] as Json), activeDeadlineSeconds: 20 } }) },
+    ],
+  },
+  {
+    name: 'deployment: created with a minimal spec (defaulted fields and the pod template), then scaled and patched',
+    collection: deployments, objectName: 'd1',
+    steps: [
+      {
+        label: 'a creates a deployment', manager: 'a', method: 'POST',
+        body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd1' }, spec: { selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80 }], resources: { limits: { cpu: '1' } } }] } } } },
+      },
+      { label: 'b patches replicas (merge)', manager: 'b', method: 'MERGE', body: { spec: { replicas: 3 } } },
+      { label: 'c patches the image and a volume (strategic)', manager: 'c', method: 'STRATEGIC', body: { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2', volumeMounts: [{ name: 'v', mountPath: '/v' }] }], volumes: [{ name: 'v', emptyDir: {} }] } } } } },
+      { label: 'b updates the strategy (update)', manager: 'b', method: 'PUT', body: (live) => ({ ...live, spec: { ...(live['spec'] as Json), strategy: { type: 'Recreate' } } }) },
+    ],
+  },
+  {
+    name: 'deployment: empty omitempty lists and maps dropped on decode (nobody owns them), an empty struct owned',
+    collection: deployments, objectName: 'd2',
+    steps: [
+      {
+        label: 'a creates a deployment with empty lists and maps', manager: 'a', method: 'POST',
+        body: {
+          apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd2', annotations: {} },
+          spec: { selector: { matchLabels: { app: 'd2' } }, template: { metadata: { labels: { app: 'd2' }, annotations: {} }, spec: {
+            containers: [{ name: 'c', image: 'nginx:1', args: [], env: [], ports: [], resources: { limits: {} } }],
+            nodeSelector: {}, tolerations: [], volumes: [], imagePullSecrets: [], affinity: {},
+          } } },
+        },
+      },
+      { label: 'b patches empty lists and maps in (merge: no change)', manager: 'b', method: 'MERGE', body: { spec: { template: { spec: { nodeSelector: {}, tolerations: [] } } } } },
+      { label: 'b patches a node selector in (merge)', manager: 'b', method: 'MERGE', body: { spec: { template: { spec: { nodeSelector: { disk: 'ssd' } } } } } },
+    ],
+  },
+  {
+    name: 'deployment: applied (the applier owns what it applied, not the defaults), then scaled by another manager',
+    collection: deployments, objectName: 'd3',
+    steps: [
+      {
+        label: 'a applies a deployment', manager: 'a', method: 'APPLY',
+        body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd3', labels: { app: 'd3' } }, spec: { selector: { matchLabels: { app: 'd3' } }, template: { metadata: { labels: { app: 'd3' } }, spec: { containers: [{ name: 'c', image: 'nginx:1', ports: [{ containerPort: 80 }] }] } } } },
+      },
+      { label: 'b patches replicas (merge)', manager: 'b', method: 'MERGE', body: { spec: { replicas: 2 } } },
+      { label: 'b adds an env var (strategic)', manager: 'b', method: 'STRATEGIC', body: { spec: { template: { spec: { containers: [{ name: 'c', env: [{ name: 'E', value: 'v' }] }] } } } } },
+      {
+        label: 'a applies replicas 3 (conflict)', manager: 'a', method: 'APPLY',
+        body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd3', labels: { app: 'd3' } }, spec: { replicas: 3, selector: { matchLabels: { app: 'd3' } }, template: { metadata: { labels: { app: 'd3' } }, spec: { containers: [{ name: 'c', image: 'nginx:1', ports: [{ containerPort: 80 }] }] } } } },
+      },
+      {
+        label: 'a applies replicas 3 (force)', manager: 'a', method: 'APPLY', force: true,
+        body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd3', labels: { app: 'd3' } }, spec: { replicas: 3, selector: { matchLabels: { app: 'd3' } }, template: { metadata: { labels: { app: 'd3' } }, spec: { containers: [{ name: 'c', image: 'nginx:1', ports: [{ containerPort: 80 }] }] } } } },
+      },
+    ],
+  },
+  {
+    name: 'secret: stringData written as data, owned by its writer',
+    collection: secrets, objectName: 'sec',
+    steps: [
+      { label: 'a creates a secret with stringData', manager: 'a', method: 'POST', body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sec' }, stringData: { u: 'x' } } },
+      { label: 'b patches stringData (merge)', manager: 'b', method: 'MERGE', body: { stringData: { v: 'y' } } },
+      { label: 'c replaces data (update)', manager: 'c', method: 'PUT', body: (live) => ({ ...live, data: { w: 'eg==' } }) },
+    ],
+  },
+  {
+    name: 'role: a list without omitempty (atomic) created empty, then filled and emptied by others',
+    collection: roles, objectName: 'r1',
+    steps: [
+      { label: 'a creates a role with rules []', manager: 'a', method: 'POST', body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r1' }, rules: [] } },
+      { label: 'b adds a rule (merge)', manager: 'b', method: 'MERGE', body: { rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] } },
+      { label: 'c empties the rules (update)', manager: 'c', method: 'PUT', body: (live) => ({ ...live, rules: [] }) },
+    ],
+  },
+  {
+    name: 'service: headless, created with one port, then patched',
+    collection: services, objectName: 's1',
+    steps: [
+      { label: 'a creates a headless service', manager: 'a', method: 'POST', body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { clusterIP: 'None', selector: { app: 's' }, ports: [{ name: 'web', port: 80 }] } } },
+      { label: 'b adds a port (update)', manager: 'b', method: 'PUT', body: (live) => ({ ...live, spec: { ...(live['spec'] as Json), ports: [...(live['spec'] as { ports: Json[] }).ports, { name: 'metrics', port: 9090 }] } }) },
+      { label: 'c patches the selector (merge)', manager: 'c', method: 'MERGE', body: { spec: { selector: { app: 's', tier: 'x' } } } },
     ],
   },
   {
@@ -192,11 +300,14 @@ export async function runScenario(call: Call, ns: string, s: Scenario): Promise<
       const live = (await call('GET', `${collection}/${s.objectName}`)).body as Json;
       const body = typeof step.body === 'function' ? step.body(live) : step.body;
       res = await call('PUT', `${collection}/${s.objectName}?${q}`, body);
-    } else res = await call('PATCH', `${collection}/${s.objectName}?${q}`, step.body, step.method === 'MERGE' ? MERGE : APPLY);
+    } else res = await call('PATCH', `${collection}/${s.objectName}?${q}`, step.body, step.method === 'MERGE' ? MERGE : step.method === 'STRATEGIC' ? STRATEGIC : APPLY);
     const body = res.body as Json & { metadata?: Json };
     if (res.status >= 300) seen.push([step.label, res.status, body['reason'] ?? null, body['message'] ?? null]);
     else seen.push([step.label, res.status, normalizeManagedFields(body.metadata?.['managedFields']), normalizeObject(body)]);
   }
+  // Deleted (not observed): a real server runs no namespace controller, so what its namespace
+  // holds stays, and pods and Deployments left there reach the controllers later tests run.
+  await call('DELETE', `${collection}/${s.objectName}?gracePeriodSeconds=0`);
   return seen;
 }
 

@@ -177,6 +177,11 @@ export function createApiCore(options: ApiCoreOptions, restart: (downMs: number)
   const service = new ObjectService(store, strategies, {
     webhooks,
     requireNamespace: options.requireNamespace ?? true,
+    decodeDefaults: (r, obj) => {
+      if (r.custom || admission === undefined) return obj;
+      const strategy = strategies.for(r);
+      return strategy.admitCreate !== undefined ? obj : admission.decodeDefaults(r, strategy, obj);
+    },
     admitCreate: (r, obj) => {
       const strategy = strategies.for(r);
       const admitted = strategy.admitCreate !== undefined ? strategy.admitCreate(r, obj) : admission !== undefined ? admission.admitCreate(r, strategy, obj) : obj;

@@ -69,6 +69,8 @@ export class ObjectService {
       readonly admitCreate?: (r: ServedResource, obj: UnstructuredObject) => UnstructuredObject;
       /** Admission on update of the main resource (defaults, validation against the stored object); may throw. */
       readonly admitUpdate?: (r: ServedResource, obj: UnstructuredObject, old: UnstructuredObject) => UnstructuredObject;
+      /** The defaults set when a body is decoded (built-in kinds in strict mode), on a copy; see {@link ObjectService.decodeDefaults}. */
+      readonly decodeDefaults?: (r: ServedResource, obj: UnstructuredObject) => UnstructuredObject;
       /** Admission webhooks: mutating before the strategy prepares the object, validating after admission. */
       readonly webhooks?: WebhookAdmissionPoint;
       /** Validating admission of a `/status` write (the new state, the stored object); may throw. */
@@ -79,6 +81,15 @@ export class ObjectService {
   ) {}
 
   private dry = false;
+
+  /**
+   * `obj` (a decoded body, or a patch's result) with the defaults kube-apiserver sets on decoding
+   * (a copy), or `obj` itself when there are none (custom resources, lenient mode): what a
+   * non-apply write's field manager compares.
+   */
+  decodeDefaults(r: ServedResource, obj: UnstructuredObject): UnstructuredObject {
+    return this.options.decodeDefaults?.(r, obj) ?? obj;
+  }
 
   /**
    * Runs `fn` as a dry run (`?dryRun=All`): every check and default applies, nothing is stored,

@@ -10,6 +10,7 @@
  */
 
 import { sameJson } from './json-equal.js';
+import type { ZeroValueNode } from './zero-value-fields.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -37,6 +38,7 @@ const OWNED_METADATA = new Set(['labels', 'annotations', 'finalizers', 'ownerRef
 const differs = (a: unknown, b: unknown): boolean => a !== b && (a === undefined || b === undefined || !sameJson(a, b));
 const EMPTY: Obj = {};
 const isEnumerableOwn = Object.prototype.propertyIsEnumerable;
+const EMPTY_LIST: readonly unknown[] = [];
 
 /**
  * Whether two values are plain JSON data with the same JSON text (key order counts, keys whose
@@ -73,11 +75,14 @@ const isEmptyValue = (v: unknown): boolean => v === undefined || (isObj(v) && Ob
 /**
  * Compares `before` and `after` (objects from the root, `apiVersion`, `kind` and untracked
  * metadata left out). `fieldsOwnedItself`: whether a map or list field that appears gets a path
- * of its own (`.`), as for custom resources, whose empty object has no fields; a built-in kind's
- * Go zero value already has its struct fields, so that is left out for those.
+ * of its own (`.`), as kube-apiserver gives one to a custom resource's map, struct or list and to
+ * a built-in kind's map, list or pointer. `zeroValue` (built-in kinds): the fields Go's zero value
+ * of the struct around them already has (structs held by value, fields without `omitempty`): one
+ * of those is taken as `{}`, `[]` or null on a side where its parent is there and it is not, so it
+ * never appears or goes itself.
  */
-export function compareForOwnership(before: unknown, after: unknown, shapes: FieldShapes, fieldsOwnedItself: boolean): OwnershipChanges {
-  const walk = new OwnershipWalk(shapes, fieldsOwnedItself);
+export function compareForOwnership(before: unknown, after: unknown, shapes: FieldShapes, fieldsOwnedItself: boolean, zeroValue?: ZeroValueNode): OwnershipChanges {
+  const walk = new OwnershipWalk(shapes, fieldsOwnedItself, zeroValue);
   walk.fields(before, after, 0);
   return walk.out;
 }
@@ -87,11 +92,27 @@ class OwnershipWalk {
   readonly out: OwnershipChanges = { added: [], modified: [], removed: [] };
   private readonly path: string[] = [];
   private readonly names: string[] = [];
+  /** The zero-value node of each struct walked into (undefined: none known, or not a built-in kind). */
+  private readonly nodes: (ZeroValueNode | undefined)[];
 
   constructor(
     private readonly shapes: FieldShapes,
     private readonly fieldsOwnedItself: boolean,
-  ) {}
+    zeroValue: ZeroValueNode | undefined,
+  ) {
+    this.nodes = [zeroValue];
+  }
+
+  /** The zero value standing for the absent field `k` the Go zero value has, next to `other` (undefined for a scalar). */
+  private zeroLike(other: unknown, k: string): unknown {
+    if (other === null) return null;
+    if (isObj(other)) return EMPTY;
+    if (!Array.isArray(other)) return undefined;
+    this.names.push(k);
+    const atomic = this.shapes.listType(this.names).type === 'atomic';
+    this.names.pop();
+    return atomic ? null : EMPTY_LIST;
+  }
 
   private leaf(a: unknown, b: unknown): void {
     if (a === undefined && b !== undefined) this.out.added.push([...this.path]);
@@ -104,25 +125,36 @@ class OwnershipWalk {
     const bo = isObj(b) ? b : EMPTY;
     const inMetadata = depth === 1 && this.names[0] === 'metadata';
     // Every key of `a`, then those only `b` has (the order of the union of both key lists).
-    for (const k of Object.keys(ao)) this.field(ao, bo, k, depth, inMetadata);
-    for (const k of Object.keys(bo)) if (!isEnumerableOwn.call(ao, k)) this.field(ao, bo, k, depth, inMetadata);
+    for (const k of Object.keys(ao)) this.field(ao, bo, k, depth, inMetadata, a === ao, b === bo);
+    for (const k of Object.keys(bo)) if (!isEnumerableOwn.call(ao, k)) this.field(ao, bo, k, depth, inMetadata, a === ao, b === bo);
   }
 
-  private field(ao: Obj, bo: Obj, k: string, depth: number, inMetadata: boolean): void {
+  private field(ao: Obj, bo: Obj, k: string, depth: number, inMetadata: boolean, aThere: boolean, bThere: boolean): void {
     if (depth === 0 && (k === 'apiVersion' || k === 'kind')) return;
     if (inMetadata && !OWNED_METADATA.has(k)) return;
-    const av = Object.hasOwn(ao, k) ? ao[k] : undefined;
-    const bv = Object.hasOwn(bo, k) ? bo[k] : undefined;
+    let av = Object.hasOwn(ao, k) ? ao[k] : undefined;
+    let bv = Object.hasOwn(bo, k) ? bo[k] : undefined;
+    const node = this.nodes[this.nodes.length - 1];
+    if (node !== undefined && (av === undefined) !== (bv === undefined) && node.inZeroValue(k)) {
+      // A field the zero value of its struct has: there wherever its parent is, as `{}` (a
+      // struct, or a nil map walked as an empty one), or as null (Go writes a nil list as null:
+      // an atomic list going from null to `[]` changed, a granular one is walked item by item).
+      // (Scalars are left alone.)
+      if (av === undefined && aThere) av = this.zeroLike(bv, k);
+      if (bv === undefined && bThere) bv = this.zeroLike(av, k);
+    }
     // The same JSON on both sides (plain data): nothing below changed, nothing to record.
     if (av !== undefined && bv !== undefined && av !== bv && typeof av === 'object' && typeof bv === 'object' && samePlainJson(av, bv)) return;
     this.path.push(`f:${k}`);
     this.names.push(k);
+    this.nodes.push(node?.child(k));
     const walked = this.value(av, bv, depth + 1);
     // The field itself, when it appears or goes (metadata is the server's).
     if (walked && !(depth === 0 && k === 'metadata')) {
       if (av === undefined && this.fieldsOwnedItself) this.out.added.push([...this.path]);
       else if (bv === undefined) this.out.removed.push([...this.path]);
     }
+    this.nodes.pop();
     this.names.pop();
     this.path.pop();
   }

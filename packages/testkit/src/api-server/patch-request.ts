@@ -6,6 +6,8 @@ import { CRD_RESOURCE_ID } from './crd-controller.js';
 import { applyWithOwnership, builtinListTypes, parseApplyBody, recordUpdate, schemaListTypes, type ListTypes } from './server-side-apply.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import { resourceId, type ServedResource } from './resource-registry.js';
+import { definitionFor } from './openapi-schemas.js';
+import { zeroValueFieldsOf, type ZeroValueNode } from './zero-value-fields.js';
 import type { ResolvedRoute } from './route.js';
 import { badRequest, customResourcePatchTypeUnsupported, failure, invalid, notFound, StatusError, unsupportedMediaType } from './status-error.js';
 
@@ -17,6 +19,16 @@ export function listTypesFor(service: ObjectService, r: ServedResource, version:
   return schemaListTypes(versions.find((v) => v.name === version)?.schema?.openAPIV3Schema);
 }
 
+/**
+ * The fields the Go zero value of `r` has (see zero-value-fields.ts): for a built-in kind, from its
+ * 1.20 Go types; undefined for a custom resource (its empty object has no fields).
+ */
+export function zeroValueFieldsFor(r: ServedResource, version: string): ZeroValueNode | undefined {
+  if (r.custom) return undefined;
+  const def = definitionFor(r.group, version, r.kind);
+  return def === undefined ? undefined : zeroValueFieldsOf(def);
+}
+
 /** The field manager of a non-apply write: `?fieldManager`, else the client's User-Agent up to the first `/`. */
 export function managerOf(q: URLSearchParams, userAgent: string | undefined): string {
   const m = q.get('fieldManager');
@@ -25,9 +37,16 @@ export function managerOf(q: URLSearchParams, userAgent: string | undefined): st
   return ua === '' ? 'unknown' : ua;
 }
 
-/** `obj` with `metadata.managedFields` updated for a non-apply write by `manager` (see {@link recordUpdate}). */
-export function withUpdateOwnership(service: ObjectService, r: ServedResource, version: string, old: UnstructuredObject | undefined, obj: UnstructuredObject, manager: string, sub?: 'status'): UnstructuredObject {
-  const managedFields = recordUpdate(old, obj, manager, listTypesFor(service, r, version), sub, r.custom);
+/**
+ * `obj` with `metadata.managedFields` updated for a non-apply write by `manager` (see
+ * {@link recordUpdate}), compared after the defaults set on decoding (which it then carries), as
+ * kube-apiserver's field manager runs after them: the writer owns what defaulting set.
+ */
+export function withUpdateOwnership(service: ObjectService, r: ServedResource, version: string, old: UnstructuredObject | undefined, sent: UnstructuredObject, manager: string, sub?: 'status'): UnstructuredObject {
+  // (An object stored without managedFields is not tracked: nothing to compare, no copy to make.)
+  const tracked = old === undefined || (old.metadata?.managedFields?.length ?? 0) > 0;
+  const obj = sub === undefined && tracked ? service.decodeDefaults(r, sent) : sent;
+  const managedFields = recordUpdate(old, obj, manager, listTypesFor(service, r, version), sub, true, zeroValueFieldsFor(r, version));
   const metadata: Record<string, unknown> = { ...(obj.metadata ?? {}), managedFields };
   if (managedFields.length === 0) delete metadata['managedFields']; // (nobody owns a field: none, as kube-apiserver)
   return { ...obj, metadata };
@@ -57,11 +76,11 @@ export function serverSideApply(service: ObjectService, t: ResolvedRoute, raw: B
   const exists = service.store.get(resourceId(r), r.namespaced ? `${t.namespace ?? ''}/${name}` : name) !== undefined;
   if (!exists) {
     if (sub !== undefined) throw notFound({ plural: r.plural, group: r.group, name });
-    const applied = applyWithOwnership(undefined, { ...obj, metadata: { ...(obj.metadata ?? {}), name } }, manager, force, types, undefined, r.custom);
+    const applied = applyWithOwnership(undefined, { ...obj, metadata: { ...(obj.metadata ?? {}), name } }, manager, force, types, undefined, true, zeroValueFieldsFor(r, t.version));
     return { code: 201, entry: service.create(r, t.namespace, applied) };
   }
   const current = service.get(r, t.namespace, name);
-  const merged = service.decode(r, t.version, applyWithOwnership(current.object, obj, manager, force, types, sub, r.custom));
+  const merged = service.decode(r, t.version, applyWithOwnership(current.object, obj, manager, force, types, sub, true, zeroValueFieldsFor(r, t.version)));
   const rv = obj.metadata?.resourceVersion;
   const entry = rv !== undefined && rv !== String(current.rv) ? service.update(r, t.namespace, name, merged, sub) : service.writeUpdate(r, current, merged, sub);
   return { code: 200, entry };

@@ -5,6 +5,7 @@ import { badRequest, failure, StatusError } from './status-error.js';
 import { MAX_BODY_DEPTH, tooDeepAt } from './json-depth.js';
 import { canonicalFieldsV1, cloneFieldsV1, isMember, removeMember, setOfMembers, withMembers } from './fields-v1.js';
 import { compareForOwnership, type FieldShapes } from './ownership-compare.js';
+import type { ZeroValueNode } from './zero-value-fields.js';
 
 /**
  * Server-side apply with field ownership, as kube-apiserver's field manager does it (a subset of
@@ -330,21 +331,22 @@ const now = nowSeconds;
  * any gets one for `before-first-apply` (operation Update) owning all its fields, as
  * kube-apiserver gives the first apply to an object nobody owns fields of.
  */
-function liveEntries(live: UnstructuredObject | undefined, types: ListTypes, fieldsOwnedItself: boolean): readonly ManagedFieldsEntry[] {
+function liveEntries(live: UnstructuredObject | undefined, types: ListTypes, fieldsOwnedItself: boolean, zeroValue: ZeroValueNode | undefined): readonly ManagedFieldsEntry[] {
   if (live === undefined) return [];
   const stored = (live.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[];
   const bare = { ...live, metadata: { ...(live.metadata ?? {}), managedFields: undefined } };
-  if (stored.length === 0) return recordUpdate(undefined, bare, 'before-first-apply', types, undefined, fieldsOwnedItself);
+  if (stored.length === 0) return recordUpdate(undefined, bare, 'before-first-apply', types, undefined, fieldsOwnedItself, zeroValue);
   return reconcileEntries(stored, bare, types);
 }
 
 /**
  * Applies `applied` (already decoded) for `manager` to `live` (undefined: the object is created):
- * returns the new object with its `managedFields`.
+ * returns the new object with its `managedFields`. `fieldsOwnedItself`, `zeroValue`: see
+ * {@link recordUpdate} (for the `before-first-apply` entry).
  */
-export function applyWithOwnership(live: UnstructuredObject | undefined, applied: UnstructuredObject, manager: string, force: boolean, types: ListTypes, subresource?: 'status', fieldsOwnedItself = false): UnstructuredObject {
+export function applyWithOwnership(live: UnstructuredObject | undefined, applied: UnstructuredObject, manager: string, force: boolean, types: ListTypes, subresource?: 'status', fieldsOwnedItself = false, zeroValue?: ZeroValueNode): UnstructuredObject {
   const apiVersion = applied.apiVersion ?? live?.apiVersion ?? '';
-  const entries = [...liveEntries(live, types, fieldsOwnedItself)];
+  const entries = [...liveEntries(live, types, fieldsOwnedItself, zeroValue)];
   const applying = subresource === 'status' ? fieldsOf({ status: (applied as Obj)['status'] }, types) : fieldsOf(applied, types);
   if (subresource === 'status') { /* only status is applied */ } else applying.delete('f:status');
   const mine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Apply' && (e.subresource ?? '') === (subresource ?? '');
@@ -506,16 +508,17 @@ export function reconcileEntries(entries: readonly ManagedFieldsEntry[], live: u
  * which other managers lose (exactly those paths: a map owned whole as `{}` stays with its owner
  * when a key is written inside it); everyone loses the fields the write removed; empty sets go.
  * An object that exists without any entries stays without (kube-apiserver starts tracking those
- * at their first apply). `fieldsOwnedItself`: see {@link compareForOwnership} (true for custom resources).
+ * at their first apply). `fieldsOwnedItself`, `zeroValue`: see {@link compareForOwnership}
+ * (kube-apiserver: true, and the kind's structs held by value for a built-in kind).
  */
-export function recordUpdate(old: UnstructuredObject | undefined, next: UnstructuredObject, manager: string, types: ListTypes, subresource?: 'status', fieldsOwnedItself = false): ManagedFieldsEntry[] {
+export function recordUpdate(old: UnstructuredObject | undefined, next: UnstructuredObject, manager: string, types: ListTypes, subresource?: 'status', fieldsOwnedItself = false, zeroValue?: ZeroValueNode): ManagedFieldsEntry[] {
   const stored = (old?.metadata?.managedFields ?? []) as readonly ManagedFieldsEntry[];
   // An object that exists without managedFields is not tracked by non-apply writes (until an
   // apply: see `before-first-apply`), as kube-apiserver 1.20's skip-non-applied manager does.
   if (old !== undefined && stored.length === 0) return [];
   const before = ownershipPart(old, subresource);
   const entries = old === undefined ? stored : reconcileEntries(stored, { ...old, metadata: { ...(old.metadata ?? {}), managedFields: undefined } }, types);
-  const { added, modified, removed } = compareForOwnership(before, ownershipPart(next, subresource), shapesOf(types), fieldsOwnedItself);
+  const { added, modified, removed } = compareForOwnership(before, ownershipPart(next, subresource), shapesOf(types), fieldsOwnedItself, zeroValue);
   const gained = [...added, ...modified];
   if (gained.length === 0 && removed.length === 0) return [...entries];
   const out: ManagedFieldsEntry[] = [];

@@ -67,10 +67,10 @@ class StoreAllocator implements IpAllocator {
  * A copy of `o` without what the kind's 1.20 schema does not know (kube-apiserver's decoder
  * ignores unknown fields); admission works on it, never on the object it is given.
  */
-function copyKnown(r: ServedResource, o: UnstructuredObject, shareFieldsV1 = false): Obj {
+function copyKnown(r: ServedResource, o: UnstructuredObject, shareFieldsV1 = false, asStored = false): Obj {
   const apiVersion = typeof o.apiVersion === 'string' ? o.apiVersion : '';
   const def = definitionFor(r.group, apiVersion.slice(apiVersion.indexOf('/') + 1), r.kind);
-  return (def !== undefined ? copyKnownFields(o, def, shareFieldsV1) : copyJson(o)) as Obj;
+  return (def !== undefined ? copyKnownFields(o, def, shareFieldsV1, asStored) : copyJson(o)) as Obj;
 }
 
 /** Defaulting and validation of the built-in kinds, as their strategies define them (custom resources pass through). */
@@ -114,11 +114,24 @@ export class BuiltinAdmission {
     return o as UnstructuredObject;
   }
 
+  /**
+   * Unknown fields dropped and the defaults kube-apiserver's decoder sets (`SetDefaults_*`), not
+   * what create strategies, allocation and admission plugins add later: the object its field
+   * manager compares with the stored one, so a write's manager owns the fields defaulting set (a
+   * pod's `dnsPolicy`, a container's `imagePullPolicy`). A copy; FieldsV1 sets shared.
+   */
+  decodeDefaults(r: ServedResource, strategy: ResourceStrategy, obj: UnstructuredObject): UnstructuredObject {
+    if (r.custom) return obj;
+    const o = copyKnown(r, obj, true);
+    strategy.defaults(o, false, NO_ALLOCATION);
+    return o as UnstructuredObject;
+  }
+
   /** On create: unknown fields dropped, defaults, then validation. */
   admitCreate(r: ServedResource, strategy: ResourceStrategy, obj: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
     // (FieldsV1 sets shared: the object goes to the store, where nothing changes them)
-    const o = copyKnown(r, obj, true);
+    const o = copyKnown(r, obj, true, true);
     strategy.beforeDefaults(r, o, undefined);
     strategy.defaults(o, true, this.alloc);
     this.check(r, strategy, o, undefined);
@@ -128,7 +141,7 @@ export class BuiltinAdmission {
   /** On update (not `/status`): defaults, then validation against the stored object. */
   admitUpdate(r: ServedResource, strategy: ResourceStrategy, obj: UnstructuredObject, old: UnstructuredObject): UnstructuredObject {
     if (r.custom) return obj;
-    const o = copyKnown(r, obj, true);
+    const o = copyKnown(r, obj, true, true);
     const prev = old as Obj;
     strategy.beforeDefaults(r, o, prev);
     strategy.defaults(o, false, this.alloc);
