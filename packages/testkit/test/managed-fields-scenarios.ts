@@ -184,6 +184,8 @@ export const scenarios: readonly Scenario[] = [
       { label: 'a creates a headless service', manager: 'a', method: 'POST', body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { clusterIP: 'None', selector: { app: 's' }, ports: [{ name: 'web', port: 80 }] } } },
       { label: 'b adds a port (update)', manager: 'b', method: 'PUT', body: (live) => ({ ...live, spec: { ...(live['spec'] as Json), ports: [...(live['spec'] as { ports: Json[] }).ports, { name: 'metrics', port: 9090 }] } }) },
       { label: 'c patches the selector (merge)', manager: 'c', method: 'MERGE', body: { spec: { selector: { app: 's', tier: 'x' } } } },
+      { label: 'd adds a port (strategic: merged by port)', manager: 'd', method: 'STRATEGIC', body: { spec: { ports: [{ name: 'grpc', port: 9091 }] } } },
+      { label: 'e changes port 80 (strategic: merged by port)', manager: 'e', method: 'STRATEGIC', body: { spec: { ports: [{ port: 80, name: 'http' }] } } },
     ],
   },
   {

@@ -37,6 +37,39 @@ describe('patch algorithms', () => {
   });
 });
 
+describe('strategic merge patch: merge keys that depend on where the list is (the Go types\' patchMergeKey)', () => {
+  it("a container's ports merge by containerPort", () => {
+    const pod = { spec: { containers: [{ name: 'a', ports: [{ containerPort: 80, name: 'http' }] }] } };
+    expect(strategicMergePatch(pod, { spec: { containers: [{ name: 'a', ports: [{ containerPort: 443, name: 'https' }] }] } })).toEqual({
+      spec: { containers: [{ name: 'a', ports: [{ containerPort: 443, name: 'https' }, { containerPort: 80, name: 'http' }] }] },
+    });
+    const deployment = { spec: { template: { spec: { initContainers: [{ name: 'i', ports: [{ containerPort: 1 }] }] } } } };
+    expect(strategicMergePatch(deployment, { spec: { template: { spec: { initContainers: [{ name: 'i', ports: [{ containerPort: 1, protocol: 'UDP' }] }] } } } })).toEqual({
+      spec: { template: { spec: { initContainers: [{ name: 'i', ports: [{ containerPort: 1, protocol: 'UDP' }] }] } } },
+    });
+  });
+
+  it("a Service's spec.ports merge by port", () => {
+    const service = { spec: { ports: [{ name: 'http', port: 80, targetPort: 8080 }] } };
+    expect(strategicMergePatch(service, { spec: { ports: [{ port: 443, name: 'https' }] } })).toEqual({
+      spec: { ports: [{ port: 443, name: 'https' }, { name: 'http', port: 80, targetPort: 8080 }] },
+    });
+    expect(strategicMergePatch(service, { spec: { ports: [{ port: 80, targetPort: 9090 }] } })).toEqual({ spec: { ports: [{ name: 'http', port: 80, targetPort: 9090 }] } });
+    expect(strategicMergePatch(service, { spec: { ports: [{ port: 80, $patch: 'delete' }] } })).toEqual({ spec: { ports: [] } });
+  });
+
+  it("a Node's status.addresses merge by type; the ports of other types are replaced", () => {
+    const node = { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] } };
+    expect(strategicMergePatch(node, { status: { addresses: [{ type: 'Hostname', address: 'n1' }] } })).toEqual({
+      status: { addresses: [{ type: 'Hostname', address: 'n1' }, { type: 'InternalIP', address: '10.0.0.1' }] },
+    });
+    // An EndpointSlice's ports (at its root) have no merge key: every item lacks `containerPort`,
+    // so merging by it collapsed them into one.
+    const slice = { addressType: 'IPv4', ports: [{ name: 'http', port: 80 }] };
+    expect(strategicMergePatch(slice, { ports: [{ name: 'a', port: 81 }, { name: 'b', port: 82 }] })).toEqual({ addressType: 'IPv4', ports: [{ name: 'a', port: 81 }, { name: 'b', port: 82 }] });
+  });
+});
+
 describe('strategic merge patch list order (kube-apiserver 1.20, apimachinery normalizeElementOrder)', () => {
   const env = (...names: string[]) => names.map((name) => ({ name, value: name.toLowerCase() }));
   const names = (o: unknown) => ((o as { env: { name: string }[] }).env).map((e) => e.name);

@@ -120,7 +120,8 @@ export function jsonPatch(target: unknown, ops: unknown): unknown {
 /**
  * Merge keys of lists that strategic merge patch merges element-wise (by field name, as in the
  * built-in types' `patchMergeKey` tags). Other lists are replaced, except the primitive lists in
- * MERGED_PRIMITIVE_LISTS, which are unioned.
+ * MERGED_PRIMITIVE_LISTS, which are unioned. `ports` and `addresses` depend on where they are
+ * ({@link mergeKeyOf}).
  */
 const MERGE_KEYS: Readonly<Record<string, string>> = {
   containers: 'name',
@@ -130,15 +131,28 @@ const MERGE_KEYS: Readonly<Record<string, string>> = {
   env: 'name',
   volumeMounts: 'mountPath',
   volumeDevices: 'devicePath',
-  ports: 'containerPort',
   imagePullSecrets: 'name',
   conditions: 'type',
   ownerReferences: 'uid',
   hostAliases: 'ip',
   topologySpreadConstraints: 'topologyKey',
-  addresses: 'type',
   taints: 'key',
 };
+
+const CONTAINER_LISTS: ReadonlySet<string> = new Set(['containers', 'initContainers', 'ephemeralContainers']);
+
+/**
+ * The merge key of the list `field` inside the field `parent` (the field holding the object the
+ * list is in; list items do not count): a container's `ports` by `containerPort`, a Service's
+ * `spec.ports` by `port`, a Node's `status.addresses` by `type`; the `ports` and `addresses` of
+ * other types (a NetworkPolicy rule's, an Endpoints subset's) have none and are replaced, as in
+ * kube-apiserver.
+ */
+function mergeKeyOf(field: string, parent: string | undefined): string | undefined {
+  if (field === 'ports') return parent !== undefined && CONTAINER_LISTS.has(parent) ? 'containerPort' : parent === 'spec' ? 'port' : undefined;
+  if (field === 'addresses') return parent === 'status' ? 'type' : undefined;
+  return Object.hasOwn(MERGE_KEYS, field) ? MERGE_KEYS[field] : undefined;
+}
 
 const MERGED_PRIMITIVE_LISTS = new Set(['finalizers']);
 
@@ -179,8 +193,8 @@ function kubeListOrder(merged: readonly Json[], patchIds: readonly string[], ori
   return out;
 }
 
-function smpList(field: string, target: Json[] | undefined, patch: Json[]): Json[] {
-  const key = Object.hasOwn(MERGE_KEYS, field) ? MERGE_KEYS[field] : undefined;
+function smpList(field: string, parent: string | undefined, target: Json[] | undefined, patch: Json[]): Json[] {
+  const key = mergeKeyOf(field, parent);
   if (MERGED_PRIMITIVE_LISTS.has(field)) {
     const original = target ?? [];
     const merged = [...original];
@@ -199,8 +213,8 @@ function smpList(field: string, target: Json[] | undefined, patch: Json[]): Json
   const out: Json[] = [...original];
   for (const p of merging) {
     const i = out.findIndex((x) => id(x) === id(p));
-    if (i >= 0) out[i] = strategicMergePatch(out[i], p) as Json;
-    else out.push(strategicMergePatch({}, p) as Json);
+    if (i >= 0) out[i] = strategicMergePatch(out[i], p, field) as Json;
+    else out.push(strategicMergePatch({}, p, field) as Json);
   }
   return kubeListOrder(out, merging.map(id), original.map(id), id);
 }
@@ -209,9 +223,11 @@ function smpList(field: string, target: Json[] | undefined, patch: Json[]): Json
  * Strategic merge patch, a subset: objects merge like a JSON merge patch; lists known to have a
  * merge key (containers by name, env by name, conditions by type, …) merge element by element;
  * `$patch: replace | delete` directives on maps and list elements; `$deleteFromPrimitiveList/x`;
- * `$setElementOrder` is accepted and ignored. Other lists are replaced.
+ * `$setElementOrder` is accepted and ignored. Other lists are replaced. `field`: the name of the
+ * field whose value `target` is (omitted at the root), for the merge keys that depend on where a
+ * list is.
  */
-export function strategicMergePatch(target: unknown, patch: unknown): unknown {
+export function strategicMergePatch(target: unknown, patch: unknown, field?: string): unknown {
   if (!isObject(patch)) return patch;
   if (patch['$patch'] === 'replace') {
     const rest: JsonObject = { ...patch };
@@ -231,9 +247,9 @@ export function strategicMergePatch(target: unknown, patch: unknown): unknown {
     if (v === null) delete out[k];
     else if (Array.isArray(v)) {
       const cur = out[k];
-      out[k] = smpList(k, Array.isArray(cur) ? cur : undefined, v);
+      out[k] = smpList(k, field, Array.isArray(cur) ? cur : undefined, v);
     } else if (isObject(v)) {
-      const merged = strategicMergePatch(out[k], v) as Json;
+      const merged = strategicMergePatch(out[k], v, k) as Json;
       if (merged === null) delete out[k];
       else out[k] = merged;
     } else out[k] = v;
