@@ -39,6 +39,21 @@ describe('embedded API server: fault injection', () => {
     server.faults.clear();
   });
 
+  it('a watch whose client gave up during the latency is not left open when the latency ends', async () => {
+    server.faults.latency(300, { path: cms, watch: true });
+    const watchesAsked = server.requests.count({ path: cms, watch: true });
+    const { request } = await import('node:http');
+    const req = request(`${server.url}${cms}?watch=1&resourceVersion=${server.resourceVersion}`);
+    req.on('error', () => undefined);
+    req.end();
+    await new Promise((r) => setTimeout(r, 100));
+    req.destroy(); // gone before the server serves the watch
+    await new Promise((r) => setTimeout(r, 400)); // the latency is over: the watch was served, or not
+    expect(server.requests.count({ path: cms, watch: true })).toBe(watchesAsked + 1);
+    expect(server.openWatches('/configmaps')).toBe(0);
+    server.faults.clear();
+  });
+
   it('drops every open watch (clean end or abrupt)', async () => {
     const w1 = await openWatch(server.url, `${cms}?watch=1&resourceVersion=${server.resourceVersion}`);
     const w2 = await openWatch(server.url, `/api/v1/pods?watch=1&resourceVersion=${server.resourceVersion}`);

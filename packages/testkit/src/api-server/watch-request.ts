@@ -67,6 +67,12 @@ export function serveWatch(deps: WatchDeps, res: ServerResponse, t: ResolvedRout
     ...(table !== undefined ? { renderObject: tableRenderer(r, table) } : metadataOnly ? { renderObject: (e: StoredEntry) => partialObjectJson(e.object) } : deps.conversion !== undefined ? deps.conversion.watchRendering(r, t.version) : noneConversion(store, r, apiVersion)),
     ...(fromRv !== undefined && !sendInitial ? { afterRv: fromRv } : {}),
   });
+  // A client that gave up before the watch was served (during injected latency, say) closed the
+  // socket already: its 'close' will not come again, so the watch ends now instead of staying open.
+  if (res.destroyed) {
+    conn.destroy();
+    return;
+  }
   if (sendInitialParam !== null && !sendInitial && fromRv === undefined) return; // sendInitialEvents=false: from now, no initial state
   if (sendInitial || fromRv === undefined) {
     // From "now": the current state as ADDED events (then the initial-events-end bookmark).
